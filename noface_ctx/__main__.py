@@ -1,0 +1,5 @@
+import sys
+
+from noface_ctx.cli import main
+
+sys.exit(main())

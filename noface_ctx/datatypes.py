@@ -1,0 +1,374 @@
+"""The frozen values that cross stage boundaries.
+
+Paths are repo-relative POSIX strings; line numbers are 1-based and inclusive.
+Types used inside a single stage live in that stage's module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, Literal, Mapping
+
+# --------------------------------------------------------------------------- issue + manifest
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestEntry:
+    """One manifest path, optionally narrowed to a line range (`path:12-40`).
+
+    A path ending in `/` is a directory entry and matches everything under it.
+    """
+
+    path: str
+    start: int | None = None
+    end: int | None = None
+
+    @property
+    def is_dir(self) -> bool:
+        return self.path.endswith("/")
+
+    def matches(self, path: str) -> bool:
+        """True when `path` is this entry's file or lies under this directory entry."""
+        if self.is_dir:
+            return path.startswith(self.path) or self.path in ("./", "/")
+        return path == self.path
+
+    def __str__(self) -> str:
+        if self.start is not None:
+            return f"{self.path}:{self.start}-{self.end if self.end is not None else self.start}"
+        return self.path
+
+
+@dataclass(frozen=True, slots=True)
+class Manifest:
+    """What the agent may edit (`primary`), may read (`read`) and must never touch (`forbidden`)."""
+
+    primary: tuple[ManifestEntry, ...] = ()
+    read: tuple[ManifestEntry, ...] = ()
+    forbidden: tuple[ManifestEntry, ...] = ()
+    source: str = ""  # e.g. "explicit", "beads comment 3", ".noface/state.json"
+
+    @property
+    def empty(self) -> bool:
+        return not (self.primary or self.read or self.forbidden)
+
+    def is_forbidden(self, path: str) -> bool:
+        return any(e.matches(path) for e in self.forbidden)
+
+    def role(self, path: str) -> Literal["primary", "read", "forbidden"] | None:
+        """Forbidden wins over everything; primary over read."""
+        if self.is_forbidden(path):
+            return "forbidden"
+        if any(e.matches(path) for e in self.primary):
+            return "primary"
+        if any(e.matches(path) for e in self.read):
+            return "read"
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "primary": [str(e) for e in self.primary],
+            "read": [str(e) for e in self.read],
+            "forbidden": [str(e) for e in self.forbidden],
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """An issue as plain text fields; never raw JSON."""
+
+    id: str
+    title: str
+    description: str = ""
+    design: str = ""
+    acceptance_criteria: str = ""
+    notes: str = ""
+    labels: tuple[str, ...] = ()
+    comments: tuple[str, ...] = ()
+    issue_type: str = ""
+    source: str = ""  # where it was read from, for messages
+    manifest: Manifest | None = None
+
+    def query_text(self) -> str:
+        """The text retrieval ranks against: every prose field, without MANIFEST comments."""
+        parts = [self.title, self.description, self.design, self.acceptance_criteria, self.notes]
+        parts += [c for c in self.comments if not c.lstrip().startswith("MANIFEST:")]
+        if self.labels:
+            parts.append(" ".join(self.labels))
+        return "\n\n".join(p for p in parts if p)
+
+
+# --------------------------------------------------------------------------- repository files
+
+FileKind = Literal["code", "doc", "other"]
+
+
+@dataclass(frozen=True, slots=True)
+class FileEntry:
+    """A file that may become context: it passed every exclusion rule."""
+
+    path: str
+    size: int
+    kind: FileKind
+    language: str | None = None  # tree-sitter language name, None when no grammar applies
+    last_commit: int | None = None  # unix time of the last commit touching it, when known
+
+
+ExclusionCategory = Literal[
+    "secret", "forbidden", "path", "generated", "lockfile", "binary", "data", "size", "config"
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Excluded:
+    """A file kept out of every prompt, and why."""
+
+    path: str
+    reason: str
+    category: ExclusionCategory
+
+    @property
+    def servable_on_request(self) -> bool:
+        """Only size exclusions may be lifted by an explicit NEED_CODE request."""
+        return self.category == "size"
+
+
+@dataclass(frozen=True, slots=True)
+class RepoFiles:
+    """The result of scanning a repository: candidates and exclusions."""
+
+    root: str  # absolute path of the repository root
+    files: tuple[FileEntry, ...]
+    excluded: tuple[Excluded, ...]
+    has_git: bool
+    warnings: tuple[str, ...] = ()
+    _by_path: Mapping[str, FileEntry] = field(default_factory=dict, repr=False, compare=False)
+    _excluded_by_path: Mapping[str, Excluded] = field(
+        default_factory=dict, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        if not self._by_path:
+            object.__setattr__(self, "_by_path", {f.path: f for f in self.files})
+        if not self._excluded_by_path:
+            object.__setattr__(self, "_excluded_by_path", {e.path: e for e in self.excluded})
+
+    def get(self, path: str) -> FileEntry | None:
+        return self._by_path.get(path)
+
+    def exclusion(self, path: str) -> Excluded | None:
+        return self._excluded_by_path.get(path)
+
+    def abspath(self, path: str) -> str:
+        return str(PurePosixPath(self.root) / path)
+
+
+# --------------------------------------------------------------------------- docs
+
+
+@dataclass(frozen=True, slots=True)
+class WikiLink:
+    """`[[target#heading|label]]` as written, and the slug it points at."""
+
+    raw: str
+    target: str  # slugified target (basename fallback applied by the resolver, not here)
+    heading: str = ""
+    label: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A heading-delimited part of a doc. The preamble before the first heading has heading ""."""
+
+    doc_slug: str
+    heading: str
+    anchor: str  # slugified heading, for `NEED_DOC: slug#anchor`
+    level: int
+    start_line: int
+    end_line: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Doc:
+    """A design doc from the vault (or the `[context] doc_globs` fallback)."""
+
+    path: str
+    slug: str
+    title: str
+    text: str
+    sections: tuple[Section, ...] = ()
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    doc_type: str = ""
+    date: str | None = None
+    updated: str | None = None
+    description: str = ""
+    links: tuple[WikiLink, ...] = ()
+    is_instruction: bool = False  # runbooks, checklists, how-to skills: a higher bar to include
+    frontmatter: Mapping[str, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- code
+
+
+@dataclass(frozen=True, slots=True)
+class CodeChunk:
+    """A definition (function, method, class) or, without a grammar, a window of lines."""
+
+    path: str
+    symbol: str  # qualified name, e.g. "Class.method"; "" for a line window
+    kind: str  # "function" | "method" | "class" | "window" | ...
+    start_line: int
+    end_line: int
+    signature: str = ""
+    docstring: str = ""
+    text: str = ""
+    parent: str = ""  # qualified name of the enclosing definition, "" at module level
+    references: tuple[str, ...] = ()  # identifiers it calls or reads, for callers/callees
+    language: str | None = None
+
+
+# --------------------------------------------------------------------------- freshness
+
+Verdict = Literal["fresh", "possibly stale", "stale"]
+
+
+@dataclass(frozen=True, slots=True)
+class MissingRef:
+    """A code reference in a doc that no longer resolves."""
+
+    ref: str
+    line: int
+    suggestion: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Staleness:
+    """How far a doc can be trusted, with reasons a person can read."""
+
+    verdict: Verdict = "fresh"
+    reasons: tuple[str, ...] = ()
+    missing: tuple[MissingRef, ...] = ()
+    churn_commits: int = 0
+    churn_lines: int = 0
+    last_updated: str | None = None  # ISO date
+    references: tuple[str, ...] = ()  # resolved code refs (symbols and paths) the doc talks about
+
+    @property
+    def stale(self) -> bool:
+        return self.verdict != "fresh"
+
+    def note(self) -> str:
+        """The warning placed next to a stale doc in any prompt or answer."""
+        if not self.stale:
+            return ""
+        lines = ["Note: this doc may be outdated; prefer the current code as source of truth."]
+        lines += [f"- {r}" for r in self.reasons]
+        return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- ranking + budget
+
+CandidateKind = Literal["doc", "code"]
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """One way to render a candidate: `text` is the complete block as it appears in the prompt."""
+
+    label: str  # "full" | "sections" | "outline" | "range" | ...
+    text: str
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A doc or code item competing for budget, with the evidence for its score.
+
+    `forms` go from most to least complete; the packer takes the first that fits, and an
+    item whose smallest form does not fit is omitted with `request` as the way to get it.
+    """
+
+    kind: CandidateKind
+    path: str
+    ref: str  # doc slug, or code qualified symbol ("" = whole file)
+    title: str
+    forms: tuple[Form, ...]
+    score: float
+    request: str  # e.g. "NEED_CODE: a.py:10-40" / "NEED_DOC: auth-design"
+    scores: Mapping[str, float] = field(default_factory=dict)
+    reasons: tuple[str, ...] = ()
+    start_line: int = 0
+    end_line: int = 0
+    symbol_kind: str = ""
+    required: bool = False  # manifest files: always try to include, before ranked items
+    staleness: Staleness | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    candidate: Candidate
+    form: Form
+
+
+@dataclass(frozen=True, slots=True)
+class Omitted:
+    """Relevant context that was left out, and the exact line that fetches it."""
+
+    kind: CandidateKind
+    path: str
+    ref: str
+    reason: str
+    request: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    docs: tuple[Chosen, ...]
+    code: tuple[Chosen, ...]
+    omitted: tuple[Omitted, ...]
+    budget: int
+    docs_budget: int
+    code_budget: int
+
+
+# --------------------------------------------------------------------------- output
+
+
+@dataclass(frozen=True, slots=True)
+class Prompt:
+    """The finished prompt and everything needed to explain it."""
+
+    text: str
+    issue: Issue
+    tokens: Mapping[str, int]  # total, budget, docs, code
+    docs: tuple[Mapping[str, Any], ...]  # per doc: path, slug, score, included, reason, stale, ...
+    code: tuple[Mapping[str, Any], ...]  # per included code item: path, symbol, lines, kind, tokens
+    excluded: tuple[Excluded, ...]
+    omitted: tuple[Omitted, ...]
+    warnings: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)  # complexity, K, embedder, timings
+
+    SCHEMA_VERSION = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.SCHEMA_VERSION,
+            "issue": {"id": self.issue.id, "title": self.issue.title, "source": self.issue.source},
+            "prompt": self.text,
+            "tokens": dict(self.tokens),
+            "docs": [dict(d) for d in self.docs],
+            "code": [dict(c) for c in self.code],
+            "excluded": [{"path": e.path, "reason": e.reason, "category": e.category} for e in self.excluded],
+            "omitted": [
+                {"path": o.path, "ref": o.ref, "kind": o.kind, "reason": o.reason, "request": o.request}
+                for o in self.omitted
+            ],
+            "warnings": list(self.warnings),
+            "details": dict(self.details),
+        }

@@ -1,0 +1,111 @@
+"""Shared fixtures: real git repositories in temp dirs, and a deterministic fake embedder."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+from typing import Mapping
+
+import numpy as np
+import pytest
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.com",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.com",
+}
+
+
+def git(root: Path, *args: str, date: str | None = None) -> str:
+    env = {**os.environ, **GIT_ENV}
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    out = subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+    return out.stdout.decode()
+
+
+def write_tree(root: Path, files: Mapping[str, str | bytes]) -> None:
+    for rel, content in files.items():
+        p = root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content)
+
+
+def commit(root: Path, message: str = "change", date: str | None = None) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--allow-empty", "-m", message, date=date)
+
+
+def make_repo(root: Path, files: Mapping[str, str | bytes], *, date: str | None = None) -> Path:
+    """A git repository at `root` with `files` committed in one commit."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    write_tree(root, files)
+    commit(root, "initial", date=date)
+    return root
+
+
+@pytest.fixture
+def repo_factory(tmp_path):
+    """`repo_factory(files, name="repo")` → path of a committed git repository."""
+
+    def factory(files: Mapping[str, str | bytes], name: str = "repo", date: str | None = None) -> Path:
+        return make_repo(tmp_path / name, files, date=date)
+
+    return factory
+
+
+class FakeEmbedder:
+    """Deterministic bag-of-words vectors behind the real `Embedder` interface.
+
+    Words listed together in `synonyms` share a dimension, so tests can state exactly
+    which texts are "semantically" close without loading a model.
+    """
+
+    name = "fake-embedder"
+
+    def __init__(self, dim: int = 256, synonyms: tuple[tuple[str, ...], ...] = ()) -> None:
+        self.dim = dim
+        self.canon = {w: group[0] for group in synonyms for w in group}
+        self.calls = 0
+        self.texts_embedded = 0
+
+    def _vec(self, text: str) -> np.ndarray:
+        v = np.zeros(self.dim, dtype=np.float32)
+        for word in text.lower().replace("_", " ").split():
+            word = self.canon.get(word.strip(".,:;()[]`'\""), word.strip(".,:;()[]`'\""))
+            if not word:
+                continue
+            h = int(hashlib.md5(word.encode()).hexdigest(), 16)
+            v[h % self.dim] += 1.0
+        n = np.linalg.norm(v)
+        return v / n if n else v
+
+    def embed(self, texts):
+        self.calls += 1
+        self.texts_embedded += len(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.stack([self._vec(t) for t in texts])
+
+
+@pytest.fixture
+def fake_embedder():
+    return FakeEmbedder()
+
+
+@pytest.fixture(autouse=True)
+def _isolate_home(tmp_path_factory, monkeypatch):
+    """Never write to the user's home or a shared cache: point every cache at a temp dir."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(home / ".cache" / "noface-ctx"))
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(home / ".cache" / "tiktoken"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
