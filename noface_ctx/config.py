@@ -125,6 +125,35 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
 }
 
 
+def cache_dir(config: Config) -> Path:
+    """Where indexes, embeddings and logs go; created on first use.
+
+    `[context] cache_dir` (relative to the repo) wins; then `$NOFACE_CTX_CACHE_DIR/<repo-hash>`;
+    then `<repo>/.noface/index`; then, for a read-only repo, the user cache dir. A `.gitignore`
+    holding `*` is dropped into a new `.noface/` so our files never become candidates.
+    """
+    import hashlib
+    import os
+
+    repo_key = hashlib.sha1(str(config.root).encode()).hexdigest()[:16]
+    if config.context.cache_dir:
+        target = (config.root / config.context.cache_dir).resolve()
+    elif os.environ.get("NOFACE_CTX_CACHE_DIR"):
+        target = Path(os.environ["NOFACE_CTX_CACHE_DIR"]) / repo_key
+    else:
+        target = config.root / ".noface" / "index"
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        noface_dir = config.root / ".noface"
+        if target.is_relative_to(noface_dir) and not (noface_dir / ".gitignore").exists():
+            (noface_dir / ".gitignore").write_text("*\n")
+        return target
+    except OSError:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "noface-ctx" / repo_key
+        base.mkdir(parents=True, exist_ok=True)
+        return base
+
+
 def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Config:
     """Read `<repo>/.noface.toml` (or `path`). A missing file means defaults."""
     root = Path(repo).resolve()
