@@ -1,0 +1,291 @@
+"""Command line: `preview`, `index`, `check-docs`, `signals`. The single error boundary.
+
+Each subcommand imports its stage when called, so `check-docs` (the pre-commit hook) never
+pays for ranking or embeddings. Exit codes: 0 ok, 1 findings, 2 usage/config/input error,
+3 internal bug, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+from noface_ctx.errors import NofaceError, UsageError
+
+PROG = "noface-ctx"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line (exit 2) instead of usage + message."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog=PROG, description="Build focused implementation prompts for coding agents.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("preview", help="print the prompt for an issue (summary on stderr)")
+    p.add_argument("issue", metavar="ISSUE", help="beads id, path to .json/.md/.txt, or - for stdin")
+    _common(p)
+    p.add_argument("--manifest", metavar="FILE", help="JSON manifest: primary_files, read_files, forbidden_files")
+    p.add_argument("--budget", type=int, metavar="N", help="total token budget (default: [context] budget_tokens)")
+    p.add_argument("--json", action="store_true", help="print Prompt.to_dict() as JSON instead of the prompt")
+    p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
+
+    p = sub.add_parser("index", help="build or refresh the code index under .noface/")
+    _common(p)
+
+    p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="docs or code files (default: all docs)")
+    _common(p)
+    p.add_argument("--json", action="store_true", help="findings as JSON")
+
+    p = sub.add_parser("signals", help="parse NEED_CODE:/NEED_DOC: lines from agent output")
+    p.add_argument("source", nargs="?", default="-", metavar="FILE", help="agent output (text or stream-json); - for stdin")
+    _common(p)
+    p.add_argument("--resolve", action="store_true", help="answer the requests (CONTEXT YOU REQUESTED block)")
+    p.add_argument("--issue", metavar="ID", help="issue whose manifest governs what may be served")
+    p.add_argument("--budget", type=int, metavar="N", help="token budget for the answer")
+    p.add_argument("--json", action="store_true", help="machine-readable output")
+    return parser
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--repo", default=".", metavar="DIR", help="repository root (default: .)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: <repo>/.noface.toml)")
+
+
+def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
+    """Entry point for `noface-ctx` and `python -m noface_ctx`; returns the exit code."""
+    try:
+        args = build_parser().parse_args(argv)
+        if not args.command:
+            build_parser().print_help(sys.stderr)
+            return 2
+        handler: Callable[..., int] = _COMMANDS[args.command]
+        return handler(args, stdin or sys.stdin)
+    except NofaceError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except SystemExit as exc:  # argparse --help / --version
+        return int(exc.code or 0)
+    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into exit code 3
+        log = _write_crash_log()
+        print(f"{PROG}: internal error: {type(exc).__name__}: {exc} (traceback: {log})", file=sys.stderr)
+        return 3
+
+
+def _load_config(args: argparse.Namespace):
+    from noface_ctx.config import load_config
+
+    if not Path(args.repo).is_dir():
+        raise UsageError(f"--repo {args.repo}: not a directory")
+    return load_config(args.repo, args.config)
+
+
+# --------------------------------------------------------------------------- preview
+
+
+def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.pipeline import build_prompt
+
+    if args.budget is not None and args.budget <= 0:
+        raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
+    config = _load_config(args)
+    issue: Any = args.issue
+    if issue == "-":
+        from noface_ctx.issue import load_issue
+
+        issue = load_issue("-", config.root, stdin=stdin)
+    prompt = build_prompt(
+        issue,
+        repo=config.root,
+        config=config,
+        manifest=args.manifest,
+        budget=args.budget,
+        embed=False if args.no_embed else None,
+    )
+    if args.json:
+        _emit(json.dumps(prompt.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _emit(prompt.text)
+        if not args.quiet:
+            _print_summary(prompt)
+    return 0
+
+
+def _print_summary(prompt: Any) -> None:
+    """Readable explain table on stderr: what went in, what stayed out, and why."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(stderr=True, highlight=False)
+    t = prompt.tokens
+    console.print(
+        f"[bold]{prompt.issue.id}[/bold] {prompt.issue.title} — "
+        f"{t.get('total', 0)}/{t.get('budget', 0)} tokens (docs {t.get('docs', 0)}, code {t.get('code', 0)})"
+    )
+    details = prompt.details or {}
+    cx = details.get("complexity") or {}
+    if cx:
+        console.print(f"complexity {cx.get('score', 0):.2f} → up to {cx.get('k', 0)} docs: {'; '.join(cx.get('reasons', []))}")
+    if details.get("embedder"):
+        console.print(str(details["embedder"]))
+    docs = Table(title="design docs", show_lines=False)
+    for col in ("doc", "score", "tokens", "stale", "included", "why"):
+        docs.add_column(col, overflow="fold")
+    for row in prompt.docs:
+        docs.add_row(
+            f"{row.get('slug', '')} ({row.get('path', '')})",
+            f"{row.get('score', 0):.2f}",
+            str(row.get("tokens", 0) or ""),
+            "stale" if row.get("stale") else "",
+            "yes" if row.get("included") else "no",
+            str(row.get("reason", "")),
+        )
+    console.print(docs)
+    code = Table(title="code")
+    for col in ("item", "kind", "tokens", "score"):
+        code.add_column(col, overflow="fold")
+    for row in prompt.code:
+        where = f"{row.get('path')}:{row.get('start_line')}-{row.get('end_line')}"
+        label = f"{where} {row.get('symbol') or ''}".strip()
+        score = row.get("score")
+        code.add_row(label, str(row.get("form") or row.get("kind", "")), str(row.get("tokens", "")),
+                     f"{score:.2f}" if isinstance(score, (int, float)) else "")
+    console.print(code)
+    if prompt.omitted:
+        console.print(f"omitted (listed in the prompt): {len(prompt.omitted)}")
+    if prompt.excluded:
+        by_cat: dict[str, int] = {}
+        for e in prompt.excluded:
+            by_cat[e.category] = by_cat.get(e.category, 0) + 1
+        console.print("excluded: " + ", ".join(f"{n} {c}" for c, n in sorted(by_cat.items())))
+    for w in prompt.warnings:
+        console.print(f"[yellow]warning:[/yellow] {w}")
+
+
+# --------------------------------------------------------------------------- index
+
+
+def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.files import scan_repo
+    from noface_ctx.index import CodeIndex
+
+    config = _load_config(args)
+    repo_files = scan_repo(config)
+    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
+        from rich.progress import Progress
+
+        with Progress(transient=True) as bar:
+            task = bar.add_task("indexing", total=None)
+            index = CodeIndex.build(repo_files, config, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    else:
+        index = CodeIndex.build(repo_files, config)
+    stats = index.stats
+    print(
+        f"indexed {stats.get('files', 0)} files ({stats.get('parsed', 0)} parsed, {stats.get('reused', 0)} reused), "
+        f"{stats.get('chunks', 0)} definitions in {stats.get('seconds', 0):.2f}s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------- check-docs
+
+
+def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.check_docs import check_docs
+
+    config = _load_config(args)
+    report = check_docs(args.paths, repo=config.root, config=config)
+    if args.json:
+        _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        for line in report.lines():
+            print(line)
+        for w in report.warnings:
+            print(f"{PROG}: warning: {w}", file=sys.stderr)
+    return report.exit_code
+
+
+# --------------------------------------------------------------------------- signals
+
+
+def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.signals import parse_signals_detailed, resolve_requests
+
+    config = _load_config(args)
+    text = _read_source(args.source, stdin)
+    parsed = parse_signals_detailed(text)
+    if not args.resolve:
+        if args.json:
+            _emit(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False))
+        else:
+            for req in parsed.requests:
+                print(req.raw.strip())
+            for bad in parsed.rejected:
+                print(f"{PROG}: rejected line {bad.line}: {bad.error}: {bad.raw.strip()!r}", file=sys.stderr)
+        return 0
+    answer = resolve_requests(parsed.requests, repo=config.root, issue=args.issue, config=config, budget=args.budget)
+    if args.json:
+        _emit(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _emit(answer.text)
+    return 0
+
+
+def _read_source(source: str, stdin: TextIO) -> str:
+    if source == "-":
+        return stdin.read()
+    path = Path(source)
+    try:
+        return path.read_bytes().decode("utf-8", "replace")
+    except OSError as exc:
+        raise UsageError(f"cannot read agent output: {exc.strerror}", where=source) from None
+
+
+# --------------------------------------------------------------------------- helpers
+
+_COMMANDS: dict[str, Callable[..., int]] = {
+    "preview": _cmd_preview,
+    "index": _cmd_index,
+    "check-docs": _cmd_check_docs,
+    "signals": _cmd_signals,
+}
+
+
+def _emit(text: str) -> None:
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    sys.stdout.flush()
+
+
+def _version() -> str:
+    from noface_ctx import __version__
+
+    return __version__
+
+
+def _write_crash_log() -> str:
+    import tempfile
+
+    path = Path(tempfile.gettempdir()) / "noface-ctx-crash.log"
+    try:
+        path.write_text(traceback.format_exc())
+    except OSError:
+        return "unavailable"
+    return str(path)
