@@ -1,5 +1,58 @@
-"""noface_ctx: build the implementation prompt an agent orchestrator hands to a coding agent."""
+"""noface_ctx: build the implementation prompt an agent orchestrator hands to a coding agent.
+
+    from noface_ctx import build_prompt
+    prompt = build_prompt("nfc-1", repo=".")
+    print(prompt.text)
+
+Names are resolved on first use (module `__getattr__`), so `import noface_ctx` stays cheap and
+the `check-docs` hook never loads the ranking stages or an embedding model.
+"""
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "build_prompt": "noface_ctx.pipeline",
+    "check_docs": "noface_ctx.check_docs",
+    "parse_signals": "noface_ctx.signals",
+    "resolve_requests": "noface_ctx.signals",
+    "load_config": "noface_ctx.config",
+    "Config": "noface_ctx.config",
+    "load_issue": "noface_ctx.issue",
+    "Prompt": "noface_ctx.datatypes",
+    "Issue": "noface_ctx.datatypes",
+    "Manifest": "noface_ctx.datatypes",
+    "NofaceError": "noface_ctx.errors",
+    "ConfigError": "noface_ctx.errors",
+    "InputError": "noface_ctx.errors",
+    "UsageError": "noface_ctx.errors",
+    "InternalError": "noface_ctx.errors",
+}
+
+__all__ = [*_EXPORTS, "__version__"]
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from noface_ctx.check_docs import check_docs
+    from noface_ctx.config import Config, load_config
+    from noface_ctx.datatypes import Issue, Manifest, Prompt
+    from noface_ctx.errors import ConfigError, InputError, InternalError, NofaceError, UsageError
+    from noface_ctx.issue import load_issue
+    from noface_ctx.pipeline import build_prompt
+    from noface_ctx.signals import parse_signals, resolve_requests
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'noface_ctx' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -131,41 +131,43 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
 def _print_summary(prompt: Any) -> None:
     """Readable explain table on stderr: what went in, what stayed out, and why."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console(stderr=True, highlight=False)
     t = prompt.tokens
     console.print(
-        f"[bold]{prompt.issue.id}[/bold] {prompt.issue.title} — "
+        f"[bold]{escape(prompt.issue.id)}[/bold] {escape(prompt.issue.title)} — "
         f"{t.get('total', 0)}/{t.get('budget', 0)} tokens (docs {t.get('docs', 0)}, code {t.get('code', 0)})"
     )
     details = prompt.details or {}
     cx = details.get("complexity") or {}
     if cx:
-        console.print(f"complexity {cx.get('score', 0):.2f} → up to {cx.get('k', 0)} docs: {'; '.join(cx.get('reasons', []))}")
+        console.print(escape(f"complexity {cx.get('score', 0):.2f} → up to {cx.get('k', 0)} docs: {'; '.join(cx.get('reasons', []))}"))
     if details.get("embedder"):
-        console.print(str(details["embedder"]))
+        console.print(escape(str(details["embedder"])))
     docs = Table(title="design docs", show_lines=False)
     for col in ("doc", "score", "tokens", "stale", "included", "why"):
         docs.add_column(col, overflow="fold")
     for row in prompt.docs:
         docs.add_row(
-            f"{row.get('slug', '')} ({row.get('path', '')})",
+            escape(f"{row.get('slug', '')} ({row.get('path', '')})"),
             f"{row.get('score', 0):.2f}",
             str(row.get("tokens", 0) or ""),
             "stale" if row.get("stale") else "",
             "yes" if row.get("included") else "no",
-            str(row.get("reason", "")),
+            escape(str(row.get("reason", ""))),
         )
     console.print(docs)
     code = Table(title="code")
     for col in ("item", "kind", "tokens", "score"):
         code.add_column(col, overflow="fold")
     for row in prompt.code:
-        where = f"{row.get('path')}:{row.get('start_line')}-{row.get('end_line')}"
+        start, end = row.get("start_line") or 0, row.get("end_line") or 0
+        where = f"{row.get('path')}:{start}-{end}" if start else str(row.get("path"))
         label = f"{where} {row.get('symbol') or ''}".strip()
         score = row.get("score")
-        code.add_row(label, str(row.get("form") or row.get("kind", "")), str(row.get("tokens", "")),
+        code.add_row(escape(label), str(row.get("form") or row.get("kind", "")), str(row.get("tokens", "")),
                      f"{score:.2f}" if isinstance(score, (int, float)) else "")
     console.print(code)
     if prompt.omitted:
@@ -176,7 +178,7 @@ def _print_summary(prompt: Any) -> None:
             by_cat[e.category] = by_cat.get(e.category, 0) + 1
         console.print("excluded: " + ", ".join(f"{n} {c}" for c, n in sorted(by_cat.items())))
     for w in prompt.warnings:
-        console.print(f"[yellow]warning:[/yellow] {w}")
+        console.print(f"[yellow]warning:[/yellow] {escape(w)}")
 
 
 # --------------------------------------------------------------------------- index
@@ -241,7 +243,7 @@ def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
             for bad in parsed.rejected:
                 print(f"{PROG}: rejected line {bad.line}: {bad.error}: {bad.raw.strip()!r}", file=sys.stderr)
         return 0
-    answer = resolve_requests(parsed.requests, repo=config.root, issue=args.issue, config=config, budget=args.budget)
+    answer = resolve_requests(parsed, repo=config.root, issue=args.issue, config=config, budget=args.budget)
     if args.json:
         _emit(json.dumps(answer.to_dict(), indent=2, ensure_ascii=False))
     else:

@@ -49,11 +49,13 @@ class ContextConfig:
     bm25_weight: float = 0.4
     embedding_weight: float = 0.6
     link_boost: float = 1.0
-    doc_min_score: float = 0.35
-    instruction_min_score: float = 0.6
+    doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (rank_docs.py docstring)
+    instruction_min_score: float = 0.6  # the same for runbooks, checklists, how-tos
     stale_after_days: int = 180
     fail_on_churn: bool = False
     fail_on_age: bool = False
+    stale_churn_commits: int = 5  # commits to a doc's referenced files since its update → "possibly stale"
+    stale_churn_lines: int = 300  # or this many changed lines in them
     cache_dir: str = ""  # "" = <repo>/.noface/index
     request_log: str = ".noface/requests.jsonl"
 
@@ -118,7 +120,11 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "bm25_weight": (0.0, None),
     "embedding_weight": (0.0, None),
     "link_boost": (0.0, None),
+    "doc_min_score": (0.0, 1.0),
+    "instruction_min_score": (0.0, 1.0),
     "stale_after_days": (0, None),
+    "stale_churn_commits": (1, None),
+    "stale_churn_lines": (1, None),
     "neighbor_depth": (0, 10),
     "max_context_docs": (0, 100),
     "max_file_size_kb": (1, None),

@@ -283,6 +283,7 @@ class Form:
     label: str  # "full" | "sections" | "outline" | "range" | ...
     text: str
     tokens: int
+    ranges: tuple[tuple[int, int], ...] = ()  # code lines this form shows in full, when not the candidate's span
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,6 +336,7 @@ class Selection:
     budget: int
     docs_budget: int
     code_budget: int
+    skipped: tuple[Omitted, ...] = ()  # decided but not listed: duplicates, beyond the omitted cap
 
 
 # --------------------------------------------------------------------------- output

@@ -127,3 +127,168 @@ def last_commit_times(root: str | Path, paths: Iterable[str] | None = None) -> d
         if wanted is not None and len(times) == len(wanted):
             break
     return times
+
+
+# --------------------------------------------------------------------------- freshness helpers
+
+
+def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
+    """Stream the NUL-separated tokens of `git -C root args...` (stderr discarded)."""
+    proc = subprocess.Popen(
+        ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=_env(),
+    )
+    assert proc.stdout is not None
+    buf = b""
+    try:
+        while chunk := proc.stdout.read(1 << 16):
+            buf += chunk
+            *tokens, buf = buf.split(b"\0")
+            for raw in tokens:
+                yield raw.decode("utf-8", "surrogateescape")
+        if buf:
+            yield buf.decode("utf-8", "surrogateescape")
+    finally:
+        proc.stdout.close()
+        proc.wait()
+
+
+def last_commits(root: str | Path, paths: Iterable[str]) -> dict[str, tuple[str, int, str]]:
+    """`path -> (sha, commit_time, first_parent_sha or "")` of the last commit touching each path.
+
+    One streamed `git log --name-only` pass that stops once every path is found.
+    """
+    wanted = set(paths)
+    found: dict[str, tuple[str, int, str]] = {}
+    if not wanted:
+        return found
+    current: tuple[str, int, str] | None = None
+    for token in _iter_z(root, ["log", f"--format={_COMMIT_MARK}%H %ct %P", "--name-only", "-z", "--no-renames", "HEAD"]):
+        token = token.lstrip("\n")
+        if token.startswith(_COMMIT_MARK):
+            sha, when, *parents = token[1:].split()
+            current = (sha, int(when), parents[0] if parents else "")
+        elif token and current is not None and token in wanted and token not in found:
+            found[token] = current
+            if len(found) == len(wanted):
+                break
+    return found
+
+
+def iter_numstat(
+    root: str | Path, paths: Iterable[str] | None = None, since: int | None = None
+) -> Iterator[tuple[int, list[tuple[int, int, str]]]]:
+    """Stream `(commit_time, [(added, deleted, path), ...])` newest first, in one `git log --numstat`.
+
+    `paths` limits the log to those files (one call for all of them); `since` is a unix time.
+    Binary changes count as 0 lines.
+    """
+    args = ["log", "-z", "--numstat", "--no-renames", f"--format={_COMMIT_MARK}%ct"]
+    if since is not None:
+        args.append(f"--since=@{int(since)}")
+    args.append("HEAD")
+    wanted = sorted(set(paths)) if paths is not None else None
+    if wanted is not None:
+        if not wanted:
+            return
+        args += ["--", *wanted]
+    current: tuple[int, list[tuple[int, int, str]]] | None = None
+    for token in _iter_z(root, args):
+        token = token.lstrip("\n")
+        if token.startswith(_COMMIT_MARK):
+            if current is not None:
+                yield current
+            current = (int(token[1:]), [])
+        elif token and current is not None:
+            added, deleted, path = (token.split("\t", 2) + ["", ""])[:3]
+            current[1].append((int(added) if added.isdigit() else 0, int(deleted) if deleted.isdigit() else 0, path))
+    if current is not None:
+        yield current
+
+
+def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = ()) -> dict[str, set[str]]:
+    """`word -> {paths}` where each whole word occurs in any of `revs` (one `git grep` call).
+
+    `exclude` holds pathspec patterns to skip, e.g. "*.md".
+    """
+    words = sorted(set(words))
+    revs = [r for r in revs if r]
+    if not words or not revs:
+        return {}
+    args = ["grep", "-z", "-o", "-w", "-F", "-I"]
+    for w in words:
+        args += ["-e", w]
+    args += [*revs, "--", ".", *(f":(exclude){p}" for p in exclude)]
+    out = run(root, *args, check=False)
+    hits: dict[str, set[str]] = {}
+    for line in out.splitlines():
+        where, _, word = line.partition("\0")
+        _rev, _, path = where.partition(":")
+        if word:
+            hits.setdefault(word, set()).add(path)
+    return hits
+
+
+def tree_paths(root: str | Path, rev: str) -> set[str]:
+    """Every file path in `rev`'s tree (empty when `rev` does not exist)."""
+    out = run(root, "ls-tree", "-r", "-z", "--name-only", rev, check=False)
+    return {p for p in out.split("\0") if p}
+
+
+def renames_since(root: str | Path, rev: str) -> dict[str, str]:
+    """`old -> new` for files renamed between `rev` and the work tree (`git diff -M`)."""
+    tokens = run(root, "diff", "-M", "-z", "--name-status", rev, check=False).split("\0")
+    renames: dict[str, str] = {}
+    i = 0
+    while i < len(tokens):
+        status = tokens[i]
+        if status.startswith(("R", "C")) and i + 2 < len(tokens):
+            if status.startswith("R"):
+                renames[tokens[i + 1]] = tokens[i + 2]
+            i += 3
+        else:
+            i += 2
+    return renames
+
+
+def diff_since(root: str | Path, rev: str, paths: Iterable[str]) -> str:
+    """`git diff -U0 rev -- paths` against the work tree, as text ("" when nothing changed)."""
+    paths = sorted(set(paths))
+    if not paths:
+        return ""
+    return run(root, "diff", "-U0", "--no-color", "--no-ext-diff", rev, "--", *paths, check=False)
+
+
+def dirty_files(root: str | Path) -> set[str]:
+    """Tracked files whose work tree or staged content differs from HEAD (none without commits)."""
+    return {p for p in run(root, "diff", "--name-only", "-z", "HEAD", check=False).split("\0") if p}
+
+
+def staged_deletions(root: str | Path) -> set[str]:
+    """Files deleted (or renamed away) in the index relative to HEAD: pre-commit never passes these."""
+    out = run(root, "diff", "--cached", "--name-only", "-z", "--no-renames", "--diff-filter=D", "HEAD", check=False)
+    return {p for p in out.split("\0") if p}
+
+
+def start(root: str | Path, *args: str) -> subprocess.Popen[bytes]:
+    """Start `git -C root args...` without waiting (stdout piped, stderr dropped), so a slow
+    listing such as `ls-files --others` can run while the caller works; read `.stdout`, then `.wait()`."""
+    try:
+        return subprocess.Popen(
+            ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=_env(),
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+
+
+def is_ignored(root: str | Path, path: str) -> bool | None:
+    """Whether git ignores `path` (tracked files never are); None when `root` is not a work tree."""
+    try:
+        proc = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "--", path],
+                              capture_output=True, env=_env())
+    except FileNotFoundError:
+        return None
+    return {0: True, 1: False}.get(proc.returncode)

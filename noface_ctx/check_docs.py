@@ -1,0 +1,141 @@
+"""`check-docs` and the `noface-doc-freshness` pre-commit hook: stale docs as linter lines.
+
+Given paths (pre-commit passes the staged files), it checks the docs among them plus every doc
+that references one of the code files among them (or a file deleted in the index, which
+pre-commit never passes); with no paths, every doc. Missing references are errors; churn and
+age findings are warnings unless `[context] fail_on_churn` / `fail_on_age` make them errors; a
+reference that never existed is a warning when it looks like a typo of an existing name. Never
+imports the embedding or ranking stages, nor the tree-sitter index: symbols come from
+`references.LightSymbols`.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+from noface_ctx import git
+from noface_ctx.config import Config, load_config
+from noface_ctx.errors import UsageError
+
+Severity = Literal["error", "warning"]
+REPORT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    path: str
+    line: int
+    code: str  # "stale-ref" | "unresolved-ref" | "churn" | "age"
+    message: str
+    severity: Severity = "error"
+
+    def line_text(self) -> str:
+        prefix = "" if self.severity == "error" else "warning: "
+        return f"{self.path}:{self.line}: {self.code}: {prefix}{self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "code": self.code, "message": self.message, "severity": self.severity}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    findings: tuple[Finding, ...]
+    warnings: tuple[str, ...] = ()
+    docs: tuple[dict[str, Any], ...] = ()  # per checked doc: path, slug, verdict, last_updated, reasons
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if any(f.severity == "error" for f in self.findings) else 0
+
+    def lines(self) -> list[str]:
+        """`path:line: code: message`, one per finding, errors first."""
+        order = sorted(self.findings, key=lambda f: (f.severity != "error", f.path, f.line, f.code))
+        return [f.line_text() for f in order]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": REPORT_VERSION,
+            "exit_code": self.exit_code,
+            "findings": [f.to_dict() for f in self.findings],
+            "docs": [dict(d) for d in self.docs],
+            "warnings": list(self.warnings),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", config: Config | None = None) -> CheckReport:
+    """Check the docs given, and the docs referencing the code files given (all docs when none)."""
+    from noface_ctx.docs import load_docs
+    from noface_ctx.files import scan_repo
+    from noface_ctx.freshness import assess_docs
+
+    t0 = time.perf_counter()
+    config = config if config is not None else load_config(repo)
+    root = Path(config.root)
+    wanted = [_relative(p, root) for p in paths]
+    repo_files = scan_repo(config)
+    docset = load_docs(config, repo_files)
+    # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
+    # (no parsers, no numpy) and writes no index cache into the user's repository.
+    fresh = assess_docs(docset.docs, repo_files, None, config)
+    if wanted:
+        doc_paths = {d.path for d in docset.docs}
+        code = {p for p in wanted if p not in doc_paths}
+        if code and repo_files.has_git:
+            code |= git.staged_deletions(root)
+        selected = [d for d in fresh.details.values() if d.path in wanted or d.files & code]
+    else:
+        selected = list(fresh.details.values())
+    selected.sort(key=lambda d: d.path)
+    findings = [f for d in selected for f in _findings(d, config)]
+    rows = tuple(
+        {"path": d.path, "slug": d.slug, "verdict": d.staleness.verdict, "last_updated": d.staleness.last_updated,
+         "reasons": list(d.staleness.reasons)}
+        for d in selected
+    )
+    return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0)
+
+
+def _findings(d: Any, config: Config) -> list[Finding]:
+    ctx = config.context
+    out = []
+    for m in d.staleness.missing:
+        what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
+        hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
+        out.append(Finding(d.path, m.line, "stale-ref", f"references `{m.ref}` which no longer exists{hint}"))
+    for m in d.unresolved:  # never in the code: a plan or an example, unless it is a near miss
+        if m.suggestion:
+            out.append(Finding(d.path, m.line, "unresolved-ref",
+                               f"references `{m.ref}`, which is not in the code (did you mean `{m.suggestion}`?)", "warning"))
+    if d.churn_flagged:
+        sev: Severity = "error" if ctx.fail_on_churn else "warning"
+        for c in d.churn[:3]:
+            plural = "s" if c.commits != 1 else ""
+            out.append(Finding(d.path, c.line, "churn",
+                               f"{c.path} changed in {c.commits} commit{plural} (+{c.added}/-{c.deleted} lines) "
+                               f"since this doc was last updated ({d.staleness.last_updated})", sev))
+    if d.age_flagged:
+        sev = "error" if ctx.fail_on_age else "warning"
+        out.append(Finding(d.path, 1, "age",
+                           f"last updated {d.staleness.last_updated}, {d.age_days} days ago "
+                           f"(stale_after_days = {ctx.stale_after_days}), and the code it references changed since", sev))
+    return out
+
+
+def _relative(path: str, root: Path) -> str:
+    """A repo-relative POSIX path for a path given relative to the repo, the cwd, or absolute."""
+    p = Path(path)
+    if not p.is_absolute():
+        if (root / p).exists() or not Path.cwd().joinpath(p).exists():
+            return p.as_posix().removeprefix("./")
+        p = Path.cwd() / p
+    try:
+        return p.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        raise UsageError(f"{path}: not inside the repository {root}") from None
+

@@ -1,0 +1,173 @@
+"""How many design docs an issue deserves: a complexity score in [0, 1] and K = the doc cap.
+
+A tiny local fix (one file, a short bug report, "typo") gets 0–2 docs; a cross-cutting feature
+(many files across directories, "every stage", a long design discussion) gets up to
+`max_context_docs`. Every contribution is listed in `reasons`, so the report can say why.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Any, Collection
+
+from noface_ctx.datatypes import Issue
+
+BASELINE = 0.3
+
+_CROSS_WORDS = (
+    "across", "all stages", "every stage", "everywhere", "throughout", "cross-cutting", "crosscutting",
+    "architecture", "architectural", "redesign", "refactor", "restructure", "migrate", "migration",
+    "end-to-end", "pipeline", "subsystem", "subsystems", "multiple modules", "all modules",
+    "every module", "consistently", "overhaul", "framework", "protocol", "schema", "api change",
+)
+_LOCAL_WORDS = (
+    "typo", "one-line", "one line", "off-by-one", "small fix", "tiny", "minor", "trivial", "wording", "docstring", "comment", "lint", "formatting", "bump", "cosmetic", "spelling",
+)
+_TYPE_WEIGHT = {
+    "epic": 0.25, "feature": 0.15, "design": 0.15, "enhancement": 0.1, "task": 0.0,
+    "bug": -0.05, "chore": -0.1, "docs": -0.05, "documentation": -0.05,
+}
+_CODE_EXTS = frozenset(
+    "py pyi js jsx ts tsx mjs go rs zig java kt kts c h cc cpp hpp rb ex exs swift cs php sql sh "
+    "lua scala md rst txt toml yaml yml json jsonl ini cfg html css".split()
+)
+_PATHLIKE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.([A-Za-z0-9]{1,5}))(?![\w/])")
+_DIRLIKE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?=[\s`'\",;:)]|$)")
+# Tests beside the code, and tool dot-dirs, don't make a change cross-cutting.
+_IGNORED_DIR = re.compile(r"(^|/)(tests?|spec|__tests__|\.[^/]+)/")
+_IDENT = re.compile(r"`([^`\n]+)`|\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(\()?")
+
+
+@dataclass(frozen=True, slots=True)
+class Complexity:
+    """How complex the issue looks (`score` in [0, 1]), the doc cap `k`, and why."""
+
+    score: float
+    k: int
+    reasons: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"score": round(self.score, 3), "k": self.k, "reasons": list(self.reasons)}
+
+
+def assess_complexity(
+    issue: Issue,
+    *,
+    known_paths: Collection[str] = (),
+    known_symbols: Collection[str] = (),
+    max_docs: int,
+) -> Complexity:
+    """Score the issue from its manifest, the files and symbols it names, scope words, type and length."""
+    text = issue.query_text()
+    parts: list[tuple[float, str]] = []
+    primary_files = _manifest_signal(issue, parts)
+    named = _named_files(text, known_paths)
+    symbols = _named_symbols(text, known_symbols, named)
+    _count_signal(len(named), "file", ((2, 0.05), (4, 0.1), (8, 0.15)), parts, named)
+    _count_signal(len(symbols), "symbol", ((3, 0.05), (6, 0.1), (12, 0.15)), parts, symbols)
+    dirs = {str(PurePosixPath(p).parent) for p in (*primary_files, *named) if not _IGNORED_DIR.search(p)}
+    if len(dirs) >= 3:
+        parts.append((0.15, f"touches {len(dirs)} directories ({', '.join(sorted(dirs)[:4])}): cross-cutting"))
+    _scope_signal(text, issue.labels, parts)
+    kind = (issue.issue_type or "").strip().lower()
+    if kind in _TYPE_WEIGHT and _TYPE_WEIGHT[kind]:
+        parts.append((_TYPE_WEIGHT[kind], f"issue type {kind}"))
+    words = len(re.findall(r"\w+", text))
+    if words < 30:
+        parts.append((-0.1, f"short issue ({words} words)"))
+    elif words > 300:
+        parts.append((0.2, f"long issue ({words} words)"))
+    elif words > 120:
+        parts.append((0.1, f"medium-length issue ({words} words)"))
+    score = min(1.0, max(0.0, BASELINE + sum(w for w, _ in parts)))
+    k = max(0, min(max_docs, int(score * (max_docs + 1))))
+    reasons = [f"{why} ({w:+.2f})" for w, why in parts]
+    reasons.append(f"score {score:.2f} (baseline {BASELINE:.2f}) → K = {k} of max {max_docs}")
+    return Complexity(round(score, 4), k, tuple(reasons))
+
+
+def _manifest_signal(issue: Issue, parts: list[tuple[float, str]]) -> list[str]:
+    manifest = issue.manifest
+    if manifest is None or manifest.empty:
+        return []
+    files = [e.path for e in manifest.primary]
+    size = sum(3 if e.is_dir else 1 for e in manifest.primary)
+    if size == 1:
+        parts.append((-0.05, "manifest: one primary file (local change)"))
+    elif size:
+        weight = 0.05 if size <= 3 else 0.15 if size <= 6 else 0.25
+        parts.append((weight, f"manifest: {size} primary file(s)"))
+    if manifest.read:
+        parts.append((min(0.1, 0.02 * len(manifest.read)), f"manifest: {len(manifest.read)} read-only file(s)"))
+    return files
+
+
+def _named_files(text: str, known_paths: Collection[str]) -> list[str]:
+    """Paths the issue names: known repo paths (whole or by unique suffix), or path-like tokens."""
+    found: dict[str, None] = {}
+    known = set(known_paths)
+    by_suffix: dict[str, list[str]] = {}
+    for p in known:
+        parts = p.split("/")
+        for i in range(len(parts)):
+            by_suffix.setdefault("/".join(parts[i:]), []).append(p)
+    for m in _PATHLIKE.finditer(text):
+        token, ext = m.group(1).rstrip("."), m.group(2).lower()
+        if token in known:
+            found[token] = None
+        elif len(by_suffix.get(token, ())) == 1:
+            found[by_suffix[token][0]] = None
+        elif ext in _CODE_EXTS and ("/" in token or len(token) > len(ext) + 3):
+            found[token] = None
+    for m in _DIRLIKE.finditer(text):
+        token = m.group(1)
+        if any(p.startswith(token) for p in known) or (not known and token.count("/") >= 1 and len(token) > 3):
+            found[token] = None
+    return list(found)
+
+
+def _named_symbols(text: str, known_symbols: Collection[str], named_files: list[str]) -> list[str]:
+    """Identifiers the issue names that look like code (or are known symbols)."""
+    known = set(known_symbols) | {s.rsplit(".", 1)[-1] for s in known_symbols}
+    file_words = {w for p in named_files for w in re.split(r"[/.]", p)}
+    found: dict[str, None] = {}
+    for m in _IDENT.finditer(text):
+        if m.group(1) is not None:  # `code`: one identifier counts; in longer snippets, code-looking ones
+            candidates = re.findall(r"[A-Za-z_][A-Za-z0-9_.]*", m.group(1))
+            codey = re.fullmatch(r"\s*[A-Za-z_][\w.]*(\(\))?\s*", m.group(1)) is not None
+        else:
+            candidates, codey = [m.group(2)], bool(m.group(3))
+        for ident in candidates:
+            ident = ident.strip(".")
+            last = ident.rsplit(".", 1)[-1]
+            looks = codey or "_" in last or re.search(r"[a-z][A-Z]", last) is not None or "." in ident
+            if len(last) < 3 or last in file_words or "/" in ident:
+                continue
+            if (known and (ident in known or last in known) and looks) or (not known and looks):
+                found[last] = None
+    return list(found)
+
+
+def _count_signal(
+    n: int, what: str, steps: tuple[tuple[int, float], ...], parts: list[tuple[float, str]], names: list[str]
+) -> None:
+    weight = 0.0
+    for threshold, w in steps:
+        if n >= threshold:
+            weight = w
+    if weight:
+        shown = ", ".join(names[:4]) + (", ..." if len(names) > 4 else "")
+        parts.append((weight, f"names {n} {what}s ({shown})"))
+
+
+def _scope_signal(text: str, labels: Collection[str], parts: list[tuple[float, str]]) -> None:
+    text = re.sub(r"\[\[[^\]]*\]\]", " ", text)  # a linked doc's name says nothing about scope
+    low = " ".join([text.lower(), *(label.lower() for label in labels)])
+    cross = [w for w in _CROSS_WORDS if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low)]
+    local = [w for w in _LOCAL_WORDS if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", low)]
+    if cross:
+        parts.append((min(0.25, 0.07 * len(cross)), f"cross-cutting words: {', '.join(cross[:5])}"))
+    if local:
+        parts.append((-min(0.2, 0.08 * len(local)), f"local-change words: {', '.join(local[:5])}"))

@@ -1,0 +1,335 @@
+"""Registry: file extension → tree-sitter grammar, the node types that are definitions, and a query
+for the identifiers a definition references (calls, attribute and member names).
+
+Each grammar ships as its own wheel (`tree_sitter_python`, ...); a language whose wheel is not
+installed is simply absent, and its files fall back to line windows.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, Mapping
+
+
+@dataclass(frozen=True, slots=True)
+class LanguageSpec:
+    """How to find definitions in one language.
+
+    `definitions` maps a node type to the kind of chunk it makes ("class" kinds may hold methods);
+    `references` is a tree-sitter query whose `@ref` captures are called or accessed names.
+    """
+
+    name: str
+    extensions: tuple[str, ...]
+    module: str
+    function: str
+    definitions: Mapping[str, str]
+    references: str
+    comment_types: tuple[str, ...] = ("comment",)
+    python_docstrings: bool = False
+    # wrappers whose start (decorators, `export`, `template<>`) belongs to the definition
+    wrappers: tuple[str, ...] = ()
+    fence: str = ""  # language tag for Markdown code fences
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "module", "namespace", "object"})
+
+_C_REFS = """
+(call_expression function: (identifier) @ref)
+(call_expression function: (field_expression field: (field_identifier) @ref))
+(field_expression field: (field_identifier) @ref)
+"""
+
+SPECS: tuple[LanguageSpec, ...] = (
+    LanguageSpec(
+        name="python",
+        extensions=(".py", ".pyi", ".pyw"),
+        module="tree_sitter_python",
+        function="language",
+        definitions={"function_definition": "function", "class_definition": "class"},
+        references="""
+        (call function: (identifier) @ref)
+        (attribute attribute: (identifier) @ref)
+        """,
+        python_docstrings=True,
+        wrappers=("decorated_definition",),
+        fence="python",
+    ),
+    LanguageSpec(
+        name="javascript",
+        extensions=(".js", ".mjs", ".cjs", ".jsx"),
+        module="tree_sitter_javascript",
+        function="language",
+        definitions={
+            "function_declaration": "function",
+            "generator_function_declaration": "function",
+            "class_declaration": "class",
+            "method_definition": "function",
+            "variable_declarator": "function",  # only when its value is a function (checked in symbols)
+        },
+        references="""
+        (call_expression function: (identifier) @ref)
+        (member_expression property: (property_identifier) @ref)
+        (new_expression constructor: (identifier) @ref)
+        """,
+        wrappers=("export_statement", "lexical_declaration", "variable_declaration"),
+        fence="javascript",
+    ),
+    LanguageSpec(
+        name="typescript",
+        extensions=(".ts", ".mts", ".cts"),
+        module="tree_sitter_typescript",
+        function="language_typescript",
+        definitions={
+            "function_declaration": "function",
+            "generator_function_declaration": "function",
+            "class_declaration": "class",
+            "abstract_class_declaration": "class",
+            "interface_declaration": "interface",
+            "enum_declaration": "enum",
+            "type_alias_declaration": "type",
+            "method_definition": "function",
+            "method_signature": "function",
+            "abstract_method_signature": "function",
+            "internal_module": "namespace",
+            "variable_declarator": "function",
+        },
+        references="""
+        (call_expression function: (identifier) @ref)
+        (member_expression property: (property_identifier) @ref)
+        (new_expression constructor: (identifier) @ref)
+        """,
+        wrappers=("export_statement", "lexical_declaration", "variable_declaration", "expression_statement"),
+        fence="typescript",
+    ),
+    LanguageSpec(
+        name="tsx",
+        extensions=(".tsx",),
+        module="tree_sitter_typescript",
+        function="language_tsx",
+        definitions={},  # filled from typescript below
+        references="",
+        fence="tsx",
+        extra={"like": "typescript"},
+    ),
+    LanguageSpec(
+        name="go",
+        extensions=(".go",),
+        module="tree_sitter_go",
+        function="language",
+        definitions={
+            "function_declaration": "function",
+            "method_declaration": "method",
+            "type_spec": "struct",
+        },
+        references="""
+        (call_expression function: (identifier) @ref)
+        (selector_expression field: (field_identifier) @ref)
+        """,
+        wrappers=("type_declaration",),
+        fence="go",
+    ),
+    LanguageSpec(
+        name="rust",
+        extensions=(".rs",),
+        module="tree_sitter_rust",
+        function="language",
+        definitions={
+            "function_item": "function",
+            "function_signature_item": "function",
+            "struct_item": "struct",
+            "enum_item": "enum",
+            "union_item": "struct",
+            "trait_item": "trait",
+            "impl_item": "impl",
+            "mod_item": "module",
+            "macro_definition": "macro",
+        },
+        references="""
+        (call_expression function: (identifier) @ref)
+        (call_expression function: (scoped_identifier name: (identifier) @ref))
+        (field_expression field: (field_identifier) @ref)
+        (macro_invocation macro: (identifier) @ref)
+        """,
+        comment_types=("line_comment", "block_comment"),
+        fence="rust",
+    ),
+    LanguageSpec(
+        name="zig",
+        extensions=(".zig",),
+        module="tree_sitter_zig",
+        function="language",
+        definitions={
+            "function_declaration": "function",
+            "variable_declaration": "struct",  # only when it declares a container (checked in symbols)
+            "test_declaration": "test",
+        },
+        references="""
+        (call_expression function: (identifier) @ref)
+        (field_expression member: (identifier) @ref)
+        """,
+        fence="zig",
+    ),
+    LanguageSpec(
+        name="java",
+        extensions=(".java",),
+        module="tree_sitter_java",
+        function="language",
+        definitions={
+            "class_declaration": "class",
+            "interface_declaration": "interface",
+            "enum_declaration": "enum",
+            "record_declaration": "class",
+            "annotation_type_declaration": "interface",
+            "method_declaration": "function",
+            "constructor_declaration": "function",
+        },
+        references="""
+        (method_invocation name: (identifier) @ref)
+        (object_creation_expression type: (type_identifier) @ref)
+        (field_access field: (identifier) @ref)
+        """,
+        comment_types=("line_comment", "block_comment"),
+        fence="java",
+    ),
+    LanguageSpec(
+        name="c",
+        extensions=(".c", ".h"),
+        module="tree_sitter_c",
+        function="language",
+        definitions={
+            "function_definition": "function",
+            "struct_specifier": "struct",
+            "union_specifier": "struct",
+            "enum_specifier": "enum",
+        },
+        references=_C_REFS,
+        wrappers=("type_definition",),
+        fence="c",
+    ),
+    LanguageSpec(
+        name="cpp",
+        extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
+        module="tree_sitter_cpp",
+        function="language",
+        definitions={
+            "function_definition": "function",
+            "class_specifier": "class",
+            "struct_specifier": "struct",
+            "union_specifier": "struct",
+            "enum_specifier": "enum",
+            "namespace_definition": "namespace",
+        },
+        references=_C_REFS
+        + """
+        (call_expression function: (qualified_identifier name: (identifier) @ref))
+        """,
+        wrappers=("template_declaration", "type_definition"),
+        fence="cpp",
+    ),
+    LanguageSpec(
+        name="ruby",
+        extensions=(".rb", ".rake", ".gemspec"),
+        module="tree_sitter_ruby",
+        function="language",
+        definitions={
+            "method": "function",
+            "singleton_method": "function",
+            "class": "class",
+            "module": "module",
+        },
+        references="""
+        (call method: (identifier) @ref)
+        """,
+        fence="ruby",
+    ),
+)
+
+_BY_NAME: dict[str, LanguageSpec] = {}
+for _spec in SPECS:
+    if _spec.extra.get("like"):
+        _base = next(s for s in SPECS if s.name == _spec.extra["like"])
+        _spec = LanguageSpec(
+            name=_spec.name,
+            extensions=_spec.extensions,
+            module=_spec.module,
+            function=_spec.function,
+            definitions=_base.definitions,
+            references=_base.references,
+            comment_types=_base.comment_types,
+            wrappers=_base.wrappers,
+            fence=_spec.fence,
+        )
+    _BY_NAME[_spec.name] = _spec
+
+ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "c++": "cpp", "rb": "ruby"}
+_BY_EXT = {ext: spec.name for spec in _BY_NAME.values() for ext in spec.extensions}
+
+# Fence tags for common text files that have no grammar here.
+_FENCES = {
+    ".html": "html", ".htm": "html", ".css": "css", ".scss": "scss", ".json": "json", ".toml": "toml",
+    ".yaml": "yaml", ".yml": "yaml", ".sh": "bash", ".bash": "bash", ".sql": "sql", ".xml": "xml",
+    ".md": "markdown", ".rst": "rst", ".cfg": "ini", ".ini": "ini", ".txt": "text", ".kt": "kotlin",
+    ".swift": "swift", ".php": "php", ".cs": "csharp", ".scala": "scala", ".lua": "lua",
+}
+
+
+def language_for_path(path: str) -> str | None:
+    """The grammar name for a file path (by extension), or None when no grammar applies."""
+    suffix = PurePosixPath(path).suffix.lower()
+    name = _BY_EXT.get(suffix)
+    return name if name and available(name) else None
+
+
+def spec_for(language: str | None) -> LanguageSpec | None:
+    """The spec for a language name or alias, or None."""
+    if not language:
+        return None
+    name = ALIASES.get(language.lower(), language.lower())
+    return _BY_NAME.get(name)
+
+
+def fence_for(path: str, language: str | None = None) -> str:
+    """The Markdown fence tag for a file ('' when unknown)."""
+    spec = spec_for(language) or spec_for(_BY_EXT.get(PurePosixPath(path).suffix.lower()))
+    if spec:
+        return spec.fence
+    return _FENCES.get(PurePosixPath(path).suffix.lower(), "")
+
+
+@functools.lru_cache(maxsize=None)
+def available(name: str) -> bool:
+    """True when the grammar wheel for `name` can be imported."""
+    spec = spec_for(name)
+    if spec is None:
+        return False
+    try:
+        importlib.import_module(spec.module)
+    except ImportError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def grammar(name: str) -> tuple[Any, Any, Any, Any]:
+    """(Language, Parser, definitions Query, references Query or None); cached per process."""
+    import tree_sitter as ts
+
+    spec = spec_for(name)
+    if spec is None:
+        raise KeyError(name)
+    module = importlib.import_module(spec.module)
+    lang = ts.Language(getattr(module, spec.function)())
+    parser = ts.Parser(lang)
+    defs = ts.Query(lang, "\n".join(f"({t}) @def" for t in spec.definitions))
+    refs = ts.Query(lang, spec.references) if spec.references.strip() else None
+    return lang, parser, defs, refs
+
+
+def languages() -> tuple[str, ...]:
+    """Names of the languages whose grammar is installed."""
+    return tuple(name for name in _BY_NAME if available(name))

@@ -1,0 +1,375 @@
+"""`build_prompt()`: config → issue + manifest → files → docs + code index → freshness →
+complexity → ranking → budget → render, one helper per stage. The only module importing them all.
+
+The finished prompt is counted once more at the end: if joining the blocks cost a few tokens
+more than the packer assumed, the lowest-scored item moves to OMITTED CONTEXT until it fits.
+The prompt never exceeds the budget.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+from noface_ctx.budget import omitted_cost, select
+from noface_ctx.complexity import Complexity, assess_complexity
+from noface_ctx.config import Config, cache_dir, load_config
+from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
+from noface_ctx.docs import DocSet, load_docs
+from noface_ctx.errors import UsageError
+from noface_ctx.files import scan_repo
+from noface_ctx.freshness import Freshness, assess_docs, find_clashes
+from noface_ctx.index import CodeIndex
+from noface_ctx.issue import load_issue_with_warnings
+from noface_ctx.rank_code import CodeRanking, rank_code
+from noface_ctx.rank_docs import DocRanking, rank_docs
+from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
+from noface_ctx.tokens import count_tokens
+
+T = TypeVar("T")
+
+MIN_BUDGET = 500  # below this no useful prompt exists, whatever the issue
+MAX_OMITTED = 15
+# rank_code's scores are fused z-scores plus boosts: at or below 0 a snippet is no better than the
+# pool's average, so when it does not fit it is not listed under OMITTED CONTEXT either.
+LIST_CODE_ABOVE = 0.0
+_MIN_ISSUE_TOKENS = 40  # the issue text is never shrunk below this to make room
+
+
+@dataclass(slots=True)
+class _Run:
+    """Timings and warnings collected while the stages run."""
+
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def stage(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            self.timings[name] = round((time.perf_counter() - start) * 1000, 1)
+
+    def warn(self, items: Sequence[str]) -> None:
+        self.warnings.extend(w for w in items if w and w not in self.warnings)
+
+
+def build_prompt(
+    issue: Any,
+    repo: str | Path = ".",
+    *,
+    config: Config | str | Path | None = None,
+    manifest: Any = None,
+    budget: int | None = None,
+    embed: Any = None,
+) -> Prompt:
+    """Build the implementation prompt for `issue` in `repo`, never over `budget` tokens.
+
+    `issue`: a beads id, a path (.json/.md/.txt), a dict or an `Issue`. `config`: a `Config`, a
+    path to a toml file, or None (read `<repo>/.noface.toml`). `manifest` overrides the issue's.
+    `budget` defaults to `[context] budget_tokens`. `embed`: None follows `[context] embeddings`,
+    False ranks with BM25 only, True forces the model, an `Embedder` instance is used as is.
+    """
+    run = _Run()
+    cfg = run.stage("config", _config, config, repo)
+    total = cfg.context.budget_tokens if budget is None else int(budget)
+    run.warn(cfg.warnings)
+    the_issue = run.stage("issue", _issue, issue, cfg, manifest, run)
+    _check_budget(cfg, the_issue, total)
+    files = run.stage("files", scan_repo, cfg, the_issue.manifest)
+    docset = run.stage("docs", load_docs, cfg, files)
+    index = run.stage("index", CodeIndex.build, files, cfg)
+    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg)
+    complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
+    embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
+    doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, fresh,
+                                    complexity, embedder, embed_note, run)
+    run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
+              *doc_rank.warnings, *code_rank.warnings])
+    packed = run.stage("budget", _pack, cfg, the_issue, total, files, docset, doc_rank, code_rank, run)
+    return _assemble(the_issue, total, files, doc_rank, code_rank, complexity, embed_note, packed, run)
+
+
+# --------------------------------------------------------------------------- early stages
+
+
+def _config(config: Config | str | Path | None, repo: str | Path) -> Config:
+    if isinstance(config, Config):
+        return config
+    return load_config(repo, config)
+
+
+def _check_budget(cfg: Config, issue: Issue, total: int) -> None:
+    """Fail fast, before any indexing, on a budget no prompt could fit."""
+    fixed = fixed_sections(cfg, issue, budget=total, manifest=issue.manifest, issue_limit=_MIN_ISSUE_TOKENS)
+    need = frame_tokens(fixed)
+    if need > total:
+        raise UsageError(f"budget {total} is too small: the fixed sections alone need {need} tokens")
+    if total < MIN_BUDGET:
+        raise UsageError(f"budget {total} is too small: use at least {MIN_BUDGET} tokens")
+
+
+def _issue(ref: Any, cfg: Config, manifest: Any, run: _Run) -> Issue:
+    issue, warnings = load_issue_with_warnings(ref, cfg.root, manifest=manifest)
+    run.warn(warnings)
+    return issue
+
+
+def _complexity(issue: Issue, cfg: Config, files: RepoFiles, index: CodeIndex) -> Complexity:
+    return assess_complexity(
+        issue,
+        known_paths=[f.path for f in files.files],
+        known_symbols=index.symbol_names(),
+        max_docs=cfg.max_context_docs,
+    )
+
+
+def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
+    """(embedder or None, a note for the report). Only a model we load gets the disk cache."""
+    if embed is not None and not isinstance(embed, bool):
+        return embed, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
+    from noface_ctx.embed import CachedEmbedder, get_embedder
+
+    enabled = cfg.context.embeddings if embed is None else embed
+    status = get_embedder(cfg.context.embedding_model, enabled=enabled)
+    if status.embedder is None:
+        return None, status.reason
+    return CachedEmbedder(status.embedder, cache_dir(cfg) / "embeddings"), status.reason
+
+
+def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
+          complexity: Complexity, embedder: Any, note: str, run: _Run) -> tuple[DocRanking, CodeRanking]:
+    """Rank docs and code; if the model fails at run time, fall back to BM25 with a warning."""
+    try:
+        doc_rank = rank_docs(issue, docset, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
+        code_rank = rank_code(issue, files, index, cfg, embedder)
+    except (OSError, ImportError, RuntimeError, ValueError) as exc:
+        if embedder is None:
+            raise
+        run.warn([f"embedding model failed ({type(exc).__name__}: {exc}); ranking is BM25 only"])
+        return _rank(issue, cfg, files, docset, index, fresh, complexity, None,
+                     "embeddings failed; ranking is BM25 only", run)
+    save = getattr(embedder, "save", None)
+    if callable(save):
+        try:
+            save()
+        except OSError as exc:  # a read-only cache must not fail the prompt
+            run.warn([f"embedding cache not saved: {exc}"])
+    return doc_rank, code_rank
+
+
+# --------------------------------------------------------------------------- budget + render
+
+
+@dataclass(frozen=True, slots=True)
+class _Packed:
+    text: str
+    fixed: Fixed
+    selection: Selection
+    clashes: tuple[str, ...]
+    dropped: tuple[Omitted, ...]  # chosen items moved out by the final count
+
+
+def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSet, doc_rank: DocRanking,
+          code_rank: CodeRanking, run: _Run) -> _Packed:
+    doc_cands = _allowed(doc_rank.candidates, files, issue, run)
+    code_cands = _allowed(code_rank.candidates, files, issue, run)
+    no_docs, no_code = _empty_reasons(docset, files, doc_cands, code_cands, doc_rank.k)
+    fixed = _fit_fixed(cfg, issue, total, no_docs, no_code)
+    available = total - frame_tokens(fixed, no_docs=no_docs, no_code=no_code)
+    selection = select(doc_cands, code_cands, available=available, docs_share=cfg.context.docs_share,
+                       max_docs=doc_rank.k, max_omitted=MAX_OMITTED, list_code_above=LIST_CODE_ABOVE)
+    if fixed.issue_cut:
+        run.warn([f"issue text truncated by {fixed.issue_cut} tokens to fit the budget"])
+    return _verify(fixed, selection, total, no_docs, no_code)
+
+
+def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run) -> list[Candidate]:
+    """Defence in depth: nothing excluded, forbidden or outside the scan reaches the packer."""
+    manifest = issue.manifest
+    kept = []
+    for cand in cands:
+        bad = files.exclusion(cand.path) is not None or (manifest is not None and manifest.is_forbidden(cand.path))
+        if bad or (cand.kind == "code" and files.get(cand.path) is None):
+            run.warn([f"{cand.path}: dropped from context (excluded or forbidden)"])
+            continue
+        kept.append(cand)
+    return kept
+
+
+def _empty_reasons(docset: DocSet, files: RepoFiles, docs: Sequence[Candidate], code: Sequence[Candidate],
+                   k: int) -> tuple[str, str]:
+    """What an empty DESIGN / CODE CONTEXT section says, decided before packing."""
+    if len(docset) == 0:
+        no_docs = "none selected: the repository has no design docs"
+    elif docs and k > 0:
+        no_docs = "none selected: the relevant docs did not fit the budget (see OMITTED CONTEXT)"
+    elif docs:
+        no_docs = "none selected: this issue looks local enough to need no design doc (K=0)"
+    else:
+        no_docs = NO_DOCS
+    if not any(f.kind == "code" for f in files.files):
+        no_code = "none selected: the repository has no source files"
+    elif code:
+        no_code = "none selected: the relevant code did not fit the budget (see OMITTED CONTEXT)"
+    else:
+        no_code = NO_CODE
+    return no_docs, no_code
+
+
+def _fit_fixed(cfg: Config, issue: Issue, total: int, no_docs: str, no_code: str) -> Fixed:
+    """The fixed sections, with the issue text shrunk further if they alone exceed the budget."""
+    fixed = fixed_sections(cfg, issue, budget=total, manifest=issue.manifest)
+    for _ in range(4):
+        over = frame_tokens(fixed, no_docs=no_docs, no_code=no_code) - total
+        if over <= 0:
+            return fixed
+        if fixed.issue_tokens <= _MIN_ISSUE_TOKENS:
+            break
+        limit = max(_MIN_ISSUE_TOKENS, fixed.issue_tokens - over - 8)
+        fixed = fixed_sections(cfg, issue, budget=total, manifest=issue.manifest, issue_limit=limit)
+    need = frame_tokens(fixed, no_docs=no_docs, no_code=no_code)
+    if need <= total:
+        return fixed
+    raise UsageError(f"budget {total} is too small: the fixed sections alone need {need} tokens")
+
+
+def _render(fixed: Fixed, sel: Selection, no_docs: str, no_code: str) -> tuple[str, tuple[str, ...]]:
+    clashes = tuple(find_clashes([c.candidate for c in sel.docs])) if len(sel.docs) > 1 else ()
+    return render_prompt(fixed, sel, clashes=clashes, no_docs=no_docs, no_code=no_code), clashes
+
+
+def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str) -> _Packed:
+    """Count the finished text; while over, move the lowest-scored chosen item to OMITTED."""
+    dropped: list[Omitted] = []
+    text, clashes = _render(fixed, sel, no_docs, no_code)
+    while count_tokens(text) > total:
+        chosen = [*sel.docs, *sel.code]
+        if chosen:
+            # Doc and code scores are on different scales: ranked code goes first, then docs,
+            # then manifest files, each lowest score first.
+            victim = min(chosen, key=lambda c: (c.candidate.required, c.candidate.kind == "doc", c.candidate.score))
+            gone = _as_omitted(victim, "dropped when the finished prompt was counted: over budget")
+            dropped.append(gone)
+            sel = replace(
+                sel,
+                docs=tuple(c for c in sel.docs if c is not victim),
+                code=tuple(c for c in sel.code if c is not victim),
+                omitted=(gone, *sel.omitted),
+            )
+        elif sel.omitted:  # only omitted lines left: list fewer of them
+            sel = replace(sel, omitted=sel.omitted[:-1], skipped=(*sel.skipped, sel.omitted[-1]))
+        else:  # cannot happen: _fit_fixed proved the empty frame fits
+            raise UsageError(f"budget {total} is too small for this issue's fixed sections")
+        text, clashes = _render(fixed, sel, no_docs, no_code)
+    return _Packed(text, fixed, sel, clashes, tuple(dropped))
+
+
+def _as_omitted(item: Chosen, reason: str) -> Omitted:
+    c = item.candidate
+    return Omitted(kind=c.kind, path=c.path, ref=c.ref, reason=reason, request=c.request, score=c.score)
+
+
+# --------------------------------------------------------------------------- the Prompt
+
+
+def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
+              code_rank: CodeRanking, complexity: Complexity, embed_note: str, packed: _Packed,
+              run: _Run) -> Prompt:
+    sel = packed.selection
+    docs_tokens = sum(c.form.tokens for c in sel.docs)
+    code_tokens = sum(c.form.tokens for c in sel.code)
+    tokens = {
+        "total": count_tokens(packed.text),
+        "budget": total,
+        "docs": docs_tokens,
+        "code": code_tokens,
+        "fixed": count_tokens(packed.fixed.head) + count_tokens(packed.fixed.tail),
+        "omitted": omitted_cost(sel.omitted),
+    }
+    manifest = issue.manifest
+    details = {
+        "complexity": complexity.to_dict(),
+        "k": doc_rank.k,
+        "embedder": embed_note,
+        "embedding_used": {"docs": bool(doc_rank.embedding_used), "code": bool(code_rank.embedding_used)},
+        "ranked_files": list(code_rank.ranked_files),
+        "timings": dict(run.timings),  # milliseconds per stage
+        "timings_unit": "ms",
+        "manifest": manifest.to_dict() if manifest is not None else None,
+        "manifest_source": manifest.source if manifest is not None else "",
+        "issue_truncated_tokens": packed.fixed.issue_cut,
+        "docs_budget": sel.docs_budget,
+        "code_budget": sel.code_budget,
+        "clashes": list(packed.clashes),
+        "notes": [*doc_rank.notes, *code_rank.notes],
+        "skipped": [_omitted_dict(o) for o in sel.skipped],
+    }
+    return Prompt(
+        text=packed.text,
+        issue=issue,
+        tokens=tokens,
+        docs=tuple(_doc_rows(doc_rank, sel)),
+        code=tuple(_code_row(c) for c in sel.code),
+        excluded=files.excluded,
+        omitted=sel.omitted,
+        warnings=tuple(run.warnings),
+        details=details,
+    )
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    if isinstance(row, Mapping):
+        return dict(row)
+    to_dict = getattr(row, "to_dict", None)
+    if callable(to_dict):
+        return dict(to_dict())
+    import dataclasses
+
+    return dataclasses.asdict(row)
+
+
+def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[dict[str, Any]]:
+    """The ranker's report rows, completed with what the packer decided for each doc."""
+    chosen = {(c.candidate.path, c.candidate.ref): c for c in sel.docs}
+    decided = {(o.path, o.ref): o for o in (*sel.omitted, *sel.skipped) if o.kind == "doc"}
+    rows = []
+    for raw in doc_rank.report:
+        row = _row_dict(raw)
+        key = (row.get("path", ""), row.get("slug", ""))
+        row.setdefault("stale", False)
+        row.setdefault("stale_reasons", [])
+        if key in chosen:
+            form = chosen[key].form
+            row.update(included=True, tokens=form.tokens, form=form.label)
+            if form.label != "full":
+                row["reason"] = f"{row.get('reason', '')}; included as {form.label}".lstrip("; ")
+        else:
+            row.update(included=False, tokens=0, form="")
+            if key in decided:
+                row["reason"] = decided[key].reason
+        rows.append(row)
+    return rows
+
+
+def _code_row(item: Chosen) -> dict[str, Any]:
+    c = item.candidate
+    return {
+        "path": c.path,
+        "symbol": c.ref,
+        "start_line": c.start_line,
+        "end_line": c.end_line,
+        "kind": c.symbol_kind or ("file" if not c.ref else ""),
+        "tokens": item.form.tokens,
+        "score": round(float(c.score), 4),
+        "form": item.form.label,
+        "required": c.required,
+        "reason": "; ".join(c.reasons),
+        **({"ranges": [list(r) for r in item.form.ranges]} if item.form.ranges else {}),
+    }
+
+
+def _omitted_dict(o: Omitted) -> dict[str, Any]:
+    return {"kind": o.kind, "path": o.path, "ref": o.ref, "reason": o.reason, "request": o.request}

@@ -1,0 +1,616 @@
+"""Ranking code for an issue → `Candidate`s: manifest files first, then related definitions.
+
+BM25 over definition-sized chunks finds a pool; dense embeddings of that pool (only, never the
+whole repository) re-rank it; identifiers, file paths and stack frames named in the issue, and
+callers/callees of manifest code, add boosts. Every candidate carries finished text blocks
+(`Form`s) from most to least complete and the `NEED_CODE:` line that fetches it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from noface_ctx.config import Config
+from noface_ctx.datatypes import Candidate, Issue, ManifestEntry, RepoFiles
+from noface_ctx.index import CodeIndex
+from noface_ctx.languages import CONTAINER_KINDS, fence_for
+from noface_ctx.lexical import tokenize, zscore
+from noface_ctx.symbols import elide_children, header_line, outline, render_block
+from noface_ctx.tokens import count_tokens
+
+POOL_SIZE = 150  # chunks re-ranked with embeddings
+MAX_CANDIDATES = 60  # ranked snippets handed to the packer
+EMBED_TOKENS = 128  # chunk text is cut to this many tokens before embedding
+MAX_DIR_FILES = 8  # a manifest directory with more files only boosts them
+
+# Boosts, in units of the fused (z-scored) score.
+B_QUALIFIED = 2.0  # `Class.method` or `pkg.module.func` named in the issue
+B_NAME = 1.5  # a code-like identifier named in the issue (divided by how common the name is)
+B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
+B_FRAME = 1.5  # the definition holding a stack-trace frame's line
+B_NEIGHBOUR = 0.6  # a direct caller or callee of a manifest definition
+B_MANIFEST_DIR = 1.0  # a file under a manifest directory entry
+P_TEST = 1.5  # penalty for test files when the issue is not about tests
+P_NONCODE = 0.7  # penalty for line windows of files without a grammar
+W_FILE = 0.3  # weight of whole-file BM25 in every chunk's score
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRanking:
+    """Code candidates for the packer, ranked files for the benchmark, and the evidence."""
+
+    candidates: tuple[Candidate, ...]
+    ranked_files: tuple[str, ...]
+    report: tuple[Mapping[str, Any], ...] = ()
+    embedding_used: bool = False
+    notes: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- issue hints
+
+_FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)
+_EXT = r"(?:py|pyi|pyx|js|jsx|mjs|ts|tsx|go|rs|zig|java|rb|c|h|cc|cpp|hpp|cxx|hh|kt|swift|php|cs|scala|lua|sh|toml|cfg|ini|yaml|yml|json|html|css|sql)"
+_FILE = re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.{_EXT})(?![\w])")
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
+_IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_BACKTICK = re.compile(r"`([^`\n]{1,80})`")
+_TEST_WORDS = re.compile(r"\b(tests?/|test_\w+|\w+_test\.|unit ?tests?|test suite|conftest|pytest fixture)", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """What the issue names explicitly: identifiers, dotted paths, files and stack frames."""
+
+    names: frozenset[str] = frozenset()
+    dotted: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    frames: tuple[tuple[str, int, str], ...] = ()
+    about_tests: bool = False
+
+
+def extract_hints(text: str) -> Hints:
+    """Identifiers that look like code (snake_case, CamelCase, `x()`, backticks, a.b.c) and more."""
+    frames = [(p, int(n), f or "") for p, n, f in _FRAME.findall(text)]
+    frames += [(p, int(n), "") for p, n in _PYTEST_FRAME.findall(text)]
+    files = list(dict.fromkeys(m.group(1) for m in _FILE.finditer(text)))
+    file_set = set(files)
+    dotted = [d for d in dict.fromkeys(_DOTTED.findall(text)) if d not in file_set and not _is_file(d)]
+    names: set[str] = set()
+    ticked = {w for span in _BACKTICK.findall(text) for w in re.findall(r"[A-Za-z_]\w*", span)}
+    for m in _IDENT.finditer(text):
+        word = m.group(1)
+        if len(word) < 3:
+            continue
+        if m.group(2) or word in ticked or _code_like(word):
+            names.add(word)
+    names.update(f for _, _, f in frames if f and not f.startswith("<"))
+    for d in dotted:
+        names.update(p for p in d.split(".") if len(p) >= 3 and (_code_like(p) or p in ticked))
+        names.add(d.rsplit(".", 1)[1])
+    about_tests = bool(_TEST_WORDS.search(text)) or any(_is_test_path(f) for f in files)
+    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests)
+
+
+def _is_file(dotted: str) -> bool:
+    return re.fullmatch(rf".*\.{_EXT}", dotted) is not None and dotted.count(".") == 1
+
+
+def _code_like(word: str) -> bool:
+    inner = word.strip("_")
+    if "_" in inner:
+        return True
+    return bool(re.search(r"[a-z][A-Z]|[A-Z]{2,}[a-z]", inner))
+
+
+def _is_test_path(path: str) -> bool:
+    parts = path.lower().split("/")
+    name = parts[-1]
+    if any(p in ("test", "tests", "testing", "__tests__", "spec", "specs") for p in parts[:-1]):
+        return True
+    return name.startswith("test_") or name == "conftest.py" or bool(re.search(r"[._-](test|tests|spec)\.\w+$", name))
+
+
+# --------------------------------------------------------------------------- scoring
+
+
+@dataclass(slots=True)
+class _Scores:
+    """Per-chunk signals over the whole index (arrays of length n_chunks) and reasons."""
+
+    bm25: np.ndarray
+    boost: np.ndarray
+    file_bm25: np.ndarray  # per file number
+    reasons: dict[int, list[str]] = field(default_factory=dict)
+
+    def add(self, ids: Sequence[int] | range, amount: float, why: str) -> None:
+        for i in ids:
+            self.boost[i] += amount
+            self.reasons.setdefault(i, []).append(why)
+
+
+class _Ranker:
+    """One ranking run: the issue, the index and everything derived from them."""
+
+    def __init__(self, issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Config, embedder) -> None:
+        self.issue = issue
+        self.repo_files = repo_files
+        self.index = index
+        self.config = config
+        self.embedder = embedder
+        self.manifest = issue.manifest
+        self.notes: list[str] = []
+        self.warnings: list[str] = []
+        self.query = issue.query_text()
+        self.hints = extract_hints(self.query)
+        paths = index.paths()
+        self.allowed = np.array([self._allowed(p) for p in paths], dtype=bool)
+        self.by_base: dict[str, list[str]] = {}
+        for p in paths:
+            self.by_base.setdefault(p.rpartition("/")[2], []).append(p)
+        self.file_no = {p: i for i, p in enumerate(paths)}
+
+    def _allowed(self, path: str) -> bool:
+        if self.repo_files.get(path) is None:
+            return False
+        return not (self.manifest is not None and self.manifest.is_forbidden(path))
+
+    # ---------------------------------------------------------------- first stage
+
+    def lexical(self) -> _Scores:
+        terms = tokenize(self.query)
+        weights = {t: 1.0 + 0.5 * math.log(c) for t, c in _counts(terms).items()}
+        bm25 = self.index.bm25(terms, weights=weights)
+        file_bm25 = self.index.bm25(terms, level="file", weights=weights)
+        scores = _Scores(bm25, np.zeros_like(bm25, dtype=np.float64), file_bm25)
+        self._boost_names(scores)
+        self._boost_files(scores)
+        self._boost_frames(scores)
+        self._penalise(scores)
+        return scores
+
+    def _boost_names(self, s: _Scores) -> None:
+        for name in self.hints.names:
+            ids = self.index.symbol_ids(name)
+            if 0 < len(ids) <= 40:
+                s.add(ids, B_NAME / (1.0 + math.log2(len(ids))), f"names `{name}`")
+        for dotted in self.hints.dotted:
+            parts = dotted.split(".")
+            for i in range(len(parts) - 1, 0, -1):  # longest module prefix that is a file
+                files = self._module_files(parts[:i])
+                if files:
+                    rest = ".".join(parts[i:])
+                    for f in files:
+                        s.add(self.index.chunk_ids(f), B_FILE, f"module `{'.'.join(parts[:i])}`")
+                        hit = [c for c in self.index.chunk_ids(f) if _ends_with(self.index.symbol(c), rest)]
+                        s.add(hit, B_QUALIFIED, f"names `{dotted}`")
+                    break
+            else:
+                for k in range(len(parts) - 1):
+                    qual = f"{parts[k]}.{parts[k + 1]}"
+                    ids = [c for c in self.index.symbol_ids(qual) if _ends_with(self.index.symbol(c), qual)]
+                    if 0 < len(ids) <= 10:
+                        s.add(ids, B_QUALIFIED, f"names `{qual}`")
+
+    def _module_files(self, parts: list[str]) -> list[str]:
+        stem = "/".join(parts)
+        out = []
+        for suffix in (".py", "/__init__.py", ".pyi", ".js", ".ts", ".rb", ".go", ".rs"):
+            target = stem + suffix
+            base = target.rpartition("/")[2]
+            out += [p for p in self.by_base.get(base, ()) if p == target or p.endswith("/" + target)]
+        return out[:3]
+
+    def _match_path(self, written: str) -> list[str]:
+        written = written.replace("\\", "/")
+        base = written.rpartition("/")[2]
+        hits = [p for p in self.by_base.get(base, ()) if written == p or written.endswith("/" + p) or p.endswith("/" + written)]
+        return hits if len(hits) <= 5 else []
+
+    def _boost_files(self, s: _Scores) -> None:
+        for written in self.hints.files:
+            for path in self._match_path(written):
+                s.add(self.index.chunk_ids(path), B_FILE, f"file `{written}` named")
+
+    def _boost_frames(self, s: _Scores) -> None:
+        for written, line, func in self.hints.frames:
+            for path in self._match_path(written):
+                ids = self.index.chunk_ids(path)
+                s.add(ids, B_FILE * 0.5, "in the stack trace")
+                holding = [i for i in ids if self.index.symbol(i) and _holds(self.index.lines(i), line)]
+                if func:
+                    holding += [i for i in ids if self.index.symbol(i).rpartition(".")[2] == func]
+                s.add(sorted(set(holding)), B_FRAME, f"stack frame {written}:{line}")
+
+    def _penalise(self, s: _Scores) -> None:
+        paths = self.index.paths()
+        files = self.index.chunk_files()
+        kinds = self.index.kinds()
+        bad = np.zeros(len(paths), dtype=np.float64)
+        if not self.hints.about_tests:
+            bad += np.array([P_TEST if _is_test_path(p) else 0.0 for p in paths])
+        s.boost -= bad[files]
+        window = np.fromiter((k == "window" for k in kinds), dtype=bool, count=len(kinds))
+        s.boost[window] -= P_NONCODE
+        s.boost[~self.allowed[files]] = -1e9
+
+    # ---------------------------------------------------------------- second stage
+
+    def fuse(self, s: _Scores, extra: Sequence[int]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Pool the best chunks, embed them, and fuse z-scored BM25, cosine and boosts."""
+        top = s.bm25.max() if s.bm25.size else 0.0
+        first = (s.bm25 / top if top > 0 else s.bm25) * 3.0 + s.boost
+        n = min(POOL_SIZE, int((first > -1e8).sum()))
+        pool = np.argsort(-first, kind="stable")[:n]
+        pool = np.array(list(dict.fromkeys([*pool.tolist(), *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
+        signals = {"bm25": s.bm25[pool].astype(np.float64), "boost": s.boost[pool]}
+        files = self.index.chunk_files()[pool]
+        signals["file_bm25"] = s.file_bm25[files].astype(np.float64)
+        cosine = self._cosine(pool)
+        wb, we = self.config.context.bm25_weight, self.config.context.embedding_weight
+        if cosine is None:
+            wb, we = 1.0, 0.0
+        else:
+            signals["embedding"] = cosine
+        total = wb + we or 1.0
+        score = (wb / total) * zscore(signals["bm25"]) + W_FILE * zscore(signals["file_bm25"]) + signals["boost"]
+        if cosine is not None:
+            score = score + (we / total) * zscore(cosine)
+        return pool, {**signals, "score": score}
+
+    def _cosine(self, pool: np.ndarray) -> np.ndarray | None:
+        if self.embedder is None or not len(pool):
+            return None
+        from noface_ctx.tokens import truncate_to_tokens
+
+        texts = []
+        for i in pool.tolist():
+            path = self.index.path_of(i)
+            start, end = self.index.lines(i)
+            body = "\n".join(self.index.file_text(path).split("\n")[start - 1 : end])[:1200]
+            texts.append(truncate_to_tokens(f"{path} {self.index.symbol(i)}\n{body}", EMBED_TOKENS))
+        try:
+            vectors = self.embedder.embed([self.query[:2000], *texts])
+            save = getattr(self.embedder, "save", None)
+            if callable(save):
+                save()
+        except Exception as exc:  # a broken model must not stop the prompt: fall back to BM25
+            self.warnings.append(f"embeddings failed ({type(exc).__name__}: {exc}); code ranked by BM25 only")
+            return None
+        q, m = vectors[0], vectors[1:]
+        return (m @ q).astype(np.float64)
+
+
+def _counts(terms: Sequence[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for t in terms:
+        out[t] = out.get(t, 0) + 1
+    return out
+
+
+def _ends_with(symbol: str, rest: str) -> bool:
+    return bool(symbol) and (symbol == rest or symbol.endswith("." + rest))
+
+
+def _holds(span: tuple[int, int], line: int) -> bool:
+    return span[0] <= line <= span[1]
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def rank_code(issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Config, embedder) -> CodeRanking:
+    """Manifest items (required) first, then related definitions best first; see module doc."""
+    from noface_ctx.embed import CachedEmbedder
+
+    if embedder is not None and not isinstance(embedder, CachedEmbedder):
+        from noface_ctx.config import cache_dir
+
+        try:
+            embedder = CachedEmbedder(embedder, cache_dir(config) / "code" / "embeddings")
+        except OSError:
+            embedder = CachedEmbedder(embedder, None)
+    ranker = _Ranker(issue, repo_files, index, config, embedder)
+    scores = ranker.lexical()
+    manifest_files, extra = _manifest_files(ranker, scores)
+    pool, signals = ranker.fuse(scores, extra)
+    renderer = _Renderer(index)
+    order = np.argsort(-signals["score"], kind="stable")
+    ranked_ids = [int(pool[k]) for k in order]
+    chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
+    ranked_files = _rank_files(ranker, ranked_ids, chunk_score, scores)
+    required, shown = _required(ranker, renderer, manifest_files, chunk_score)
+    detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
+    ranked = _snippets(ranker, renderer, ranked_ids, chunk_score, shown, detail, scores.reasons)
+    candidates = tuple(required + ranked)
+    report = tuple(_report_row(c) for c in candidates)
+    return CodeRanking(
+        candidates=candidates,
+        ranked_files=tuple(ranked_files),
+        report=report,
+        embedding_used="embedding" in signals,
+        notes=tuple(ranker.notes),
+        warnings=tuple(ranker.warnings),
+    )
+
+
+# --------------------------------------------------------------------------- manifest
+
+CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
+HEAD_FROM = 2500  # a definition bigger than this also gets a shorter "head" form
+HEAD_LINES = 60
+RELEVANT_DEFS = 3  # definitions shown in full next to a manifest file's outline
+
+
+@dataclass(slots=True)
+class _Entry:
+    role: str  # "primary" | "read"
+    path: str
+    entry: ManifestEntry
+
+
+def _manifest_files(r: _Ranker, s: _Scores) -> tuple[list[_Entry], list[int]]:
+    """Manifest entries resolved to indexed files; boosts for big directories and neighbours."""
+    m = r.manifest
+    if m is None or m.empty:
+        return [], []
+    entries: list[_Entry] = []
+    paths = r.index.paths()
+    for role, group in (("primary", m.primary), ("read", m.read)):
+        for e in group:
+            if e.is_dir:
+                under = [p for p in paths if e.matches(p) and r.allowed[r.file_no[p]]]
+                if len(under) > MAX_DIR_FILES:
+                    for p in under:
+                        s.add(r.index.chunk_ids(p), B_MANIFEST_DIR, f"under manifest {role} `{e.path}`")
+                    r.notes.append(f"manifest {role} `{e.path}` holds {len(under)} files: ranked, not all included")
+                    continue
+                entries += [_Entry(role, p, ManifestEntry(p)) for p in under]
+            elif e.path in r.file_no and r.allowed[r.file_no[e.path]]:
+                entries.append(_Entry(role, e.path, e))
+            elif m.is_forbidden(e.path) or r.repo_files.exclusion(e.path) is not None:
+                ex = r.repo_files.exclusion(e.path)
+                r.warnings.append(f"manifest {role} `{e.path}` is excluded ({ex.reason if ex else 'forbidden'})")
+            elif role == "primary":
+                r.notes.append(f"manifest primary `{e.path}` does not exist yet or has no code")
+    seen: set[str] = set()
+    entries = [x for x in entries if not (x.path + str(x.entry) in seen or seen.add(x.path + str(x.entry)))]
+    extra = [i for x in entries for i in r.index.chunk_ids(x.path)]
+    extra += _neighbours(r, s, [x for x in entries if x.role == "primary"])
+    return entries, extra
+
+
+def _neighbours(r: _Ranker, s: _Scores, primary: list[_Entry]) -> list[int]:
+    """Boost direct callees and callers of the best definitions in the primary files."""
+    first = s.bm25 + s.boost
+    out: list[int] = []
+    for x in primary:
+        ids = [i for i in r.index.chunk_ids(x.path) if r.index.symbol(i)]
+        ids.sort(key=lambda i: -first[i])
+        for i in ids[:RELEVANT_DEFS]:
+            name = r.index.symbol(i)
+            for ref in r.index.row(i)[7]:
+                callee = [c for c in r.index.symbol_ids(ref) if r.index.path_of(c) != x.path]
+                if 0 < len(callee) <= 5:
+                    s.add(callee, B_NEIGHBOUR, f"called by `{name}`")
+                    out += callee
+            callers = [c for c in r.index.callers_of(name) if r.index.path_of(c) != x.path]
+            if 0 < len(callers) <= 30:
+                s.add(callers, B_NEIGHBOUR, f"calls `{name}`")
+                out += callers
+    return out
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+class _Renderer:
+    """Turns chunk ids and files into finished text blocks."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+
+    def lines(self, path: str) -> list[str]:
+        return self.index.file_text(path).split("\n")
+
+    def context(self, i: int) -> list[tuple[int, str]]:
+        """Header lines of the definitions enclosing chunk `i`, outermost first."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        lines = self.lines(path)
+        out = []
+        for j in self.index.chunk_ids(path):
+            other = self.index.symbol(j)
+            s, e = self.index.lines(j)
+            if j != i and other and symbol.startswith(other + ".") and s <= start and end <= e:
+                out.append(header_line(lines, s))
+        return sorted(set(out))
+
+    def title(self, i: int) -> str:
+        kind, symbol = self.index.kind(i), self.index.symbol(i)
+        if not symbol:
+            return "(module level)" if kind == "block" else ""
+        parent = self.index.parent(i)
+        where = f"  (in {parent})" if parent and self.context(i) else ""
+        return f"{kind} {symbol}{where}"
+
+    def snippet(self, i: int) -> list[tuple[str, str]]:
+        """(label, text) forms of one ranked chunk, most complete first."""
+        path = self.index.path_of(i)
+        start, end = self.index.lines(i)
+        lines = self.lines(path)
+        fence = fence_for(path, self.index.language_of(path))
+        ctx = self.context(i)
+        full = render_block(path, lines, start, end, title=self.title(i), fence=fence, context=ctx)
+        kind = self.index.kind(i)
+        if kind in CONTAINER_KINDS and self.index.symbol(i):
+            elided = self.elided(i, lines, fence, ctx)
+            if count_tokens(full) <= CLASS_FULL_MAX or elided is None:
+                return [("full", full)] + ([("outline", elided)] if elided else [])
+            return [("outline", elided)]
+        forms = [("full", full)]
+        if end - start + 1 > HEAD_LINES and count_tokens(full) > HEAD_FROM:
+            cut = start + HEAD_LINES - 1
+            body = lines[start - 1 : cut] + [f"... (lines {cut + 1}-{end} omitted; NEED_CODE: {path}:{cut + 1}-{end})"]
+            forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + " — first lines only", fence=fence, context=ctx, body=body)))
+        return forms
+
+    def elided(self, i: int, lines: list[str], fence: str, ctx) -> str | None:
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        kids = [self.index.chunk(j) for j in self.index.chunk_ids(path) if self.index.parent(j) == symbol and j != i]
+        kids = [k for k in kids if start <= k.start_line and k.end_line <= end]
+        if not kids:
+            return None
+        body = elide_children(lines, start, end, kids)
+        title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
+        return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
+
+    def whole(self, path: str) -> str:
+        text = self.index.file_text(path).rstrip("\n")
+        n = text.count("\n") + 1
+        return f"{path}  (whole file, {n} lines)\n```{fence_for(path, self.index.language_of(path))}\n{text}\n```"
+
+    def outline(self, path: str) -> str:
+        chunks = self.index.chunks_for(path)
+        n = self.index.file_text(path).rstrip("\n").count("\n") + 1
+        body = outline(chunks, path=path, total_lines=n)
+        note = f"{path}  (outline — bodies omitted; ask with NEED_CODE: {path}:start-end)"
+        return f"{note}\n```text\n{body}\n```"
+
+
+# --------------------------------------------------------------------------- candidates
+
+
+def _required(r: _Ranker, rd: _Renderer, entries: list[_Entry], score: dict[int, float]) -> tuple[list[Candidate], set[int]]:
+    """One required candidate per manifest entry; returns the chunk ids its forms show in full."""
+    out: list[Candidate] = []
+    shown: set[int] = set()
+    n_primary = max(1, sum(1 for x in entries if x.role == "primary"))
+    ctx = r.config.context
+    whole_limit = ctx.budget_tokens * (1.0 - ctx.docs_share) / n_primary
+    for x in entries:
+        path, e = x.path, x.entry
+        if e.start is not None:
+            end = e.end if e.end is not None else e.start
+            lines = rd.lines(path)
+            end = min(end, len(lines))
+            text = render_block(path, lines, e.start, end, title=f"manifest {x.role} range", fence=fence_for(path, r.index.language_of(path)))
+            forms = [("range", text), ("outline", rd.outline(path))]
+            out.append(_candidate(path, "", f"{path}:{e.start}-{end}", forms, 100.0, f"NEED_CODE: {path}:{e.start}-{end}", e.start, end, "range", (f"manifest {x.role}",), required=True))
+            continue
+        relevant = _relevant_defs(r, path, score)
+        shown.update(relevant)
+        outline_text = rd.outline(path)
+        defs_text = "\n\n".join([outline_text] + [rd.snippet(i)[0][1] for i in relevant])
+        forms = [("outline+defs", defs_text), ("outline", outline_text)] if relevant else [("outline", outline_text)]
+        if x.role == "primary":
+            whole = rd.whole(path)
+            if count_tokens(whole) <= whole_limit:
+                forms.insert(0, ("whole", whole))
+        out.append(_candidate(path, "", path, forms, 100.0, f"NEED_CODE: {path}", 0, 0, "file", (f"manifest {x.role}",), required=True))
+    return out, shown
+
+
+def _relevant_defs(r: _Ranker, path: str, score: dict[int, float]) -> list[int]:
+    ids = [i for i in r.index.chunk_ids(path) if i in score and r.index.symbol(i) and r.index.kind(i) not in CONTAINER_KINDS]
+    ids.sort(key=lambda i: -score[i])
+    if not ids:
+        return []
+    best = score[ids[0]]
+    return sorted(i for i in ids[:RELEVANT_DEFS] if score[i] >= best - 1.0 and score[i] > 0)
+
+
+def _rank_files(r: _Ranker, ranked_ids: list[int], score: dict[int, float], s: _Scores) -> list[str]:
+    """Files by their best chunk plus a little for other strong chunks; then by whole-file BM25."""
+    per_file: dict[str, list[float]] = {}
+    for i in ranked_ids:
+        if score[i] > -1e8:
+            per_file.setdefault(r.index.path_of(i), []).append(score[i])
+    agg = {p: v[0] + 0.3 * float(np.mean(v[:3])) for p, v in per_file.items()}
+    ranked = sorted(agg, key=lambda p: -agg[p])
+    if r.manifest is not None:
+        prim = [p for p in r.index.paths() if any(e.matches(p) for e in r.manifest.primary) and r.allowed[r.file_no[p]]]
+        ranked = list(dict.fromkeys(prim[:MAX_DIR_FILES] + ranked))
+    paths = r.index.paths()
+    for f in np.argsort(-s.file_bm25, kind="stable")[:50].tolist():
+        if r.allowed[f] and s.file_bm25[f] > 0 and paths[f] not in agg:
+            ranked.append(paths[f])
+    return list(dict.fromkeys(ranked))
+
+
+def _snippets(
+    r: _Ranker,
+    rd: _Renderer,
+    ranked_ids: list[int],
+    score: dict[int, float],
+    shown: set[int],
+    detail: dict[int, dict[str, float]],
+    reasons: dict[int, list[str]],
+) -> list[Candidate]:
+    """Ranked chunks as candidates, a little penalty for each earlier chunk of the same file."""
+    seen: dict[str, int] = {}
+    adjusted = []
+    for i in ranked_ids:
+        if score[i] <= -1e8 or i in shown:
+            continue
+        path = r.index.path_of(i)
+        adjusted.append((score[i] - 0.3 * seen.get(path, 0), i))
+        seen[path] = seen.get(path, 0) + 1
+    adjusted.sort(key=lambda t: -t[0])
+    out = []
+    for adj, i in adjusted[:MAX_CANDIDATES]:
+        path = r.index.path_of(i)
+        start, end = r.index.lines(i)
+        symbol = r.index.symbol(i)
+        title = f"{r.index.kind(i)} {symbol}" if symbol else f"{path}:{start}-{end}"
+        why = tuple(dict.fromkeys(reasons.get(i, ())))
+        cand = _candidate(path, symbol, title, rd.snippet(i), score[i], f"NEED_CODE: {path}:{start}-{end}", start, end, r.index.kind(i), why)
+        out.append(replace(cand, scores=detail.get(i, {})))
+    return out
+
+
+def _candidate(path, ref, title, forms, score, request, start, end, kind, reasons, *, required=False) -> Candidate:
+    return Candidate(
+        kind="code",
+        path=path,
+        ref=ref,
+        title=title,
+        forms=tuple(_form(label, text) for label, text in forms),
+        score=float(score),
+        request=request,
+        reasons=tuple(reasons),
+        start_line=start,
+        end_line=end,
+        symbol_kind=kind,
+        required=required,
+    )
+
+
+def _form(label: str, text: str):
+    from noface_ctx.datatypes import Form
+
+    return Form(label=label, text=text, tokens=count_tokens(text))
+
+
+def _report_row(c: Candidate) -> dict[str, Any]:
+    d = c.scores
+    return {
+        "path": c.path,
+        "symbol": c.ref,
+        "kind": c.symbol_kind,
+        "start_line": c.start_line,
+        "end_line": c.end_line,
+        "bm25": round(d.get("bm25", 0.0), 4),
+        "embedding": round(d["embedding"], 4) if "embedding" in d else None,
+        "boosts": round(d.get("boost", 0.0), 4),
+        "score": round(c.score, 4),
+        "required": c.required,
+        "reasons": list(c.reasons),
+    }

@@ -1,0 +1,511 @@
+"""Code references in docs: what counts as one, and whether it still resolves in the repository.
+
+`extract_references(doc)` finds code-like tokens, each kept with its line:
+
+- backticked spans that are calls (`get_user()`, `Auth.login(x)`), dotted names (`Class.method`,
+  `pkg::item`), code-shaped identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps)
+  or repository paths (`src/auth/login.py`, `src/a.py:42`);
+- Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose;
+- in fenced blocks tagged with a language the repository is written in: calls, and
+  `from pkg.mod import name` / `import pkg.mod` lines, minus names the doc's block defines.
+
+Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`,
+`--json`), `$VARS`, `~`/absolute paths, globs and placeholders (`<name>`, `foo`, `my_thing`),
+plain words (`true`, `None`, `json`), ALL_CAPS constants, language builtins and keywords,
+well-known library roots (`os.path`, `console.log`, `Vec::new`), `self.x`, lines carrying
+`noface-ctx: ignore`, and docs that are changelogs (`CHANGELOG.md`, `HISTORY.md`, ...).
+
+`Codebase.resolve` finds a reference when it is a symbol (bare or qualified), a file path (also
+relative to the doc, or as a path suffix), a basename, a directory, a module path (`pkg.mod` →
+`pkg/mod.py`), or a word anywhere in the repository's non-doc files. A dotted name is checked
+part by part only when its root is a repository symbol or module; a root that is a word of the
+code (an imported library) or an unknown lowercase name (a variable) is left alone. Paths are
+checked when they have a source extension or start at a top-level entry of the repository;
+other paths (a user's `~/.cache`, `.pre-commit-config.yaml`) are left alone.
+"""
+
+from __future__ import annotations
+
+import builtins
+import difflib
+import keyword
+import posixpath
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal, Mapping, Protocol
+
+from noface_ctx.datatypes import Doc, RepoFiles
+
+RefKind = Literal["symbol", "path", "call", "method"]
+
+# --------------------------------------------------------------------------- vocabulary
+
+CODE_EXTS = frozenset(
+    "py pyi js mjs cjs jsx ts mts cts tsx go rs zig java kt kts scala c h cc cpp cxx hpp hh rb rake "
+    "php cs swift m mm lua sh bash zsh pl r jl ex exs erl hs ml clj dart vue svelte sql".split()
+)
+KNOWN_EXTS = CODE_EXTS | frozenset(
+    "md rst txt adoc toml yaml yml json jsonl cfg ini lock html css scss xml csv proto graphql tf "
+    "png jpg jpeg gif svg ipynb".split()
+)
+DOC_EXTS = frozenset({"md", "markdown", "rst", "txt", "adoc"})
+# fenced-block language tag -> extensions the repository must have for the block to be checked
+FENCE_LANGS: Mapping[str, tuple[str, ...]] = {
+    **dict.fromkeys(("python", "py", "python3", "py3", "pycon"), ("py", "pyi")),
+    **dict.fromkeys(("javascript", "js", "jsx", "node", "mjs"), ("js", "mjs", "cjs", "jsx", "ts", "tsx")),
+    **dict.fromkeys(("typescript", "ts", "tsx"), ("ts", "tsx", "mts", "cts")),
+    **dict.fromkeys(("go", "golang"), ("go",)),
+    **dict.fromkeys(("rust", "rs"), ("rs",)),
+    "java": ("java",), "zig": ("zig",), "c": ("c", "h"),
+    **dict.fromkeys(("cpp", "c++", "cc", "cxx", "hpp"), ("cc", "cpp", "cxx", "hpp", "hh", "h")),
+    **dict.fromkeys(("ruby", "rb"), ("rb",)),
+}
+_FOREIGN = """console window document require module exports process JSON Math Object Array Promise
+String Number Boolean Date Error Map Set Symbol RegExp Reflect parseInt parseFloat setTimeout
+setInterval fetch undefined null fmt make len cap append panic recover new nil errors strings http
+context std core alloc Vec Box Option Some Ok Err Result HashMap HashSet BTreeMap Rc Arc RefCell Self
+crate System Integer List ArrayList Arrays Collections Optional Stream Collectors printf malloc free
+sizeof memcpy strlen puts require_relative attr_accessor np pd plt tf torch""".split()
+EXTERNAL_NAMES = frozenset(
+    _FOREIGN + dir(builtins) + keyword.kwlist + list(getattr(keyword, "softkwlist", [])) + list(sys.stdlib_module_names)
+)
+PROPER_NOUNS = frozenset(
+    """GitHub GitLab JavaScript TypeScript PyPI NumPy SciPy PyTorch OpenAI macOS iOS PostgreSQL MySQL
+    SQLite YouTube LinkedIn PowerShell WebSocket OAuth JetBrains VSCode DevOps FastAPI LaTeX ChatGPT
+    HuggingFace CodeMirror TreeSitter""".split()
+)
+PLACEHOLDER_PARTS = frozenset("foo bar baz qux quux spam eggs ham xyz example placeholder whatever".split())
+GENERIC_PARTS = frozenset("class method function func module mod package pkg obj object attr name field".split())
+WORD_CATEGORIES = frozenset({"size", "generated", "forbidden"})  # excluded files whose names still count
+SELF_NAMES = frozenset({"self", "this", "cls", "super"})
+HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases"})
+IGNORE_MARK = "noface-ctx: ignore"
+
+_IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
+_DOTTED = rf"{_IDENT}(?:(?:\.|::){_IDENT})*"
+_WORD_S = re.compile(_IDENT)
+_SPAN = re.compile(r"(`+)(.+?)\1")
+_CALL = re.compile(rf"^({_DOTTED})\((.*)\)$")
+_DOTTED_ONLY = re.compile(rf"^{_IDENT}(?:(?:\.|::){_IDENT})+$")
+_IDENT_ONLY = re.compile(rf"^{_IDENT}$")
+_PATH_SHAPE = re.compile(r"^(?:\.{1,2}/)*[\w@+.-]+(?:/[\w@+.-]+)*/?$")
+_LINE_SUFFIX = re.compile(r"^(.+?)(?::(\d+)(?:-\d+)?)?$")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+")
+_LINK = re.compile(r"\]\(\s*<?([^()\s<>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_PROSE_CALL = re.compile(rf"(?<![\w.`/:$-])({_DOTTED})\([^()\n]{{0,60}}\)")
+_PROSE_PATH = re.compile(
+    rf"(?<![\w/.@`-])((?:\.{{1,2}}/)*(?:[\w@+.-]+/)+[\w@+.-]+\.(?:{'|'.join(sorted(CODE_EXTS))}))(?::(\d+))?(?![\w/])"
+)
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{,]*)")
+_CODE_CALL = re.compile(rf"(?<![\w.$@])({_DOTTED})\s*\(")
+_CODE_DEF = re.compile(
+    rf"\b(?:def|class|function|fn|func|struct|enum|interface|trait|type|let|const|var|val)\s+(?:\([^)]*\)\s*)?(?:mut\s+)?({_IDENT})"
+)
+_CODE_ASSIGN = re.compile(rf"^\s*((?:{_IDENT}\s*,\s*)*{_IDENT})\s*(?::[^=\n]*)?:?=(?!=)")
+_CODE_BIND = re.compile(rf"\b(?:for|as)\s+({_IDENT})")
+_PY_FROM = re.compile(rf"^\s*from\s+({_DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
+_PY_IMPORT = re.compile(rf"^\s*import\s+({_IDENT}(?:\.{_IDENT})+)\s*$")
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
+_CAMEL = re.compile(r"[a-z0-9][A-Z]")
+
+
+# --------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A code-like token in a doc: `ref` as written, `name` as looked up (no parens, `::` → `.`)."""
+
+    ref: str
+    name: str
+    kind: RefKind
+    line: int
+    strict: bool = True  # may be reported when it does not resolve
+    source: str = "span"  # "span", "prose", "link", or a fenced block's language tag
+
+
+class SymbolTable(Protocol):
+    """What freshness needs from the code index."""
+
+    def symbol_names(self) -> frozenset[str]: ...
+
+    def find_symbol(self, name: str) -> Any: ...
+
+
+# --------------------------------------------------------------------------- extraction
+
+
+def extract_references(doc: Doc) -> list[Reference]:
+    """Code-like references in a doc, in order, one per distinct (kind, name); see module docstring."""
+    if _is_historical(doc.path):
+        return []
+    lines = doc.text.split("\n")
+    refs: list[Reference] = []
+    start = _frontmatter_end(lines)
+    fence: tuple[str, str] | None = None  # (marker, language)
+    block: list[tuple[int, str]] = []
+    for i in range(start, len(lines)):
+        lineno, line = i + 1, lines[i]
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence, block = (m.group(1), m.group(2).lower()), []
+            continue
+        if fence is not None:
+            if line.strip().startswith(fence[0][:3]) and line.strip().strip(fence[0][0]) == "":
+                if fence[1] in FENCE_LANGS:
+                    refs += _code_block_refs(block, fence[1])
+                fence = None
+            else:
+                block.append((lineno, line))
+            continue
+        if IGNORE_MARK not in line:
+            refs += _prose_refs(line, lineno)
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for r in refs:
+        if (r.kind, r.name) not in seen:
+            seen.add((r.kind, r.name))
+            out.append(r)
+    return out
+
+
+def _frontmatter_end(lines: list[str]) -> int:
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in ("---", "..."):
+                return i + 1
+    return 0
+
+
+def _prose_refs(line: str, lineno: int) -> list[Reference]:
+    refs: list[Reference] = []
+    for m in _SPAN.finditer(line):
+        ref = _span_ref(m.group(2).strip(), lineno)
+        if ref is not None:
+            refs.append(ref)
+    prose = _URL.sub(" ", _SPAN.sub(" ", line))
+    for m in _LINK.finditer(prose):
+        target = m.group(1).split("#", 1)[0].split("?", 1)[0]
+        if target and not re.match(r"^[a-z][a-z0-9+.-]*:", target) and _PATH_SHAPE.match(target):
+            has_ext = file_ext(target) in KNOWN_EXTS or "." in posixpath.basename(target).lstrip(".")
+            refs.append(Reference(target, target.lstrip("/"), "path", lineno, has_ext, "link"))
+    prose = _LINK.sub(" ", prose)
+    for m in _PROSE_CALL.finditer(prose):
+        name = m.group(1).replace("::", ".")
+        if ("." in name or _codeish(name)) and not _placeholder(name):
+            refs.append(Reference(m.group(0), name, "method" if "." in name else "call", lineno, True, "prose"))
+    for m in _PROSE_PATH.finditer(prose):
+        refs.append(Reference(m.group(0), _norm_path(m.group(1)), "path", lineno, True, "prose"))
+    return refs
+
+
+def _span_ref(text: str, lineno: int) -> Reference | None:
+    """Classify one backticked span; None when it is not a code reference."""
+    if not text or "://" in text or text[0] in "-$~<@#/\\%!&*":
+        return None
+    m = _CALL.match(text)
+    if m:
+        name = m.group(1).replace("::", ".")
+        dunder = name.rsplit(".", 1)[-1].startswith("__")
+        strict = not _placeholder(name) and not dunder and ("." in name or name not in EXTERNAL_NAMES)
+        return Reference(text, name, "method" if "." in name else "call", lineno, strict)
+    if any(c.isspace() for c in text) or any(c in text for c in "*?[]{}<>|=,;'\"()"):
+        return None
+    path_m = _LINE_SUFFIX.match(text)
+    path = path_m.group(1) if path_m else text
+    if _PATH_SHAPE.match(path) and ("/" in path or file_ext(path) in KNOWN_EXTS):
+        return Reference(text, _norm_path(path), "path", lineno, True)
+    if _DOTTED_ONLY.match(text):
+        name = text.replace("::", ".")
+        return Reference(text, name, "method", lineno, not _placeholder(name))
+    if _IDENT_ONLY.match(text):
+        return Reference(text, text, "symbol", lineno, _codeish(text) and not _placeholder(text))
+    return None
+
+
+def _code_block_refs(block: list[tuple[int, str]], lang: str) -> list[Reference]:
+    """Calls and imports in a fenced code block, minus what the block itself defines."""
+    text = "\n".join(line for _, line in block)
+    local = set(_CODE_DEF.findall(text)) | set(_CODE_BIND.findall(text))
+    for line in text.split("\n"):
+        m = _CODE_ASSIGN.match(_STRING.sub('""', line))
+        if m:
+            local.update(n.strip() for n in m.group(1).split(","))
+    comment = "#" if lang in ("python", "py", "python3", "py3", "pycon", "ruby", "rb") else "//"
+    refs: list[Reference] = []
+    for lineno, raw in block:
+        if IGNORE_MARK in raw:
+            continue
+        m = _PY_FROM.match(raw) if comment == "#" else None
+        if m:
+            for name in (n.strip().split(" as ")[0] for n in m.group(2).split(",")):
+                if _IDENT_ONLY.match(name):
+                    refs.append(Reference(name, f"{m.group(1)}.{name}", "method", lineno, True, lang))
+            continue
+        m = _PY_IMPORT.match(raw) if comment == "#" else None
+        if m:
+            refs.append(Reference(m.group(1), m.group(1), "method", lineno, True, lang))
+            continue
+        line = _STRING.sub('""', raw).split(comment, 1)[0]
+        for cm in _CODE_CALL.finditer(line):
+            name = cm.group(1).replace("::", ".")
+            root = name.split(".", 1)[0]
+            if root in local or name in EXTERNAL_NAMES or _placeholder(name):
+                continue
+            if "." in name:
+                refs.append(Reference(name + "()", name, "method", lineno, True, lang))
+            elif _codeish(name):
+                refs.append(Reference(name + "()", name, "call", lineno, True, lang))
+    return refs
+
+
+def _codeish(name: str) -> bool:
+    """snake_case, camelCase or two-hump PascalCase; not ALL_CAPS, dunder, builtin or brand name."""
+    if len(name) < 3 or name in EXTERNAL_NAMES or name in PROPER_NOUNS:
+        return False
+    if name.startswith("__") and name.endswith("__"):
+        return False
+    if name.upper() == name:
+        return False
+    core = name.strip("_")
+    return "_" in core or bool(_CAMEL.search(core) and sum(1 for c in core if c.isupper()) >= (1 if core[0].islower() else 2))
+
+
+def _placeholder(name: str) -> bool:
+    """`foo`, `my_func`, `spam.eggs`, and generic dotted names such as `Class.method`."""
+    parts = [p.lower() for p in re.split(r"[._]|(?<=[a-z])(?=[A-Z])", name) if p]
+    if "." in name and all(p in GENERIC_PARTS for p in parts):
+        return True
+    return any(p in PLACEHOLDER_PARTS for p in parts) or bool(re.match(r"(?i)(my|your|some)_", name))
+
+
+def file_ext(path: str) -> str:
+    """Lowercased extension without the dot ("" for none; `.noface.toml` → "toml")."""
+    base = posixpath.basename(path.rstrip("/"))
+    return base.rsplit(".", 1)[1].lower() if "." in base.lstrip(".") else ""
+
+
+def _norm_path(path: str) -> str:
+    return path[2:] if path.startswith("./") else path
+
+
+def _is_historical(path: str) -> bool:
+    stem = posixpath.basename(path).rsplit(".", 1)[0].lower()
+    return stem in HISTORICAL_DOCS
+
+
+# --------------------------------------------------------------------------- symbols without an index
+
+_DEF_LINE = re.compile(
+    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|pub(?:\([^)]*\))?|"
+    r"unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
+    r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|module|impl|union|object|record)\s+"
+    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
+    re.M,
+)
+_CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
+
+
+@dataclass(frozen=True, slots=True)
+class LightDef:
+    path: str
+    symbol: str  # qualified by indentation-nested containers, e.g. "Class.method"
+    line: int
+
+
+class LightSymbols:
+    """A symbol table from one regex over definition keywords in every language (no tree-sitter).
+
+    `check-docs` uses it so the pre-commit hook needs neither the parsers nor numpy; nesting
+    (`Class.method`) comes from indentation. It answers what `SymbolTable` asks.
+    """
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._by_path: dict[str, list[LightDef]] = {}
+        self._by_name: dict[str, list[LightDef]] = {}
+        for path, text in texts.items():
+            stack: list[tuple[int, str]] = []
+            line, pos = 1, 0
+            for m in _DEF_LINE.finditer(text):
+                line, pos = line + text.count("\n", pos, m.start()), m.start()
+                indent = len(m.group("indent").expandtabs(4))
+                while stack and stack[-1][0] >= indent:
+                    stack.pop()
+                name = m.group("name")
+                qual = ".".join([n for _, n in stack] + [name])
+                d = LightDef(path, qual, line)
+                self._by_path.setdefault(path, []).append(d)
+                for key in {name, qual}:
+                    self._by_name.setdefault(key, []).append(d)
+                if m.group("kw") in _CONTAINER_KW:
+                    stack.append((indent, name))
+
+    def symbol_names(self) -> frozenset[str]:
+        return frozenset(self._by_name)
+
+    def find_symbol(self, name: str) -> list[LightDef]:
+        return list(self._by_name.get(name.replace("::", "."), ()))
+
+    def chunks_for(self, path: str) -> list[LightDef]:
+        return list(self._by_path.get(path, ()))
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+def _code_texts(repo_files: RepoFiles, docs: set[str]) -> dict[str, str]:
+    """Text of every non-doc file, including code kept out of prompts only for its size."""
+    readable = [f.path for f in repo_files.files if f.kind != "doc"]
+    readable += [e.path for e in repo_files.excluded if e.category in WORD_CATEGORIES]
+    texts = {}
+    for path in readable:
+        if path in docs or file_ext(path) in DOC_EXTS:
+            continue
+        try:
+            with open(repo_files.abspath(path), "rb") as fh:
+                data = fh.read(4_000_000)
+        except OSError:
+            continue
+        if b"\0" not in data[:8000]:
+            texts[path] = data.decode("utf-8", "replace")
+    return texts
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    status: Literal["found", "missing", "skip"]
+    key: str = ""  # canonical reference (path or symbol) when found
+    lookup: str = ""  # the identifier or path that is missing
+    path: str = ""  # the file a found path reference points at
+
+
+class Codebase:
+    """The current repository as freshness sees it: paths, symbols and every word of the code."""
+
+    def __init__(self, repo_files: RepoFiles, symbols: SymbolTable | None, doc_paths: Iterable[str]) -> None:
+        docs = set(doc_paths)
+        self.paths = {f.path for f in repo_files.files} | {e.path for e in repo_files.excluded}
+        self.dirs = {posixpath.dirname(p) for p in self.paths}
+        for d in list(self.dirs):
+            while d:
+                d = posixpath.dirname(d)
+                self.dirs.add(d)
+        self.dirs.discard("")
+        self.top = {p.split("/", 1)[0] for p in self.paths}
+        self.basenames: dict[str, list[str]] = {}
+        for p in self.paths:
+            self.basenames.setdefault(posixpath.basename(p), []).append(p)
+        self.exts = {file_ext(p) for p in self.paths}
+        self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
+        self.modules |= {posixpath.basename(d) for d in self.dirs}
+        texts = _code_texts(repo_files, docs)
+        self.words: set[str] = set()
+        for text in texts.values():
+            self.words.update(_WORD_S.findall(text))
+        if symbols is None:
+            symbols = LightSymbols({p: t for p, t in texts.items() if file_ext(p) in CODE_EXTS})
+        self.symbols = symbols
+        names = frozenset(symbols.symbol_names())
+        self.qualified = {n for n in names if "." in n}
+        self.bare = {n.rsplit(".", 1)[-1] for n in names}
+
+    def known(self, word: str) -> bool:
+        return word in self.words or word in self.bare or word in self.modules
+
+    def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
+        if ref.source in FENCE_LANGS and not self.exts.intersection(FENCE_LANGS[ref.source]):
+            return Resolution("skip")  # a snippet in a language this repository is not written in
+        if ref.kind == "path":
+            return self._resolve_path(ref, doc_dir)
+        if ref.kind == "method":
+            return self._resolve_dotted(ref)
+        if self.known(ref.name) or ref.name in EXTERNAL_NAMES:
+            # a plain class name (`Issue`) is not strict, but still says what the doc is about
+            keep = ref.strict or (ref.name in self.bare and ref.name[0].isupper() and len(ref.name) > 3)
+            return Resolution("found", ref.name) if keep else Resolution("skip")
+        return Resolution("missing", lookup=ref.name) if ref.strict else Resolution("skip")
+
+    def _resolve_path(self, ref: Reference, doc_dir: str) -> Resolution:
+        target = ref.name.rstrip("/")
+        tries = [posixpath.normpath(posixpath.join(doc_dir, target))] if ref.source == "link" or target.startswith("..") else []
+        tries = [t for t in [*tries, posixpath.normpath(target)] if not t.startswith("..")]  # outside: not ours
+        if not tries:
+            return Resolution("skip")
+        for t in tries:
+            if t in self.paths:
+                return Resolution("found", t, path=t)
+            if t in self.dirs:
+                return Resolution("found", t + "/")
+        if "/" not in target and target in self.basenames:
+            hits = self.basenames[target]
+            return Resolution("found", hits[0] if len(hits) == 1 else target, path=hits[0] if len(hits) == 1 else "")
+        suffix = [p for p in self.paths if p.endswith("/" + target)]
+        if suffix:
+            return Resolution("found", suffix[0], path=suffix[0] if len(suffix) == 1 else "")
+        checkable = file_ext(target) in CODE_EXTS or ref.source == "link" or any(
+            "/" in t and t.split("/", 1)[0] in self.top for t in tries
+        )
+        return Resolution("missing", lookup=tries[0]) if checkable and ref.strict else Resolution("skip")
+
+    def _resolve_dotted(self, ref: Reference) -> Resolution:
+        parts = ref.name.split(".")
+        if any(".".join(parts[i:]) in self.qualified for i in range(len(parts) - 1)):
+            return Resolution("found", ref.name)
+        as_path = "/".join(parts)
+        for cand in (as_path + ".py", "/".join(parts[:-1]) + ".py", as_path + "/__init__.py"):
+            if cand in self.paths:
+                return Resolution("found", ref.name, path=cand)
+        if as_path in self.dirs:
+            return Resolution("found", ref.name)
+        root = parts[0]
+        if root in SELF_NAMES or not ref.strict:
+            return Resolution("skip")
+        if root in self.bare or root in self.modules or root in self.top:
+            for part in parts[1:]:
+                if not self.known(part) and part not in EXTERNAL_NAMES:
+                    return Resolution("missing", lookup=part)
+            return Resolution("found", ref.name)
+        if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
+            return Resolution("skip")  # a library, a variable or an imported name
+        return Resolution("missing", lookup=root)
+
+    def defining_files(self, name: str) -> list[str]:
+        """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""
+        if name not in self.bare and name not in self.qualified:
+            return []
+        found = self.symbols.find_symbol(name) or ()
+        paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
+        return paths if len(paths) <= 3 else []
+
+    def symbols_in(self, path: str) -> set[str]:
+        """Bare names defined in `path` (empty when the symbol table cannot list a file)."""
+        chunks_for = getattr(self.symbols, "chunks_for", None)
+        if chunks_for is None:
+            return set()
+        return {c.symbol.rsplit(".", 1)[-1] for c in chunks_for(path) if getattr(c, "symbol", "")}
+
+
+def close_name(code: Codebase, name: str) -> str | None:
+    """The existing symbol or path a reference most likely misspells (strict: typos only)."""
+    pool = code.paths if "/" in name or "." in name else code.bare
+    close = difflib.get_close_matches(name, sorted(pool - {name}), n=1, cutoff=0.85)
+    return close[0] if close else None
+
+
+def similar(code: Codebase, name: str, files: Iterable[str]) -> str | None:
+    """A likely replacement: the closest symbol of the given files, else a close name anywhere."""
+    if "/" in name or "." in name:
+        base = posixpath.basename(name)
+        same = [p for p in code.basenames.get(base, []) if p != name]
+        if len(same) == 1:
+            return same[0]
+        close = difflib.get_close_matches(name, sorted(code.paths), n=1, cutoff=0.8)
+        return close[0] if close else None
+    pool = set().union(*(code.symbols_in(f) for f in files if f in code.paths)) - {name}
+    scored = sorted(((difflib.SequenceMatcher(None, name, c).ratio(), c) for c in pool), reverse=True)
+    if scored and scored[0][0] >= 0.5:
+        return scored[0][1]
+    close = difflib.get_close_matches(name, sorted(code.bare - {name}), n=1, cutoff=0.8)
+    return close[0] if close else None
+

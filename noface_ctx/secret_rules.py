@@ -1,0 +1,149 @@
+"""What counts as a secret: credential file names and credential formats inside text.
+
+Nothing overrides these rules (not an explicit request, not the manifest). Reasons name the kind
+of credential, never the value.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+
+_SECRET_NAMES = {
+    ".netrc": "netrc", "_netrc": "netrc", ".pgpass": "pgpass", "credentials": "credentials file",
+    "credentials.json": "credentials file", ".git-credentials": "git credentials",
+    ".htpasswd": "htpasswd", ".dockercfg": "docker credentials",
+}
+_SECRET_SUFFIXES = {
+    ".pem": "private key file", ".key": "private key file", ".p12": "keystore", ".pfx": "keystore",
+    ".jks": "keystore", ".keystore": "keystore", ".tfstate": "terraform state", ".kdbx": "password database",
+}
+_SSH_KEY_RE = re.compile(r"^id_(rsa|dsa|ecdsa|ed25519)")
+# `.npmrc` / `.pypirc` are only secret when they hold a token or password.
+_TOKEN_FILES = {".npmrc", ".pypirc", ".yarnrc.yml"}
+_TOKEN_LINE_RE = re.compile(r"(?im)^\s*[^#;\n]*(_authToken|_auth|_password|password|npmAuthToken)\s*[=:]\s*\S")
+
+
+_SECRET_DATA_EXTS = frozenset({"yaml", "yml", "json", "toml", "env", "ini", "cfg", "conf", "txt", "properties"})
+
+
+def secret_path_kind(path: str) -> str | None:
+    """The kind of credential file the name alone reveals ("env file", "ssh key", ...), or None."""
+    lower = path[path.rfind("/") + 1:].lower()
+    if lower.startswith(".env"):  # .env, .env.local, .envrc and also .env.example: never sent
+        return "env file"
+    if lower in _SECRET_NAMES:
+        return _SECRET_NAMES[lower]
+    if lower.startswith("secrets.") and lower.rsplit(".", 1)[-1] in _SECRET_DATA_EXTS:
+        return "secrets file"  # secrets.yaml / secrets.json, not a code module named secrets.py
+    if lower.startswith("id_") and _SSH_KEY_RE.match(lower):
+        return "ssh key"
+    if lower.endswith(".backup"):
+        lower = lower[:-7]
+    dot = lower.rfind(".")
+    return _SECRET_SUFFIXES.get(lower[dot:]) if dot > 0 else None
+
+
+def is_secret_path(path: str) -> bool:
+    """True when the file name alone marks a credential file (`.env*`, `*.pem`, `id_rsa`, ...)."""
+    return secret_path_kind(path) is not None
+
+
+# Each regex starts with a literal so `re` can skip ahead fast (a leading `\b` or alternation
+# made the scan of a django checkout 20x slower); word boundaries are checked by hand.
+_PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("private key", "-----BEGIN ", re.compile(
+        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\\[rn]|\s)+(?:[A-Za-z-]+:[^\n]*(?:\\[rn]|\s)+)*"
+        r"[A-Za-z0-9+/=]{40}")),
+    ("AWS access key id", "A", re.compile(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])")),
+    ("GitHub token", "gh", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,}")),
+    ("GitHub token", "github_pat_", re.compile(r"github_pat_[A-Za-z0-9_]{22,}")),
+    ("Slack token", "xox", re.compile(r"xox[baprs]-[A-Za-z0-9-]{10,}")),
+    ("Slack webhook", "hooks.slack.com", re.compile(r"hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,}")),
+    ("Stripe live key", "k_live_", re.compile(r"k_live_[A-Za-z0-9]{20,}")),
+    ("Google API key", "AIza", re.compile(r"AIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])")),
+    ("Anthropic API key", "sk-ant-", re.compile(r"sk-ant-[A-Za-z0-9_\-]{20,}")),
+    ("OpenAI API key", "sk-", re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}")),
+    ("JSON web token", "eyJ", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
+)
+_NO_BOUNDARY_CHECK = {"private key", "Slack webhook", "Stripe live key"}
+# Generic assignments: a credential-like name, an operator, then a long literal.
+_KEY_WORDS = ("password", "passwd", "secret", "key", "token")
+_KEY_NAME_RE = re.compile(
+    r"(?:password|passwd|secret|(?:api|access|private|secret|client|master|signing|encryption)[_-]?key"
+    r"|apikey|(?:auth|access|refresh|bearer|api)?[_-]?token)\Z"
+)
+_VALUE_RE = re.compile(
+    r"""["']?[ \t]*(?::=|=>|=|:)(?!=)[ \t]*(?:(["'])([^"'\s]{16,200})\1|([A-Za-z0-9_\-+/=]{24,200})(?=[ \t]*(?:$|[,;#\r])))""",
+    re.M,
+)
+_PLACEHOLDER_WORDS = ("example", "changeme", "change_me", "your", "xxxx", "dummy", "placeholder", "sample",
+                      "test", "fake", "insecure", "redacted", "password", "secret")
+# Where example credentials are expected: tests, fixtures and documentation.
+_EXAMPLE_PATH_RE = re.compile(
+    r"(^|/)(tests?|testing|spec|__tests__|fixtures?|docs?)/|(^|/)(test_[^/]*|[^/]*_test\.[^/]*|conftest\.py)$"
+    r"|\.(md|markdown|mdx|rst|txt|adoc|asciidoc|org|rdoc|textile|ipynb)$"
+)
+
+
+def find_secret(text: str, path: str | None = None) -> str | None:
+    """The kind of the first credential in `text` ("AWS access key id", ...), else None.
+
+    Never returns the secret itself. Generic `password = "..."` assignments count only for a long
+    literal that looks random (`password = os.environ["X"]` is fine), and not in tests or docs
+    (judged by `path`), which are full of example ones; specific formats count everywhere.
+    """
+    for kind, hint, regex in _PATTERNS:
+        if hint not in text:
+            continue
+        for m in regex.finditer(text):
+            i = m.start()
+            if kind not in _NO_BOUNDARY_CHECK and i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+                continue
+            if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
+                continue  # AWS's documented placeholder (AKIAIOSFODNN7EXAMPLE)
+            return kind
+    if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
+        return None
+    return _find_assignment(text)
+
+
+def _find_assignment(text: str) -> str | None:
+    lower = text.lower()
+    if len(lower) != len(text):  # rare case-mapping that changes length: offsets would drift
+        lower = text.encode("ascii", "replace").decode("ascii").lower()
+    for word in _KEY_WORDS:
+        i = lower.find(word)
+        while i != -1:
+            end = i + len(word)
+            nxt = lower[end:end + 1]
+            if not (nxt.isalnum() or nxt == "_"):
+                m = _VALUE_RE.match(text, end)
+                if m and _KEY_NAME_RE.search(lower, max(0, end - 24), end):
+                    value = m.group(2) or m.group(3) or ""
+                    if _looks_random(value, bare=m.group(3) is not None):
+                        return "AWS secret key" if "aws" in lower[max(0, end - 30):end] else "password or key assignment"
+            i = lower.find(word, end)
+    return None
+
+
+def _looks_random(value: str, *, bare: bool) -> bool:
+    low = value.lower()
+    if len(value) < 16 or any(w in low for w in _PLACEHOLDER_WORDS) or any(c in value for c in "{}$%<>()[]"):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                   any(c.isdigit() for c in value), any(not c.isalnum() and c not in "_-." for c in value)))
+    if classes < 2 or (bare and not any(c.isdigit() for c in value)):
+        return False
+    counts = Counter(value)
+    entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
+    return entropy >= 3.0
+
+
+def content_secret(path: str, text: str) -> str | None:
+    """`find_secret` plus rules for files that are secret only when they hold a token (`.npmrc`)."""
+    kind = find_secret(text, path)
+    if kind is None and path[path.rfind("/") + 1:].lower() in _TOKEN_FILES and _TOKEN_LINE_RE.search(text):
+        kind = "registry token"
+    return kind

