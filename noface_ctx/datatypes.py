@@ -148,6 +148,10 @@ class RepoFiles:
     _excluded_by_path: Mapping[str, Excluded] = field(
         default_factory=dict, repr=False, compare=False
     )
+    # Digest of every listed path with its stat (content for files changed in the last seconds)
+    # and verdict: equal fingerprints mean the same files with the same contents, so caches of
+    # derived data (freshness) may be reused. "" = unknown (never reuse).
+    fingerprint: str = field(default="", repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self._by_path:

@@ -11,11 +11,13 @@ keyed by (path, size, mtime_ns), so a warm scan only stats files.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import posixpath
 import re
 import stat
+import time
 from pathlib import Path
 from typing import Collection, Iterable, NamedTuple
 
@@ -152,6 +154,7 @@ class _Rules:
         self.explicit = {_norm(p) for p in explicit}
         self.memo: dict[str, Excluded | None] = {}
         self.packages: dict[str, bool] = {}
+        self.last: _LastScan | None = None  # the latest scan under these rules, reused while nothing changed
         patterns = [p for p in config.context.exclude if p.strip()]
         self.config_spec = pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
         m = manifest
@@ -320,27 +323,15 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
     """List candidate files and record every exclusion once, with its reason and category.
 
     `explicit` paths may exceed `max_file_size_kb` (an explicit request); nothing lifts a secret.
+    When no listed path changed its stat since this process last scanned with the same rules,
+    that scan's `RepoFiles` is returned again (a warm rescan only lists and stats files).
     """
     root = Path(config.root)
     warnings: list[str] = []
-    excluded: list[Excluded] = []
-    files: list[FileEntry] = []
     rules = _rules_for(config, manifest, explicit)
-    cache = _ScanCache(config)
     seen: set[str] = set()
     prefix = str(root) + os.sep
-
-    def scan(paths: Iterable[str]) -> None:
-        for path in paths:
-            if not path or path in seen or path.startswith(NOFACE_DIR):
-                continue
-            seen.add(path)
-            entry, why = _classify(prefix, path, rules, cache, warnings)
-            if why is not None:
-                excluded.append(why)
-            elif entry is not None:
-                files.append(entry)
-
+    pruned: list[Excluded] = []
     others, tracked = None, None
     try:
         others = git.start(root, "ls-files", "-z", "--others", "--exclude-standard")
@@ -349,19 +340,105 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
         if others is not None:
             others.communicate()
     if others is not None and tracked is not None:
-        scan(tracked.split("\0"))  # while git lists untracked files
+        paths = _unique(tracked.split("\0"), seen)
+        stamps = _stamps(prefix, paths)  # while git lists untracked files
         untracked = others.communicate()[0].decode("utf-8", "surrogateescape")
-        scan(sorted(untracked.split("\0")) if others.returncode == 0 else ())
+        more = _unique(sorted(untracked.split("\0")) if others.returncode == 0 else (), seen)
+        paths += more
+        stamps += _stamps(prefix, more)
     else:
         warnings.append(f"not a git repository: {root} (walked the tree honouring .gitignore files)")
-        paths, pruned = _walk(root)
-        excluded.extend(pruned)
-        scan(paths)
-    cache.save(seen)
+        walked, pruned = _walk_cached(root)
+        paths = _unique(walked, seen)
+        stamps = _stamps(prefix, paths)
+    last = rules.last
+    if last is not None and last.paths == paths and last.stamps == stamps and last.pruned == pruned \
+            and not last.racy and last.result.has_git == (tracked is not None):
+        return last.result
+    return _full_scan(config, rules, prefix, paths, stamps, pruned, tracked is not None, warnings)
+
+
+def _unique(paths: Iterable[str], seen: set[str]) -> list[str]:
+    out = []
+    for path in paths:
+        if path and path not in seen and not path.startswith(NOFACE_DIR):
+            seen.add(path)
+            out.append(path)
+    return out
+
+
+Stamp = tuple  # (size, mtime_ns, mode) of a file; a symlink adds its target's; None when gone
+
+
+def _stamps(prefix: str, paths: list[str]) -> list[Stamp | None]:
+    """One cheap `lstat` per path: what decides whether an earlier scan still holds."""
+    out: list[Stamp | None] = []
+    lstat, islink = os.lstat, stat.S_ISLNK
+    for path in paths:
+        try:
+            st = lstat(prefix + path)
+        except OSError:
+            out.append(None)
+            continue
+        if islink(st.st_mode):
+            try:
+                target = os.stat(prefix + path)
+                out.append((st.st_size, st.st_mtime_ns, st.st_mode, target.st_size, target.st_mtime_ns, target.st_mode))
+            except OSError:
+                out.append((st.st_size, st.st_mtime_ns, st.st_mode))
+        else:
+            out.append((st.st_size, st.st_mtime_ns, st.st_mode))
+    return out
+
+
+class _LastScan(NamedTuple):
+    paths: list[str]
+    stamps: list[Stamp | None]
+    pruned: list[Excluded]
+    racy: frozenset[str]  # files changed so recently that an equal stat could hide a new content
+    result: RepoFiles
+    outcome: dict[str, FileEntry | Excluded]  # each path's verdict, reused while its stamp holds
+
+
+RACY_NS = 2_000_000_000  # files modified this recently get their content hashed into the fingerprint
+
+
+def _full_scan(config: Config, rules: "_Rules", prefix: str, paths: list[str], stamps: list[Stamp | None],
+               pruned: list[Excluded], has_git: bool, warnings: list[str]) -> RepoFiles:
+    """Classify every path; a path whose stamp is unchanged since the last scan keeps its verdict."""
+    cache = _ScanCache(config)
+    excluded: list[Excluded] = list(pruned)
+    files: list[FileEntry] = []
+    last = rules.last
+    before = dict(zip(last.paths, last.stamps)) if last is not None else {}
+    outcome: dict[str, FileEntry | Excluded] = {}
+    for path, stamp in zip(paths, stamps):
+        kept = last.outcome.get(path) if last is not None and path not in last.racy else None
+        if kept is not None and stamp is not None and before.get(path) == stamp:
+            entry, why = (kept, None) if isinstance(kept, FileEntry) else (None, kept)
+        else:
+            entry, why = _classify(prefix, path, rules, cache, warnings)
+        if why is not None:
+            excluded.append(why)
+            outcome[path] = why
+        elif entry is not None:
+            files.append(entry)
+            outcome[path] = entry
+    cache.save(set(paths))
     files.sort(key=lambda f: f.path)
     excluded.sort(key=lambda e: e.path)
-    return RepoFiles(root=str(root), files=tuple(files), excluded=tuple(excluded), has_git=tracked is not None,
-                     warnings=tuple(warnings))
+    since = time.time_ns() - RACY_NS
+    racy = frozenset(p for p, st in zip(paths, stamps) if st is not None and st[1] >= since)
+    digest = hashlib.sha1(repr((has_git, paths, stamps, [(e.path, e.category) for e in excluded])).encode())
+    for path in sorted(racy):  # an equal stat does not prove an equal content yet: hash the content
+        try:
+            digest.update(path.encode("utf-8", "surrogateescape") + b"\0" + _content_digest(prefix + path))
+        except OSError:
+            digest.update(path.encode("utf-8", "surrogateescape") + b"\0?")
+    result = RepoFiles(root=prefix[:-1], files=tuple(files), excluded=tuple(excluded), has_git=has_git,
+                       warnings=tuple(warnings), fingerprint=digest.hexdigest())
+    rules.last = _LastScan(paths, stamps, pruned, racy, result, outcome)
+    return result
 
 
 def _classify(prefix: str, path: str, rules: _Rules, cache: _ScanCache | None,
@@ -401,22 +478,58 @@ def _classify(prefix: str, path: str, rules: _Rules, cache: _ScanCache | None,
     return FileEntry(path=path, size=st.st_size, kind=info.kind, language=info.language), None
 
 
+def _content_digest(full: str) -> bytes:
+    with open(full, "rb") as fh:
+        return hashlib.sha1(fh.read()).digest()
+
+
 def _read_bytes(full: str) -> bytes:
     with open(full, "rb") as fh:
         return fh.read()
 
 
-def _walk(root: Path) -> tuple[list[str], list[Excluded]]:
+_WALK_MEMO: dict[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = {}
+
+
+def _walk_cached(root: Path) -> tuple[list[str], list[Excluded]]:
+    """`_walk`, reused while no directory it visited (nor any `.gitignore`) changed: adding,
+    removing or renaming a file changes its directory's mtime."""
+    key = str(root)
+    memo = _WALK_MEMO.get(key)
+    if memo is not None and all(_mtime(p) == m for p, m in memo[0]):
+        return list(memo[1]), list(memo[2])
+    start = time.time_ns()
+    found, pruned, watch = _walk(root)
+    stamps = [(p, _mtime(p)) for p in watch]
+    if all(m is not None and m < start - RACY_NS for _, m in stamps):  # else an equal mtime proves nothing
+        if len(_WALK_MEMO) >= 8:
+            _WALK_MEMO.clear()
+        _WALK_MEMO[key] = (stamps, found, pruned)
+    return list(found), list(pruned)
+
+
+def _mtime(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _walk(root: Path) -> tuple[list[str], list[Excluded], list[str]]:
     """Files under `root` without git: `.gitignore` files honoured (deeper ones win), built-in
-    excluded directories pruned and recorded once as `dir/`."""
+    excluded directories pruned and recorded once as `dir/`. Also returns what to watch: every
+    directory visited, every `.gitignore` read, every pruned directory that could become a package."""
     found: list[str] = []
     pruned: list[Excluded] = []
+    watch: list[str] = []
     specs: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {}
+    top = str(root)
     for dirpath, dirnames, filenames in os.walk(root):
-        rel_dir = Path(dirpath).relative_to(root).as_posix()
-        rel_dir = "" if rel_dir == "." else rel_dir
+        watch.append(dirpath)
+        rel_dir = dirpath[len(top) + 1:].replace(os.sep, "/") if dirpath != top else ""
         chain = specs.get(posixpath.dirname(rel_dir), []) if rel_dir else []  # top-down: parent first
         if ".gitignore" in filenames:
+            watch.append(os.path.join(dirpath, ".gitignore"))
             try:
                 lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
                 chain = chain + [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
@@ -430,6 +543,8 @@ def _walk(root: Path) -> tuple[list[str], list[Excluded]]:
                 continue
             if d in EXCLUDED_DIRS and not (d in _PACKAGE_NAMED_DIRS and os.path.isfile(os.path.join(dirpath, d, "__init__.py"))):
                 pruned.append(Excluded(rel + "/", f"{d}/ directory (built-in exclusion)", "path"))
+                if d in _PACKAGE_NAMED_DIRS:
+                    watch.append(os.path.join(dirpath, d))
                 continue
             keep.append(d)
         dirnames[:] = keep
@@ -437,7 +552,7 @@ def _walk(root: Path) -> tuple[list[str], list[Excluded]]:
             rel = f"{rel_dir}/{f}" if rel_dir else f
             if not _ignored(chain, rel):
                 found.append(rel)
-    return sorted(found), pruned
+    return sorted(found), pruned, watch
 
 
 def _ignored(chain: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:

@@ -20,35 +20,39 @@ Verdict: **stale** with any missing reference; **possibly stale** when the refer
 changed in at least `stale_churn_commits` commits or `stale_churn_lines` lines since the doc was
 last updated, or when the doc is older than `stale_after_days` and its code changed since;
 otherwise **fresh** (a doc without references is fresh).
+
+Cost (issue #4): docs are judged lazily, when a result is first read, and in batches
+(`Freshness.prefetch`), so a prompt pays only for the docs ranking considers while `check-docs`
+reads them all. What a judgement depends on is cached in `<cache_dir>/freshness.pkl`: each doc's
+references by its content, and its resolution, history and churn under a key of the scanned
+files' stats, HEAD and the doc set, so an unchanged repository is judged without reading code
+or asking git. Suggestions come from `references.FuzzyPool` (exact `difflib` answers, found fast).
 """
 
 from __future__ import annotations
 
-import difflib
+import hashlib
 import posixpath
-import re
+import sys
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Mapping, Sequence
+from typing import Any, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 
-from noface_ctx import git
+from noface_ctx import cachefile, git
 from noface_ctx.datatypes import Doc, MissingRef, RepoFiles, Staleness
+from noface_ctx.doc_history import History, Scan, missing_ref
+from noface_ctx.doc_history import churn as doc_churn
 from noface_ctx.references import (
     CODE_EXTS,
-    DOC_EXTS,
     KNOWN_EXTS,
     Codebase,
     Reference,
     SymbolTable,
-    close_name,
     extract_references,
     file_ext,
     similar,
 )
-
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 __all__ = ["DocFreshness", "FileChurn", "Freshness", "Reference", "assess_docs", "extract_references", "find_clashes"]
 
@@ -93,20 +97,19 @@ class Freshness:
     def get(self, slug: str) -> Staleness:
         return self.by_slug.get(slug) or Staleness()
 
+    def prefetch(self, slugs: Iterable[str]) -> None:
+        """Judge these docs now, in one batch (a no-op for an already computed answer)."""
+        prefetch = getattr(self.by_slug, "prefetch", None)
+        if callable(prefetch):
+            prefetch(slugs)
+
+    @property
+    def seconds(self) -> float:
+        """Time spent judging docs so far (lazily, inside whoever read the results)."""
+        return float(getattr(self.by_slug, "seconds", 0.0))
+
 
 # --------------------------------------------------------------------------- assessment
-
-
-@dataclass(slots=True)
-class _Scan:
-    doc: Doc
-    refs: list[Reference]
-    keys: list[str]
-    files: dict[str, int]  # referenced code file -> first doc line about it
-    candidates: list[tuple[Reference, str]]
-    missing: list[MissingRef] = field(default_factory=list)
-    unresolved: list[MissingRef] = field(default_factory=list)
-    time: float | None = None
 
 
 def assess_docs(
@@ -117,45 +120,249 @@ def assess_docs(
     *,
     git_times: Mapping[str, int] | None = None,
     now: float | None = None,
+    suggest_unresolved: bool = True,
 ) -> Freshness:
-    """Judge every doc (see the module docstring); `git_times` maps doc path → last commit time."""
-    now = time.time() if now is None else now
-    root = repo_files.root
-    has_git = repo_files.has_git and git.has_commits(root)
-    warnings: list[str] = []
-    if not repo_files.has_git:
-        warnings.append("not a git repository: freshness checks symbols and paths only (no dates, churn or history)")
-    elif not has_git:
-        warnings.append("no commits yet: freshness checks symbols and paths only")
-    elif git.is_shallow(root):
-        warnings.append("shallow clone: history is truncated, so last-updated dates, churn and renames may be incomplete")
-    code = Codebase(repo_files, symbols, [d.path for d in docs])
-    scans = [_scan(doc, code) for doc in docs]
+    """Judge every doc (see the module docstring); `git_times` maps doc path → last commit time.
 
-    need = [s for s in scans if s.candidates]
-    dirty = git.dirty_files(root) if has_git else set()
-    commits: dict[str, tuple[str, int, str]] = {}
-    if has_git and (git_times is None or need):  # one streamed `git log` pass for every doc
-        commits = git.last_commits(root, [d.path for d in docs] if git_times is None else [s.doc.path for s in need])
-    times = dict(git_times) if git_times is not None else {p: c[1] for p, c in commits.items()}
-    if has_git and need:
-        history = _History(root, code)
-        for s in need:
-            history.classify(s, commits.get(s.doc.path), s.doc.path in dirty)
-    else:
-        for s in need:
-            s.missing = [_missing(ref, lookup, similar(code, lookup, s.files)) for ref, lookup in s.candidates]
-    for s in scans:
-        s.time = _last_updated(s.doc, times.get(s.doc.path), s.doc.path in dirty or (has_git and s.doc.path not in times), now)
-    churn = _churn(root, scans) if has_git else {}
-    ctx = config.context
-    details = {s.doc.slug: _judge(s, churn.get(s.doc.slug, (0, {})), ctx, now) for s in scans}
-    return Freshness({k: v.staleness for k, v in details.items()}, tuple(warnings), details)
+    Lazy: a doc is judged when its result is first read (`get`, `by_slug[slug]`, iterating
+    `details`), and `prefetch(slugs)` judges several in one batch; see the module docstring.
+    `suggest_unresolved=False` skips the "did you mean" of references that never existed (only
+    `check-docs` shows those; a prompt shows suggestions for missing references only).
+    """
+    assessor = _Assessor(docs, repo_files, symbols, config, git_times, now, suggest_unresolved)
+    return Freshness(_Results(assessor, "staleness"), tuple(assessor.warnings), _Results(assessor, None))
 
 
-def _scan(doc: Doc, code: Codebase) -> _Scan:
-    refs = extract_references(doc)
-    scan = _Scan(doc, refs, [], {}, [])
+class _Results(Mapping[str, Any]):
+    """slug → `Staleness` (or `DocFreshness`), each computed on first access."""
+
+    def __init__(self, assessor: "_Assessor", attr: str | None) -> None:
+        self._assessor = assessor
+        self._attr = attr
+
+    def __getitem__(self, slug: str) -> Any:
+        if slug not in self._assessor.by_slug:
+            raise KeyError(slug)
+        found = self._assessor.result(slug)
+        return getattr(found, self._attr) if self._attr else found
+
+    def __contains__(self, slug: object) -> bool:
+        return slug in self._assessor.by_slug
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._assessor.by_slug)
+
+    def __len__(self) -> int:
+        return len(self._assessor.by_slug)
+
+    def prefetch(self, slugs: Iterable[str]) -> None:
+        """Judge these docs now, in one batch (one pass of each git query for all of them)."""
+        self._assessor.prefetch(slugs)
+
+    @property
+    def seconds(self) -> float:
+        return self._assessor.seconds
+
+    def keys(self) -> KeysView[str]:  # reading every key usually means reading every value next
+        self.prefetch(self._assessor.by_slug)
+        return super().keys()
+
+    def values(self) -> ValuesView[Any]:
+        self.prefetch(self._assessor.by_slug)
+        return super().values()
+
+    def items(self) -> ItemsView[str, Any]:
+        self.prefetch(self._assessor.by_slug)
+        return super().items()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    def __repr__(self) -> str:
+        return f"<lazy freshness of {len(self)} docs, {len(self._assessor.results)} judged>"
+
+
+class _Assessor:
+    """Judges docs in batches, reusing what `<cache_dir>/freshness.pkl` knows (see the module docstring)."""
+
+    def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
+                 git_times: Mapping[str, int] | None, now: float | None, suggest_unresolved: bool = True) -> None:
+        self.suggest_unresolved = suggest_unresolved
+        self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers, as it always did
+        self.doc_paths = [d.path for d in docs]
+        self.repo_files, self.symbols, self.config = repo_files, symbols, config
+        self.git_times = git_times
+        self.now = time.time() if now is None else now
+        self.root = repo_files.root
+        self.head, shallow = git.head(self.root) if repo_files.has_git else (None, False)
+        self.has_git = self.head is not None
+        self.warnings: list[str] = []
+        if not repo_files.has_git:
+            self.warnings.append("not a git repository: freshness checks symbols and paths only (no dates, churn or history)")
+        elif not self.has_git:
+            self.warnings.append("no commits yet: freshness checks symbols and paths only")
+        elif shallow:
+            self.warnings.append("shallow clone: history is truncated, so last-updated dates, churn and renames may be incomplete")
+        self.results: dict[str, DocFreshness] = {}
+        self.seconds = 0.0  # spent judging, for the pipeline's stage timings
+        self._code: Codebase | None = None
+        self._dirty: set[str] | None = None
+        self._history: History | None = None
+        self._store = _Store.open(self) if git_times is None else None
+
+    def prefetch(self, slugs: Iterable[str]) -> None:
+        todo = [self.by_slug[s] for s in dict.fromkeys(slugs) if s in self.by_slug and s not in self.results]
+        if todo:
+            start = time.perf_counter()
+            try:
+                self._assess(todo)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+    def result(self, slug: str) -> DocFreshness:
+        if slug not in self.results:
+            self.prefetch([slug])
+        return self.results[slug]
+
+    def _codebase(self) -> Codebase:
+        if self._code is None:
+            words = self._store.path.with_name("words.pkl") if self._store is not None else None
+            self._code = Codebase(self.repo_files, self.symbols, self.doc_paths, words_cache=words)
+        return self._code
+
+    def _dirty_files(self) -> set[str]:
+        if self._dirty is None:
+            self._dirty = git.dirty_files(self.root) if self.has_git else set()
+        return self._dirty
+
+    def _assess(self, docs: list[Doc]) -> None:
+        store = self._store
+        scans: list[Scan] = []
+        when: dict[str, tuple[int | None, bool]] = {}  # path -> (last commit time, being edited)
+        cached_churn: dict[str, tuple[float | None, Any]] = {}
+        misses = []
+        for doc in docs:
+            hit = store.get(doc) if store is not None else None
+            if hit is None:
+                misses.append(doc)
+                continue
+            refs, keys, files, missing, unresolved, git_time, editing, churn_at, churn = hit
+            scans.append(Scan(doc, list(refs), list(keys), dict(files), [], list(missing), list(unresolved)))
+            when[doc.path] = (git_time, editing)
+            cached_churn[doc.path] = (churn_at, churn)
+        if misses:
+            scans += self._scan_misses(misses, when)
+        when_updated: dict[str, float | None] = {}
+        for s in scans:
+            git_time, editing = when[s.doc.path]
+            s.time = when_updated[s.doc.path] = _last_updated(s.doc, git_time, editing, self.now)
+        # churn is counted since the doc's last update, which moves while the doc is edited
+        reuse = {p for p, (at, _) in cached_churn.items() if at == when_updated.get(p)}
+        stale_churn = [s for s in scans if s.doc.path not in reuse]
+        churn = doc_churn(self.root, stale_churn) if self.has_git and stale_churn else {}
+        for s in scans:
+            if s.doc.path in reuse:
+                churn[s.doc.path] = cached_churn[s.doc.path][1]
+            self.results[s.doc.slug] = _judge(s, churn.get(s.doc.path, (0, {})), self.config.context, self.now)
+            if store is not None:
+                store.put(s, *when[s.doc.path], s.time, churn.get(s.doc.path, (0, {})))
+        if store is not None:
+            store.save()
+
+    def _scan_misses(self, docs: list[Doc], when: dict[str, tuple[int | None, bool]]) -> list[Scan]:
+        """Resolve the references of docs nothing is cached for, then ask git about the missing ones."""
+        code = self._codebase()
+        refs = self._store.refs if self._store is not None else None
+        scans = [_scan(doc, code, refs) for doc in docs]
+        need = [s for s in scans if s.candidates]
+        dirty = self._dirty_files()
+        commits: dict[str, tuple[str, int, str]] = {}
+        if self.has_git and (self.git_times is None or need):  # one streamed `git log` pass for these docs
+            wanted = scans if self.git_times is None else need
+            commits = git.last_commits(self.root, [s.doc.path for s in wanted])
+        times = dict(self.git_times) if self.git_times is not None else {p: c[1] for p, c in commits.items()}
+        if self.has_git and need:
+            if self._history is None:
+                self._history = History(self.root, code, dirty, suggest_unresolved=self.suggest_unresolved)
+            self._history.classify([(s, commits.get(s.doc.path), s.doc.path in dirty) for s in need])
+        else:
+            for s in need:
+                s.missing = [missing_ref(ref, lookup, similar(code, lookup, s.files)) for ref, lookup in s.candidates]
+        for s in scans:
+            path = s.doc.path
+            when[path] = (times.get(path), path in dirty or (self.has_git and path not in times))
+        return scans
+
+
+class _Store:
+    """`<cache_dir>/freshness.pkl`: each doc's references by content (kept while the doc is
+    unchanged), and each doc's judgement inputs under a key naming everything they depend on:
+    the scanned files with their stats (`RepoFiles.fingerprint`), HEAD, the set of docs and the
+    symbol table's kind. Anything else (age, verdict, reasons) is recomputed on every read."""
+
+    VERSION = 1  # bump whenever reference rules, resolution or history questions change
+
+    def __init__(self, path: Any, key: str, doc_paths: Iterable[str]) -> None:
+        self.path = path
+        self.key = key
+        self.doc_paths = set(doc_paths)
+        stored = cachefile.load(path, self.VERSION)
+        ok = isinstance(stored, dict)
+        self.refs: dict[str, tuple[str, tuple[Reference, ...]]] = dict(stored["refs"]) if ok else {}
+        self.docs: dict[str, tuple[str, tuple]] = dict(stored["docs"]) if ok and stored.get("key") == key else {}
+        self.dirty = False
+
+    @classmethod
+    def open(cls, a: "_Assessor") -> "_Store | None":
+        kind = _symbols_kind(a.symbols)
+        if not a.repo_files.fingerprint or kind is None:
+            return None  # cannot tell when the cached answers would go stale: do not keep any
+        from noface_ctx.config import cache_dir
+
+        try:
+            path = cache_dir(a.config) / "freshness.pkl"
+        except OSError:
+            return None
+        parts = (cls.VERSION, a.repo_files.fingerprint, a.head, a.repo_files.has_git, kind, sorted(a.doc_paths),
+                 a.suggest_unresolved)
+        return cls(path, hashlib.sha1(repr(parts).encode("utf-8", "surrogateescape")).hexdigest(), a.doc_paths)
+
+    def get(self, doc: Doc) -> tuple | None:
+        entry = self.docs.get(doc.path)
+        return entry[1] if entry is not None and entry[0] == _text_key(doc) else None
+
+    def put(self, s: Scan, git_time: int | None, editing: bool, churn_at: float | None, churn: Any) -> None:
+        value = (tuple(s.refs), tuple(s.keys), dict(s.files), tuple(s.missing), tuple(s.unresolved),
+                 git_time, editing, churn_at, churn)
+        old = self.docs.get(s.doc.path)
+        if old is None or old[1] != value:
+            self.docs[s.doc.path] = (_text_key(s.doc), value)
+            self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty:  # copies: the saved value must not change with later `put`s
+            refs = {p: v for p, v in self.refs.items() if p in self.doc_paths}
+            cachefile.save(self.path, self.VERSION, {"key": self.key, "refs": refs, "docs": dict(self.docs)})
+            self.dirty = False
+
+
+def _text_key(doc: Doc) -> str:
+    return hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _symbols_kind(symbols: Any) -> str | None:
+    """What built the symbol table, for the cache key; None for one we cannot vouch for."""
+    if symbols is None:
+        return "light"
+    module = type(symbols).__module__
+    if module == "noface_ctx.index":
+        return f"index-{getattr(sys.modules[module], 'INDEX_VERSION', '?')}"
+    return None
+
+
+def _scan(doc: Doc, code: Codebase, refs_cache: dict[str, tuple[str, tuple[Reference, ...]]] | None = None) -> Scan:
+    refs = _references(doc, refs_cache)
+    scan = Scan(doc, refs, [], {}, [])
     doc_dir = posixpath.dirname(doc.path)
     for ref in refs:
         res = code.resolve(ref, doc_dir)
@@ -170,6 +377,18 @@ def _scan(doc: Doc, code: Codebase) -> _Scan:
         elif res.status == "missing" and all(lookup != res.lookup for _, lookup in scan.candidates):
             scan.candidates.append((ref, res.lookup))
     return scan
+
+
+def _references(doc: Doc, cache: dict[str, tuple[str, tuple[Reference, ...]]] | None) -> list[Reference]:
+    if cache is None:
+        return extract_references(doc)
+    key = _text_key(doc)
+    hit = cache.get(doc.path)
+    if hit is not None and hit[0] == key:
+        return list(hit[1])
+    refs = extract_references(doc)
+    cache[doc.path] = (key, tuple(refs))
+    return refs
 
 
 def _last_updated(doc: Doc, git_time: int | None, editing: bool, now: float) -> float | None:
@@ -204,136 +423,7 @@ def _iso(ts: float | None) -> str | None:
     return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).date().isoformat()
 
 
-def _missing(ref: Reference, lookup: str, suggestion: str | None) -> MissingRef:
-    if suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
-        suggestion = ".".join(suggestion if p == lookup else p for p in ref.name.split("."))
-    return MissingRef(ref.ref, ref.line, suggestion)
-
-
-class _History:
-    """Git history questions about references that no longer resolve."""
-
-    def __init__(self, root: str, code: Codebase) -> None:
-        self.root = root
-        self.code = code
-        self._trees: dict[str, set[str]] = {}
-        self._renames: dict[str, dict[str, str]] = {}
-
-    def classify(self, scan: _Scan, commit: tuple[str, int, str] | None, dirty: bool) -> None:
-        """Split candidates into missing (existed when the doc last changed) and unresolved."""
-        revs = [commit[0], commit[2]] if commit else []
-        if commit is None or dirty:
-            revs.append("HEAD")
-        revs = [r for r in revs if r]
-        names = {lookup for ref, lookup in scan.candidates if ref.kind != "path"}
-        held = git.grep_words(self.root, revs, names, exclude=[f"*.{e}" for e in sorted(DOC_EXTS)]) if names else {}
-        tree: set[str] = set()
-        if any(ref.kind == "path" for ref, _ in scan.candidates):
-            for r in revs:
-                tree |= self._tree(r)
-        base = revs[0] if revs else "HEAD"
-        for ref, lookup in scan.candidates:
-            if ref.kind == "path":
-                hits = [p for p in tree if p == lookup or p.endswith("/" + lookup) or p.startswith(lookup + "/")]
-                if not hits:
-                    scan.unresolved.append(MissingRef(ref.ref, ref.line, close_name(self.code, lookup)))
-                    continue
-                scan.files.setdefault(hits[0], ref.line)
-                moved = self._rename(base).get(hits[0])
-                scan.missing.append(_missing(ref, lookup, moved or similar(self.code, hits[0], ())))
-            elif lookup in held:
-                files = held[lookup]
-                scan.files.update({f: ref.line for f in files if f not in scan.files})
-                scan.missing.append(_missing(ref, lookup, self._suggest(base, lookup, files, scan.files)))
-            else:
-                scan.unresolved.append(MissingRef(ref.ref, ref.line, close_name(self.code, lookup)))
-
-    def _tree(self, rev: str) -> set[str]:
-        if rev not in self._trees:
-            self._trees[rev] = git.tree_paths(self.root, rev)
-        return self._trees[rev]
-
-    def _rename(self, rev: str) -> dict[str, str]:
-        if rev not in self._renames:
-            self._renames[rev] = git.renames_since(self.root, rev)
-        return self._renames[rev]
-
-    def _suggest(self, rev: str, name: str, held_in: set[str], doc_files: Mapping[str, int]) -> str | None:
-        renames = self._rename(rev)
-        paths = set(held_in) | {renames[p] for p in held_in if p in renames}
-        votes = _replacements(git.diff_since(self.root, rev, paths), name)
-        for cand, _n in votes.most_common():
-            if cand != name and self.code.known(cand):
-                return cand
-        return similar(self.code, name, paths | set(doc_files))
-
-
-def _replacements(diff: str, name: str) -> Counter[str]:
-    """Identifiers that took `name`'s place in the hunks of a `-U0` diff that removed it."""
-    votes: Counter[str] = Counter()
-    removed: list[str] = []
-    added: list[str] = []
-
-    def flush() -> None:
-        for r in removed:
-            rt = _IDENT.findall(r)
-            if name not in rt or not added:
-                continue
-            ratio, best = max((difflib.SequenceMatcher(None, r, a).ratio(), a) for a in added)
-            if ratio < 0.5:  # no added line resembles the removed one: not a rename
-                continue
-            at = _IDENT.findall(best)
-            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, rt, at, autojunk=False).get_opcodes():
-                if op == "replace" and i2 - i1 == j2 - j1:
-                    votes.update(at[j1 + k] for k in range(i2 - i1) if rt[i1 + k] == name and at[j1 + k] != name)
-        removed.clear()
-        added.clear()
-
-    in_hunk = False
-    for line in diff.split("\n"):
-        if line.startswith("@@") or line.startswith("diff "):
-            flush()
-            in_hunk = line.startswith("@@")
-        elif in_hunk and line.startswith("-"):
-            removed.append(line[1:])
-        elif in_hunk and line.startswith("+"):
-            added.append(line[1:])
-    flush()
-    return votes
-
-
-def _churn(root: str, scans: list[_Scan]) -> dict[str, tuple[int, dict[str, list[int]]]]:
-    """slug -> (commits, path -> [commits, added, deleted]) since the doc was last updated.
-
-    Only source files count (a changed README or version bump says nothing about a design doc).
-    One `git log --numstat` pass over every referenced source file of every doc.
-    """
-    code = {s.doc.slug: {p for p in s.files if file_ext(p) in CODE_EXTS} for s in scans}
-    live = [s for s in scans if code[s.doc.slug] and s.time is not None]
-    if not live:
-        return {}
-    paths = set().union(*(code[s.doc.slug] for s in live))
-    since = min(s.time for s in live if s.time is not None)
-    out: dict[str, tuple[int, dict[str, list[int]]]] = {s.doc.slug: (0, {}) for s in live}
-    for when, changes in git.iter_numstat(root, paths if len(paths) <= 500 else None, since=int(since)):
-        for s in live:
-            if s.time is None or when <= s.time:
-                continue
-            count, per = out[s.doc.slug]
-            touched = False
-            for added, deleted, path in changes:
-                if path in code[s.doc.slug]:
-                    stat = per.setdefault(path, [0, 0, 0])
-                    stat[0] += 1
-                    stat[1] += added
-                    stat[2] += deleted
-                    touched = True
-            if touched:
-                out[s.doc.slug] = (count + 1, per)
-    return out
-
-
-def _judge(s: _Scan, churn: tuple[int, Mapping[str, list[int]]], ctx: Any, now: float) -> DocFreshness:
+def _judge(s: Scan, churn: tuple[int, Mapping[str, list[int]]], ctx: Any, now: float) -> DocFreshness:
     """The verdict and its reasons for one scanned doc."""
     updated = _iso(s.time)
     commits, per_file = churn

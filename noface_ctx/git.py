@@ -165,7 +165,11 @@ def last_commits(root: str | Path, paths: Iterable[str]) -> dict[str, tuple[str,
     if not wanted:
         return found
     current: tuple[str, int, str] | None = None
-    for token in _iter_z(root, ["log", f"--format={_COMMIT_MARK}%H %ct %P", "--name-only", "-z", "--no-renames", "HEAD"]):
+    args = ["log", f"--format={_COMMIT_MARK}%H %ct %P", "--name-only", "-z", "--no-renames", "HEAD"]
+    if len(wanted) <= 500:  # let git skip the rest of each commit's tree; every commit that
+        # touches a path is still listed (--full-history: no merge simplification)
+        args += ["--full-history", "--", *(f":(literal){p}" for p in sorted(wanted))]
+    for token in _iter_z(root, args):
         token = token.lstrip("\n")
         if token.startswith(_COMMIT_MARK):
             sha, when, *parents = token[1:].split()
@@ -208,10 +212,12 @@ def iter_numstat(
         yield current
 
 
-def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = ()) -> dict[str, set[str]]:
+def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = (),
+               paths: Iterable[str] | None = None) -> dict[str, set[str]]:
     """`word -> {paths}` where each whole word occurs in any of `revs` (one `git grep` call).
 
-    `exclude` holds pathspec patterns to skip, e.g. "*.md".
+    `exclude` holds pathspec patterns to skip, e.g. "*.md"; `paths`, when given, limits the
+    search to those files (taken literally).
     """
     words = sorted(set(words))
     revs = [r for r in revs if r]
@@ -220,7 +226,10 @@ def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], excl
     args = ["grep", "-z", "-o", "-w", "-F", "-I"]
     for w in words:
         args += ["-e", w]
-    args += [*revs, "--", ".", *(f":(exclude){p}" for p in exclude)]
+    scope = ["."] if paths is None else [f":(literal){p}" for p in paths]
+    if not scope:
+        return {}
+    args += [*revs, "--", *scope, *(f":(exclude){p}" for p in exclude)]
     out = run(root, *args, check=False)
     hits: dict[str, set[str]] = {}
     for line in out.splitlines():
@@ -229,6 +238,24 @@ def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], excl
         if word:
             hits.setdefault(word, set()).add(path)
     return hits
+
+
+def changed_files(root: str | Path, old: str, new: str = "HEAD") -> set[str] | None:
+    """Paths that differ between two revisions (deleted, added or changed; renames as both
+    paths), or None when git cannot tell (an unknown revision)."""
+    try:
+        out = run(root, "diff", "--name-only", "-z", "--no-renames", old, new)
+    except GitError:
+        return None
+    return {p for p in out.split("\0") if p}
+
+
+def head(root: str | Path) -> tuple[str | None, bool]:
+    """(the commit HEAD points at or None when there is none yet, whether the clone is shallow),
+    from one `git rev-parse`."""
+    lines = run(root, "rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD", check=False).split()
+    shallow = bool(lines) and lines[0] == "true"
+    return (lines[1] if len(lines) > 1 else None), shallow
 
 
 def tree_paths(root: str | Path, rev: str) -> set[str]:

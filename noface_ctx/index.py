@@ -90,6 +90,7 @@ class CodeIndex:
         self._term_ids: dict[str, int] | None = None
         self._by_name: dict[str, list[int]] | None = None
         self._symbol_names: frozenset[str] | None = None
+        self._path_terms: tuple[list[frozenset[str]], dict[str, float]] | None = None
         self._callers: dict[str, list[int]] | None = None
         self._chunk_file: np.ndarray | None = None
         self._text_cache: dict[str, str] = {}
@@ -280,6 +281,20 @@ class CodeIndex:
             scale = weights.get(term, 1.0) if weights else 1.0
             scores[rows[s:e]] += w[s:e] * scale
         return scores
+
+    def path_scores(self, terms: Sequence[str]) -> np.ndarray:
+        """Per file (in `paths()` order): summed IDF of its directory and file-name terms in `terms`."""
+        if self._path_terms is None:
+            per_file = [frozenset(tokenize(p.rpartition(".")[0] if "." in p.rpartition("/")[2] else p)) for p in self._file_order]
+            df: dict[str, int] = {}
+            for ts in per_file:
+                for t in ts:
+                    df[t] = df.get(t, 0) + 1
+            n = max(1, len(per_file))
+            self._path_terms = (per_file, {t: float(np.log(1 + n / c)) for t, c in df.items()})
+        per_file, idf = self._path_terms
+        wanted = {t for t in terms if t in idf}
+        return np.array([sum(idf[t] for t in ts & wanted) for ts in per_file], dtype=np.float64)
 
     # ------------------------------------------------------------------ internals
 

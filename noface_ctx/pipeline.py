@@ -52,6 +52,13 @@ class _Run:
         finally:
             self.timings[name] = round((time.perf_counter() - start) * 1000, 1)
 
+    def move(self, seconds: float, source: str, target: str) -> None:
+        """Book time spent inside one stage on behalf of another to that other stage."""
+        ms = round(seconds * 1000, 1)
+        if ms and source in self.timings:
+            self.timings[source] = round(max(0.0, self.timings[source] - ms), 1)
+            self.timings[target] = round(self.timings.get(target, 0.0) + ms, 1)
+
     def warn(self, items: Sequence[str]) -> None:
         self.warnings.extend(w for w in items if w and w not in self.warnings)
 
@@ -81,11 +88,12 @@ def build_prompt(
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
     docset = run.stage("docs", load_docs, cfg, files)
     index = run.stage("index", CodeIndex.build, files, cfg)
-    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg)
+    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, suggest_unresolved=False)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, fresh,
                                     complexity, embedder, embed_note, run)
+    run.move(fresh.seconds, "ranking", "freshness")  # docs are judged lazily, for the ranked ones only
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
     packed = run.stage("budget", _pack, cfg, the_issue, total, files, docset, doc_rank, code_rank, run)
@@ -136,7 +144,17 @@ def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
     status = get_embedder(cfg.context.embedding_model, enabled=enabled)
     if status.embedder is None:
         return None, status.reason
-    return CachedEmbedder(status.embedder, cache_dir(cfg) / "embeddings"), status.reason
+    where = cache_dir(cfg) / "embeddings"
+    key = (str(where), id(status.embedder))
+    cached = _EMBEDDERS.get(key)
+    if cached is None or cached[0] is not status.embedder:  # reuse: its vectors are already in memory
+        if len(_EMBEDDERS) >= 4:
+            _EMBEDDERS.clear()
+        cached = _EMBEDDERS[key] = (status.embedder, CachedEmbedder(status.embedder, where))
+    return cached[1], status.reason
+
+
+_EMBEDDERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (cache dir, model) -> (model, its CachedEmbedder)
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,

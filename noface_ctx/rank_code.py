@@ -25,7 +25,8 @@ from noface_ctx.tokens import count_tokens
 
 POOL_SIZE = 150  # chunks re-ranked with embeddings
 MAX_CANDIDATES = 60  # ranked snippets handed to the packer
-EMBED_TOKENS = 128  # chunk text is cut to this many tokens before embedding
+QUERY_CHARS = 2000  # the issue text embedded as the dense query
+EMBED_CHARS = 360  # chunk text is cut to about 128 model tokens (~2.8 characters each in code)
 MAX_DIR_FILES = 8  # a manifest directory with more files only boosts them
 
 # Boosts, in units of the fused (z-scored) score.
@@ -35,9 +36,18 @@ B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
 B_FRAME = 1.5  # the definition holding a stack-trace frame's line
 B_NEIGHBOUR = 0.6  # a direct caller or callee of a manifest definition
 B_MANIFEST_DIR = 1.0  # a file under a manifest directory entry
-P_TEST = 1.5  # penalty for test files when the issue is not about tests
-P_NONCODE = 0.7  # penalty for line windows of files without a grammar
+P_TEST = 2.5  # penalty for test files when the issue is not about tests
+P_AUX = 1.5  # penalty for examples, tutorials, docs and CI scripts
+P_VENDOR = 1.0  # penalty for vendored third-party code
+P_NONCODE = 1.5  # penalty for line windows of files without a grammar
+_AUX_DIRS = frozenset({"examples", "example", "tutorials", "tutorial", "galleries", "gallery", "docs", "doc",
+                       "benchmarks", "benchmark", "asv_bench", "ci", ".github", ".circleci"})
+_VENDOR_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "thirdparty", "extern", "cextern",
+                          "external", "externals", "node_modules"})
 W_FILE = 0.3  # weight of whole-file BM25 in every chunk's score
+W_TITLE = 1.0  # extra BM25 query weight of terms in the issue title
+W_PATH = 0.0  # weight of issue terms found in the file's path (directory and file names)
+LOG_BM25 = 1  # z-score log(1 + BM25): one huge lexical match must not swamp every other signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +71,7 @@ _FILE = re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.{_EXT})(?![\w])")
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
 _BACKTICK = re.compile(r"`([^`\n]{1,80})`")
-_TEST_WORDS = re.compile(r"\b(tests?/|test_\w+|\w+_test\.|unit ?tests?|test suite|conftest|pytest fixture)", re.I)
+_TEST_TITLE = re.compile(r"\b(unit ?tests?|test suite|test file|tests for|flaky|failing tests?|add(ing)? tests?)\b", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +104,8 @@ def extract_hints(text: str) -> Hints:
     for d in dotted:
         names.update(p for p in d.split(".") if len(p) >= 3 and (_code_like(p) or p in ticked))
         names.add(d.rsplit(".", 1)[1])
-    about_tests = bool(_TEST_WORDS.search(text)) or any(_is_test_path(f) for f in files)
+    title = text.split("\n", 1)[0]
+    about_tests = bool(_TEST_TITLE.search(title)) or any(_is_test_path(f) for f in files)
     return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests)
 
 
@@ -127,6 +138,7 @@ class _Scores:
     bm25: np.ndarray
     boost: np.ndarray
     file_bm25: np.ndarray  # per file number
+    path: np.ndarray  # per file number: issue terms in its path
     reasons: dict[int, list[str]] = field(default_factory=dict)
 
     def add(self, ids: Sequence[int] | range, amount: float, why: str) -> None:
@@ -144,6 +156,7 @@ class _Ranker:
         self.index = index
         self.config = config
         self.embedder = embedder
+        self.owns_cache = False  # True when rank_code wrapped a bare embedder in its own cache
         self.manifest = issue.manifest
         self.notes: list[str] = []
         self.warnings: list[str] = []
@@ -166,9 +179,11 @@ class _Ranker:
     def lexical(self) -> _Scores:
         terms = tokenize(self.query)
         weights = {t: 1.0 + 0.5 * math.log(c) for t, c in _counts(terms).items()}
+        for t in set(tokenize(self.issue.title)):
+            weights[t] = weights.get(t, 1.0) + W_TITLE
         bm25 = self.index.bm25(terms, weights=weights)
         file_bm25 = self.index.bm25(terms, level="file", weights=weights)
-        scores = _Scores(bm25, np.zeros_like(bm25, dtype=np.float64), file_bm25)
+        scores = _Scores(bm25, np.zeros_like(bm25, dtype=np.float64), file_bm25, self.index.path_scores(terms))
         self._boost_names(scores)
         self._boost_files(scores)
         self._boost_frames(scores)
@@ -233,12 +248,17 @@ class _Ranker:
         files = self.index.chunk_files()
         kinds = self.index.kinds()
         bad = np.zeros(len(paths), dtype=np.float64)
-        if not self.hints.about_tests:
-            bad += np.array([P_TEST if _is_test_path(p) else 0.0 for p in paths])
+        bad += np.array([self._path_penalty(p) for p in paths])
         s.boost -= bad[files]
         window = np.fromiter((k == "window" for k in kinds), dtype=bool, count=len(kinds))
         s.boost[window] -= P_NONCODE
         s.boost[~self.allowed[files]] = -1e9
+
+    def _path_penalty(self, path: str) -> float:
+        if _is_test_path(path):
+            return 0.0 if self.hints.about_tests else P_TEST
+        dirs = set(path.lower().split("/")[:-1])
+        return (P_AUX if dirs & _AUX_DIRS else 0.0) + (P_VENDOR if dirs & _VENDOR_DIRS else 0.0)
 
     # ---------------------------------------------------------------- second stage
 
@@ -252,6 +272,7 @@ class _Ranker:
         signals = {"bm25": s.bm25[pool].astype(np.float64), "boost": s.boost[pool]}
         files = self.index.chunk_files()[pool]
         signals["file_bm25"] = s.file_bm25[files].astype(np.float64)
+        signals["path"] = s.path[files]
         cosine = self._cosine(pool)
         wb, we = self.config.context.bm25_weight, self.config.context.embedding_weight
         if cosine is None:
@@ -259,7 +280,13 @@ class _Ranker:
         else:
             signals["embedding"] = cosine
         total = wb + we or 1.0
-        score = (wb / total) * zscore(signals["bm25"]) + W_FILE * zscore(signals["file_bm25"]) + signals["boost"]
+        norm = np.log1p if LOG_BM25 else (lambda v: v)
+        score = (
+            (wb / total) * zscore(norm(signals["bm25"]))
+            + W_FILE * zscore(norm(signals["file_bm25"]))
+            + W_PATH * zscore(signals["path"])
+            + signals["boost"]
+        )
         if cosine is not None:
             score = score + (we / total) * zscore(cosine)
         return pool, {**signals, "score": score}
@@ -267,24 +294,32 @@ class _Ranker:
     def _cosine(self, pool: np.ndarray) -> np.ndarray | None:
         if self.embedder is None or not len(pool):
             return None
-        from noface_ctx.tokens import truncate_to_tokens
-
         texts = []
         for i in pool.tolist():
             path = self.index.path_of(i)
             start, end = self.index.lines(i)
-            body = "\n".join(self.index.file_text(path).split("\n")[start - 1 : end])[:1200]
-            texts.append(truncate_to_tokens(f"{path} {self.index.symbol(i)}\n{body}", EMBED_TOKENS))
+            body = "\n".join(self.index.file_text(path).split("\n")[start - 1 : min(end, start + 40)])
+            texts.append(_cut(f"{path} {self.index.symbol(i)}\n{body}", EMBED_CHARS))
         try:
-            vectors = self.embedder.embed([self.query[:2000], *texts])
-            save = getattr(self.embedder, "save", None)
-            if callable(save):
-                save()
+            vectors = self.embedder.embed([_cut(self.query, QUERY_CHARS), *texts])
         except Exception as exc:  # a broken model must not stop the prompt: fall back to BM25
             self.warnings.append(f"embeddings failed ({type(exc).__name__}: {exc}); code ranked by BM25 only")
             return None
+        if self.owns_cache:
+            try:
+                self.embedder.save()
+            except OSError as exc:
+                self.warnings.append(f"code embedding cache not saved: {exc}")
         q, m = vectors[0], vectors[1:]
         return (m @ q).astype(np.float64)
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most `limit` characters, ending at a line break when one is near."""
+    if len(text) <= limit:
+        return text
+    cut = text.rfind("\n", 0, limit)
+    return text[: cut if cut > limit // 2 else limit]
 
 
 def _counts(terms: Sequence[str]) -> dict[str, int]:
@@ -309,7 +344,8 @@ def rank_code(issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Con
     """Manifest items (required) first, then related definitions best first; see module doc."""
     from noface_ctx.embed import CachedEmbedder
 
-    if embedder is not None and not isinstance(embedder, CachedEmbedder):
+    wrapped = embedder is not None and not isinstance(embedder, CachedEmbedder)
+    if wrapped:
         from noface_ctx.config import cache_dir
 
         try:
@@ -317,6 +353,7 @@ def rank_code(issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Con
         except OSError:
             embedder = CachedEmbedder(embedder, None)
     ranker = _Ranker(issue, repo_files, index, config, embedder)
+    ranker.owns_cache = wrapped
     scores = ranker.lexical()
     manifest_files, extra = _manifest_files(ranker, scores)
     pool, signals = ranker.fuse(scores, extra)

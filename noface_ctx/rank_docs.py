@@ -19,6 +19,7 @@ Order and relevance are two different questions:
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter
@@ -116,22 +117,25 @@ class _Item:
 class _Corpus:
     """BM25 and IDF-weighted term coverage over every section of every doc."""
 
-    def __init__(self, docset: DocSet) -> None:
+    def __init__(self, docset: DocSet, cache: "_TokenCache | None" = None) -> None:
         self.refs: list[tuple[Doc, int, Section]] = []
         tokens: list[list[str]] = []
         self.own: list[set[str]] = []  # the section's own terms, to pick a doc's best sections
         for doc in docset.docs:
             sections = doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
-            context = tokenize(f"{doc.title}\n{doc.description}")
-            for i, sec in enumerate(sections):
+            context, owns = cache.tokens(doc) if cache is not None else _doc_tokens(doc)
+            for i, (sec, own) in enumerate(zip(sections, owns)):
                 self.refs.append((doc, i, sec))
-                own = tokenize(sec.text)
                 self.own.append(set(own))
                 tokens.append(context + own)
         self.sets = [set(t) for t in tokens]  # with the doc's title and description: doc relevance
         self.n = len(tokens)
         self.df: Counter[str] = Counter(t for s in self.sets for t in s)
-        self.bm25 = BM25(tokens)
+        stored = cache.bm25() if cache is not None else None
+        self.bm25 = stored if stored is not None else BM25(tokens)
+        if cache is not None and stored is None:
+            cache.keep_bm25(self.bm25)
+        self._typical: float | None = None
 
     def idf(self, term: str) -> float:
         df = self.df.get(term, 0)
@@ -141,12 +145,83 @@ class _Corpus:
         """Term → weight (IDF × log-damped frequency) for terms the vault uses, and the denominator."""
         tf = Counter(t for t in terms if t in self.df and t not in WEAK_TERMS)
         weights = {t: self.idf(t) * (1 + math.log(c)) for t, c in tf.items()}
-        typical = sum(self.idf(t) for t in self.df) / max(1, len(self.df))
-        return weights, max(sum(weights.values()), MIN_QUERY_TERMS * typical, 1e-9)
+        if self._typical is None:
+            self._typical = sum(self.idf(t) for t in self.df) / max(1, len(self.df))
+        return weights, max(sum(weights.values()), MIN_QUERY_TERMS * self._typical, 1e-9)
 
     def coverage(self, i: int, weights: Mapping[str, float], denom: float, *, own: bool = False) -> float:
         present = self.own[i] if own else self.sets[i]
         return sum(w for t, w in weights.items() if t in present) / denom
+
+
+def _doc_tokens(doc: Doc) -> tuple[list[str], list[list[str]]]:
+    """(terms of the title and description, terms of each section)."""
+    sections = doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
+    return tokenize(f"{doc.title}\n{doc.description}"), [tokenize(sec.text) for sec in sections]
+
+
+class _TokenCache:
+    """Each doc's terms by content, and the BM25 index of the whole vault, in
+    `<cache_dir>/doc-terms.pkl`: a new process re-tokenises only docs that changed."""
+
+    VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
+
+    def __init__(self, config: Any, docset: DocSet) -> None:
+        from noface_ctx import cachefile
+        from noface_ctx.config import cache_dir
+
+        try:
+            self.path: Any = cache_dir(config) / "doc-terms.pkl"
+        except OSError:
+            self.path = None
+        stored = cachefile.load(self.path, self.VERSION)
+        self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
+        self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
+        ok = isinstance(stored, dict)
+        self.docs: dict[str, tuple[str, Any]] = dict(stored["docs"]) if ok else {}
+        self._bm25 = stored.get("bm25") if ok and stored.get("signature") == self.signature else None
+        self.dirty = False
+
+    def tokens(self, doc: Doc) -> tuple[list[str], list[list[str]]]:
+        hit = self.docs.get(doc.path)
+        if hit is not None and hit[0] == self.keys[doc.path]:
+            return hit[1]
+        value = _doc_tokens(doc)
+        self.docs[doc.path] = (self.keys[doc.path], value)
+        self.dirty = True
+        return value
+
+    def bm25(self) -> BM25 | None:
+        return self._bm25
+
+    def keep_bm25(self, bm25: BM25) -> None:
+        self._bm25 = bm25
+        self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty:
+            from noface_ctx import cachefile
+
+            docs = {p: v for p, v in self.docs.items() if p in self.keys}  # forget removed docs
+            cachefile.save(self.path, self.VERSION, {"signature": self.signature, "docs": docs, "bm25": self._bm25})
+            self.dirty = False
+
+
+_CORPORA: list[tuple[DocSet, _Corpus]] = []  # the latest few, while their DocSet lives
+
+
+def _corpus(docset: DocSet, config: Any) -> _Corpus:
+    """The corpus of `docset`: kept in memory for the same DocSet, else built from cached terms."""
+    for known, corpus in _CORPORA:
+        if known is docset:
+            return corpus
+    cache = _TokenCache(config, docset) if len(docset) else None
+    corpus = _Corpus(docset, cache)
+    if cache is not None:
+        cache.save()
+    _CORPORA.insert(0, (docset, corpus))
+    del _CORPORA[3:]
+    return corpus
 
 
 def _lex(coverage: float) -> float:
@@ -170,7 +245,7 @@ def rank_docs(
     notes: list[str] = []
     items: dict[str, _Item] = {}
     _add_explicit(issue, query, docset, config, items, warnings)
-    corpus = _Corpus(docset)
+    corpus = _corpus(docset, config)
     terms = tokenize(query)
     weights, denom = corpus.query_weights(terms)
     sec_bm25 = corpus.bm25.scores(terms) if corpus.n else np.zeros(0)
@@ -193,6 +268,9 @@ def rank_docs(
             item.bm25 = doc_bm25.get(doc.slug, 0.0)
     for item in items.values():
         item.lexical = max(item.sec_lex.values(), default=0.0)
+    prefetch = getattr(staleness, "prefetch", None)
+    if callable(prefetch):  # a lazy Freshness judges only the docs ranked here, in one batch
+        prefetch(list(items))
     embedding_used = False
     if embedder is not None and items:
         embedding_used = _embed(embedder, query, list(items.values()), corpus, sec_bm25, notes)
@@ -251,8 +329,11 @@ def _named(doc: Doc, vault: str, low: str) -> tuple[str, bool]:
     vrel = doc.path[len(vault) + 1 :] if vault not in ("", ".") and doc.path.startswith(vault + "/") else doc.path
     stem = vrel.rsplit(".", 1)[0]
     for ref in dict.fromkeys([doc.path, vrel] + ([stem] if "/" in stem else [])):
-        if re.search(rf"(?<![\w/.-]){re.escape(ref.lower())}(?![\w/-])", low):
+        # the substring test first: compiling a pattern per doc is what costs on a large vault
+        if ref.lower() in low and re.search(rf"(?<![\w/.-]){re.escape(ref.lower())}(?![\w/-])", low):
             return f"path {ref} named in the issue", True
+    if doc.slug not in low:
+        return "", False
     slug = re.escape(doc.slug)
     if re.search(rf"`{slug}`|need_doc:\s*{slug}\b", low):
         return f"slug {doc.slug} named in the issue", True

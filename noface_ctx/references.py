@@ -27,15 +27,16 @@ other paths (a user's `~/.cache`, `.pre-commit-config.yaml`) are left alone.
 from __future__ import annotations
 
 import builtins
-import difflib
 import keyword
 import posixpath
 import re
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Protocol
 
 from noface_ctx.datatypes import Doc, RepoFiles
+from noface_ctx.fuzzy import FuzzyPool
 
 RefKind = Literal["symbol", "path", "call", "method"]
 
@@ -354,24 +355,6 @@ class LightSymbols:
 # --------------------------------------------------------------------------- resolution
 
 
-def _code_texts(repo_files: RepoFiles, docs: set[str]) -> dict[str, str]:
-    """Text of every non-doc file, including code kept out of prompts only for its size."""
-    readable = [f.path for f in repo_files.files if f.kind != "doc"]
-    readable += [e.path for e in repo_files.excluded if e.category in WORD_CATEGORIES]
-    texts = {}
-    for path in readable:
-        if path in docs or file_ext(path) in DOC_EXTS:
-            continue
-        try:
-            with open(repo_files.abspath(path), "rb") as fh:
-                data = fh.read(4_000_000)
-        except OSError:
-            continue
-        if b"\0" not in data[:8000]:
-            texts[path] = data.decode("utf-8", "replace")
-    return texts
-
-
 @dataclass(frozen=True, slots=True)
 class Resolution:
     status: Literal["found", "missing", "skip"]
@@ -383,8 +366,11 @@ class Resolution:
 class Codebase:
     """The current repository as freshness sees it: paths, symbols and every word of the code."""
 
-    def __init__(self, repo_files: RepoFiles, symbols: SymbolTable | None, doc_paths: Iterable[str]) -> None:
+    def __init__(self, repo_files: RepoFiles, symbols: SymbolTable | None, doc_paths: Iterable[str], *,
+                 words_cache: Path | None = None) -> None:
+        """`words_cache`: a file keeping each code file's words by stat (see `code_words`)."""
         docs = set(doc_paths)
+        # `word_sources`: files every word of which is in `words` (history searches skip them when unchanged)
         self.paths = {f.path for f in repo_files.files} | {e.path for e in repo_files.excluded}
         self.dirs = {posixpath.dirname(p) for p in self.paths}
         for d in list(self.dirs):
@@ -399,16 +385,26 @@ class Codebase:
         self.exts = {file_ext(p) for p in self.paths}
         self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
         self.modules |= {posixpath.basename(d) for d in self.dirs}
-        texts = _code_texts(repo_files, docs)
-        self.words: set[str] = set()
-        for text in texts.values():
-            self.words.update(_WORD_S.findall(text))
-        if symbols is None:
+        from noface_ctx.code_words import code_texts, code_words
+
+        if symbols is None:  # check-docs: the regex symbol table reads every code file anyway
+            truncated: set[str] = set()
+            texts = code_texts(repo_files, docs, truncated)
+            self.words: set[str] = set()
+            for text in texts.values():
+                self.words.update(_WORD_S.findall(text))
+            self.word_sources = set(texts) - truncated
             symbols = LightSymbols({p: t for p, t in texts.items() if file_ext(p) in CODE_EXTS})
+        else:
+            self.words, self.word_sources = code_words(repo_files, docs, words_cache)
         self.symbols = symbols
         names = frozenset(symbols.symbol_names())
         self.qualified = {n for n in names if "." in n}
         self.bare = {n.rsplit(".", 1)[-1] for n in names}
+        self._suffixes: dict[str, list[str]] | None = None
+        self._symbols_in: dict[str, set[str]] = {}
+        self._pools: dict[str, FuzzyPool] = {}
+        self._close: dict[str, str | None] = {}
 
     def known(self, word: str) -> bool:
         return word in self.words or word in self.bare or word in self.modules
@@ -440,7 +436,7 @@ class Codebase:
         if "/" not in target and target in self.basenames:
             hits = self.basenames[target]
             return Resolution("found", hits[0] if len(hits) == 1 else target, path=hits[0] if len(hits) == 1 else "")
-        suffix = [p for p in self.paths if p.endswith("/" + target)]
+        suffix = self._by_suffix().get(target, [])
         if suffix:
             return Resolution("found", suffix[0], path=suffix[0] if len(suffix) == 1 else "")
         checkable = file_ext(target) in CODE_EXTS or ref.source == "link" or any(
@@ -470,27 +466,58 @@ class Codebase:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)
 
+    def _by_suffix(self) -> dict[str, list[str]]:
+        """`b/c.py` → every path ending in `/b/c.py` (whole trailing components), in `paths` order."""
+        if self._suffixes is None:
+            table: dict[str, list[str]] = {}
+            for p in self.paths:
+                parts = p.split("/")
+                for i in range(1, len(parts)):
+                    table.setdefault("/".join(parts[i:]), []).append(p)
+            self._suffixes = table
+        return self._suffixes
+
     def defining_files(self, name: str) -> list[str]:
         """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""
         if name not in self.bare and name not in self.qualified:
             return []
-        found = self.symbols.find_symbol(name) or ()
-        paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
+        symbol_ids, path_of = getattr(self.symbols, "symbol_ids", None), getattr(self.symbols, "path_of", None)
+        if callable(symbol_ids) and callable(path_of):  # the code index: no chunk (or file text) built
+            paths = sorted({path_of(i) for i in symbol_ids(name.rpartition("::")[2])})
+        else:
+            found = self.symbols.find_symbol(name) or ()
+            paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
         return paths if len(paths) <= 3 else []
 
     def symbols_in(self, path: str) -> set[str]:
         """Bare names defined in `path` (empty when the symbol table cannot list a file)."""
+        got = self._symbols_in.get(path)
+        if got is not None:
+            return got
+        chunk_ids, all_symbols = getattr(self.symbols, "chunk_ids", None), getattr(self.symbols, "symbols", None)
         chunks_for = getattr(self.symbols, "chunks_for", None)
-        if chunks_for is None:
-            return set()
-        return {c.symbol.rsplit(".", 1)[-1] for c in chunks_for(path) if getattr(c, "symbol", "")}
+        if callable(chunk_ids) and callable(all_symbols):  # the code index: names without building chunks
+            table = all_symbols()
+            got = {table[i].rsplit(".", 1)[-1] for i in chunk_ids(path) if table[i]}
+        elif chunks_for is None:
+            got = set()
+        else:
+            got = {c.symbol.rsplit(".", 1)[-1] for c in chunks_for(path) if getattr(c, "symbol", "")}
+        self._symbols_in[path] = got
+        return got
+
+    def pool(self, which: Literal["paths", "bare"]) -> "FuzzyPool":
+        if which not in self._pools:
+            self._pools[which] = FuzzyPool(self.paths if which == "paths" else self.bare)
+        return self._pools[which]
 
 
 def close_name(code: Codebase, name: str) -> str | None:
     """The existing symbol or path a reference most likely misspells (strict: typos only)."""
-    pool = code.paths if "/" in name or "." in name else code.bare
-    close = difflib.get_close_matches(name, sorted(pool - {name}), n=1, cutoff=0.85)
-    return close[0] if close else None
+    if name not in code._close:
+        pool = code.pool("paths" if "/" in name or "." in name else "bare")
+        code._close[name] = pool.closest(name, 0.85, exclude=name)
+    return code._close[name]
 
 
 def similar(code: Codebase, name: str, files: Iterable[str]) -> str | None:
@@ -500,12 +527,7 @@ def similar(code: Codebase, name: str, files: Iterable[str]) -> str | None:
         same = [p for p in code.basenames.get(base, []) if p != name]
         if len(same) == 1:
             return same[0]
-        close = difflib.get_close_matches(name, sorted(code.paths), n=1, cutoff=0.8)
-        return close[0] if close else None
+        return code.pool("paths").closest(name, 0.8)
     pool = set().union(*(code.symbols_in(f) for f in files if f in code.paths)) - {name}
-    scored = sorted(((difflib.SequenceMatcher(None, name, c).ratio(), c) for c in pool), reverse=True)
-    if scored and scored[0][0] >= 0.5:
-        return scored[0][1]
-    close = difflib.get_close_matches(name, sorted(code.bare - {name}), n=1, cutoff=0.8)
-    return close[0] if close else None
-
+    best = FuzzyPool(pool).most_similar(name, 0.5) if pool else None
+    return best if best is not None else code.pool("bare").closest(name, 0.8, exclude=name)

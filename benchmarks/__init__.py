@@ -1,0 +1,1 @@
+"""Retrieval and speed benchmarks for noface_ctx on SWE-bench Lite rows (see docs/benchmarks.md)."""

@@ -1,0 +1,103 @@
+"""Every word of the repository's code: what a doc reference is resolved against.
+
+A reference that is any word of a non-doc file (a local variable, an imported library, a key)
+is not reported. Reading and splitting every file of a large repository takes seconds, so the
+words of each file are kept in a cache file keyed by the file's size and mtime: after a commit
+or an edit only the changed files are read again. Files changed in the last two seconds are
+never cached (an equal stat would not prove an equal content).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+from noface_ctx import cachefile
+from noface_ctx.datatypes import RepoFiles
+from noface_ctx.references import DOC_EXTS, WORD_CATEGORIES, file_ext
+
+TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_VERSION = 2
+_RACY_NS = 2_000_000_000
+
+# path -> (size, mtime_ns, words joined by newlines or None for a binary file, cut at TEXT_LIMIT);
+# one string per file pickles and loads far faster than one object per word
+Entry = tuple[int, int, "str | None", bool]
+
+
+def readable(repo_files: RepoFiles, docs: set[str]) -> list[str]:
+    """Every non-doc file, including code kept out of prompts only for its size."""
+    paths = [f.path for f in repo_files.files if f.kind != "doc"]
+    paths += [e.path for e in repo_files.excluded if e.category in WORD_CATEGORIES]
+    return [p for p in paths if p not in docs and file_ext(p) not in DOC_EXTS]
+
+
+def code_texts(repo_files: RepoFiles, docs: set[str], truncated: set[str] | None = None) -> dict[str, str]:
+    """Text of every readable file that is not binary; paths cut at `TEXT_LIMIT` go to `truncated`."""
+    truncated = set() if truncated is None else truncated
+    texts = {}
+    for path in readable(repo_files, docs):
+        data = _read(repo_files.abspath(path))
+        if data is not None and b"\0" not in data[:8000]:
+            texts[path] = data.decode("utf-8", "replace")
+            if len(data) >= TEXT_LIMIT:
+                truncated.add(path)
+    return texts
+
+
+def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None) -> tuple[set[str], set[str]]:
+    """(every word of the readable files, the files all of whose words are in it).
+
+    The same answer as splitting `code_texts`; with `cache`, unchanged files are not read.
+    """
+    stored = cachefile.load(cache, _VERSION) if cache is not None else None
+    known: dict[str, Entry] = stored if isinstance(stored, dict) else {}
+    fresh: dict[str, Entry] = {}
+    changed = False
+    recent = time.time_ns() - _RACY_NS
+    words: set[str] = set()
+    sources: set[str] = set()
+    prefix = repo_files.root.rstrip("/") + "/"
+    for path in readable(repo_files, docs):
+        full = prefix + path
+        try:
+            st = os.stat(full)
+        except OSError:
+            continue
+        entry = known.get(path)
+        if entry is None or entry[0] != st.st_size or entry[1] != st.st_mtime_ns or st.st_mtime_ns >= recent:
+            entry = _entry(full, st.st_size, st.st_mtime_ns)
+            if entry is None:
+                continue
+            changed = True
+        if st.st_mtime_ns < recent:
+            fresh[path] = entry
+        if entry[2] is not None:
+            if entry[2]:
+                words.update(entry[2].split("\n"))
+            if not entry[3]:
+                sources.add(path)
+    if cache is not None and (changed or len(fresh) != len(known)):
+        cachefile.save(cache, _VERSION, fresh)
+    return words, sources
+
+
+def _entry(full: str, size: int, mtime: int) -> Entry | None:
+    data = _read(full)
+    if data is None:
+        return None
+    if b"\0" in data[:8000]:
+        return (size, mtime, None, False)
+    found = "\n".join(set(_WORD.findall(data.decode("utf-8", "replace"))))
+    return (size, mtime, found, len(data) >= TEXT_LIMIT)
+
+
+def _read(full: str) -> bytes | None:
+    try:
+        with open(full, "rb") as fh:
+            return fh.read(TEXT_LIMIT)
+    except OSError:
+        return None

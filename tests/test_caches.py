@@ -1,0 +1,178 @@
+"""Speed work (issue #4) must not change answers: warm results equal cold ones, and every cache
+notices the change that should invalidate it."""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import commit, git, write_tree
+from noface_ctx import cachefile
+from noface_ctx import freshness as freshness_mod
+from noface_ctx.config import load_config
+from noface_ctx.datatypes import Issue
+from noface_ctx.docs import load_docs
+from noface_ctx.files import scan_repo
+from noface_ctx.freshness import assess_docs
+from noface_ctx.index import CodeIndex
+from noface_ctx.references import FuzzyPool
+
+JAN = "2025-01-01T12:00:00+00:00"
+CODE = "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n"
+DOCS = {
+    "docs/auth.md": "# Auth\n\nCall `get_user()` in `src/login.py`.\n",
+    "docs/sessions.md": "# Sessions\n\nEnd a session with `logout()`.\n",
+    "docs/plain.md": "# Plain\n\nNo code here.\n",
+}
+
+
+def _forget_memory() -> None:
+    """What a new process would see: nothing in memory, only what is on disk."""
+    cachefile._MEMO.clear()
+
+
+def _assess(root: Path, *, index: bool = True):
+    config = load_config(root)
+    repo_files = scan_repo(config)
+    docset = load_docs(config, repo_files)
+    symbols = CodeIndex.build(repo_files, config) if index else None
+    return assess_docs(docset.docs, repo_files, symbols, config)
+
+
+def _repo(repo_factory) -> Path:
+    return repo_factory({"src/__init__.py": "", "src/login.py": CODE, **DOCS}, date=JAN)
+
+
+# --------------------------------------------------------------------------- suggestions
+
+names = st.text(alphabet="abc_de.", min_size=1, max_size=9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pool=st.sets(names, max_size=40), word=names, cutoff=st.sampled_from([0.5, 0.8, 0.85]))
+def test_fuzzy_pool_gives_difflibs_answers(pool, word, cutoff):
+    expected = difflib.get_close_matches(word, sorted(pool - {word}), n=1, cutoff=cutoff)
+    assert FuzzyPool(pool).closest(word, cutoff, exclude=word) == (expected[0] if expected else None)
+    scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in pool), reverse=True)
+    best = scored[0][1] if scored and scored[0][0] >= 0.5 else None
+    assert FuzzyPool(pool).most_similar(word, 0.5) == best
+
+
+# --------------------------------------------------------------------------- freshness
+
+
+def test_freshness_from_disk_equals_a_fresh_judgement(repo_factory):
+    root = _repo(repo_factory)
+    git(root, "mv", "src/login.py", "src/signin.py")
+    (root / "src/signin.py").write_text(CODE.replace("get_user", "fetch_user"))
+    commit(root, "rename")
+    first = dict(_assess(root).details.items())
+    assert first["auth"].staleness.verdict == "stale"
+    _forget_memory()
+    calls = []
+    real = freshness_mod.extract_references
+    freshness_mod.extract_references = lambda doc: calls.append(doc.path) or real(doc)
+    try:
+        again = dict(_assess(root).details.items())
+    finally:
+        freshness_mod.extract_references = real
+    assert again == first
+    assert calls == []  # everything came from freshness.pkl
+
+
+def test_an_uncommitted_rename_invalidates_cached_freshness(repo_factory):
+    root = _repo(repo_factory)
+    assert _assess(root).by_slug["auth"].verdict == "fresh"
+    (root / "src/login.py").write_text(CODE.replace("get_user", "fetch_user"))  # same HEAD, same size class
+    stale = _assess(root).by_slug["auth"]
+    assert stale.verdict == "stale"
+    assert [m.suggestion for m in stale.missing] == ["fetch_user"]
+
+
+def test_docs_are_judged_only_when_read(repo_factory, monkeypatch):
+    root = _repo(repo_factory)
+    judged: list[str] = []
+    real = freshness_mod.extract_references
+    monkeypatch.setattr(freshness_mod, "extract_references", lambda doc: judged.append(doc.path) or real(doc))
+    fresh = _assess(root, index=False)
+    assert judged == []
+    fresh.prefetch(["auth", "sessions"])
+    assert sorted(judged) == ["docs/auth.md", "docs/sessions.md"]
+    assert fresh.get("auth").references == ("get_user", "src/login.py")
+    assert "plain" in fresh.by_slug and len(fresh.details) == 3
+    assert judged.count("docs/plain.md") == 0
+    assert set(fresh.details) == {"auth", "sessions", "plain"} and judged.count("docs/plain.md") == 0
+    assert [d.slug for d in fresh.details.values()] == ["auth", "plain", "sessions"]
+    assert judged.count("docs/plain.md") == 1
+
+
+# --------------------------------------------------------------------------- files and docs
+
+
+def test_warm_scan_is_reused_only_while_nothing_changed(repo_factory):
+    root = repo_factory({"a.py": "x = 1\n", "docs/a.md": "# A\n"})
+    config = load_config(root)
+    old = os.stat(root / "a.py").st_mtime_ns - 10_000_000_000  # well before the racy window
+    for rel in ("a.py", "docs/a.md"):
+        os.utime(root / rel, ns=(old, old))
+    first = scan_repo(config)
+    assert scan_repo(config) is first
+    (root / "b.py").write_text("y = 2\n")
+    second = scan_repo(config)
+    assert second is not first and second.get("b.py") is not None
+    assert second.fingerprint != first.fingerprint
+    (root / "b.py").write_text("TOKEN = 'ghp_" + "Zq8Rt2Lm9Xc4Vb7Nk1Jh6Gf3Ds5Aw0Pe2Ty8Ui'\n")
+    third = scan_repo(config)
+    assert third.get("b.py") is None and third.exclusion("b.py").category == "secret"
+
+
+def test_walk_without_git_sees_new_files(tmp_path):
+    root = tmp_path / "plain"
+    write_tree(root, {"src/a.py": "x = 1\n", ".gitignore": "build.log\n"})
+    config = load_config(root)
+    first = scan_repo(config)
+    assert [f.path for f in first.files] == [".gitignore", "src/a.py"]
+    write_tree(root, {"src/b.py": "y = 2\n", "build.log": "noise\n"})
+    assert [f.path for f in scan_repo(config).files] == [".gitignore", "src/a.py", "src/b.py"]
+
+
+def test_load_docs_reuses_parses_and_sees_edits(repo_factory):
+    root = _repo(repo_factory)
+    config = load_config(root)
+    first = load_docs(config, scan_repo(config))
+    (root / "docs/plain.md").write_text("# Plain\n\nNow it mentions `logout()`.\n")
+    second = load_docs(config, scan_repo(config))
+    plain = next(d for d in second.docs if d.slug == "plain")
+    assert "logout" in plain.text
+    assert next(d for d in second.docs if d.slug == "auth") is next(d for d in first.docs if d.slug == "auth")
+
+
+def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
+    from noface_ctx import rank_docs as rd
+    from noface_ctx.complexity import Complexity
+
+    root = _repo(repo_factory)
+    config = load_config(root)
+    docset = load_docs(config, scan_repo(config))
+    issue = Issue(id="x", title="get_user fails for sessions", description="logout breaks sessions after get_user")
+    args = (issue, docset, {}, config, None, Complexity(0.5, 2, ()))
+    cold = rd.rank_docs(*args)
+    rd._CORPORA.clear()
+    _forget_memory()
+    warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.pkl
+    assert warm.report == cold.report and [c.ref for c in warm.candidates] == [c.ref for c in cold.candidates]
+
+
+@pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x04K\x01."])
+def test_a_damaged_cache_file_is_rebuilt(tmp_path, damage):
+    path = tmp_path / "x.pkl"
+    assert cachefile.save(path, 1, {"a": 1})
+    assert cachefile.load(path, 1) == {"a": 1} and cachefile.load(path, 2) is None
+    path.write_bytes(damage)
+    _forget_memory()
+    assert cachefile.load(path, 1) is None
