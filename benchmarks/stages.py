@@ -65,6 +65,7 @@ def measure(repo: Path, embed: bool, budget: int, runs: int, profile: int) -> di
     t0 = time.perf_counter()
     embed_arg = _embedder(embed)
     out: dict[str, Any] = {"repo_dir": str(repo), "embed": embed, "model_load_s": round(time.perf_counter() - t0, 2)}
+    before = os.environ.get("NOFACE_CTX_CACHE_DIR")
     with tempfile.TemporaryDirectory(prefix="noface-stages-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
         try:
@@ -90,7 +91,10 @@ def measure(repo: Path, embed: bool, budget: int, runs: int, profile: int) -> di
                 pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(profile)
                 out["profile"] = buf.getvalue()
         finally:
-            os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
+            if before is None:
+                os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
+            else:
+                os.environ["NOFACE_CTX_CACHE_DIR"] = before
     return out
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import functools
-import hashlib
 import os
 import re
 import time
@@ -19,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from noface_ctx.datatypes import Doc, Form, RepoFiles, Section, Staleness
+from noface_ctx.doc_cache import ParseCache, count_tokens
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -294,7 +294,7 @@ def load_docs(config: Config, repo_files: RepoFiles) -> DocSet:
     if memo is not None and memo[0] == stamps:
         return memo[1]
     started = time.time_ns()
-    parsed = _ParseCache(config)
+    parsed = ParseCache(config)
     docset = _load(config, files, vault, label, parsed)
     parsed.save()
     if all(st is not None and st[1] < started - RACY_NS for _, st in stamps):  # else equal stats prove nothing
@@ -316,57 +316,7 @@ def _stat(path: Path) -> tuple[int, int] | None:
     return st.st_size, st.st_mtime_ns
 
 
-class _ParseCache:
-    """Parsed docs by path and content hash: in memory, and in `<cache_dir>/docs.pkl`."""
-
-    VERSION = 1  # bump whenever parsing changes what a `Doc` holds
-    _memory: dict[str, tuple[str, Doc, str]] = {}  # absolute path -> (text, doc, warning)
-
-    def __init__(self, config: Any) -> None:
-        self.config = config
-        self.disk: dict[str, tuple[str, Doc, str]] | None = None  # path -> (sha1, doc, warning)
-        self.dirty = False
-        self.path: Path | None = None
-
-    def parse(self, path: str, abs_path: Path, text: str) -> tuple[Doc, str]:
-        key = str(abs_path)
-        hit = self._memory.get(key)
-        if hit is not None and hit[0] == text:
-            return hit[1], hit[2]
-        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
-        stored = self._disk().get(path)
-        if stored is not None and stored[0] == digest and stored[1].path == path:
-            doc, warning = stored[1], stored[2]
-        else:
-            doc, warning = _parse_doc(path, text)
-            self._disk()[path] = (digest, doc, warning)
-            self.dirty = True
-        if len(self._memory) > 20_000:
-            self._memory.clear()
-        self._memory[key] = (text, doc, warning)
-        return doc, warning
-
-    def _disk(self) -> dict[str, tuple[str, Doc, str]]:
-        if self.disk is None:
-            from noface_ctx import cachefile
-            from noface_ctx.config import cache_dir
-
-            try:
-                self.path = cache_dir(self.config) / "docs.pkl"
-            except OSError:
-                self.path = None
-            loaded = cachefile.load(self.path, self.VERSION)
-            self.disk = dict(loaded) if isinstance(loaded, dict) else {}
-        return self.disk
-
-    def save(self) -> None:
-        if self.dirty and self.disk is not None:
-            from noface_ctx import cachefile
-
-            cachefile.save(self.path, self.VERSION, self.disk)
-
-
-def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: str, parsed: _ParseCache) -> DocSet:
+def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: str, parsed: ParseCache) -> DocSet:
     warnings = list(vault.warnings)
     docs: list[Doc] = []
     drafts: list[str] = []
@@ -381,7 +331,7 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
             if why:
                 warnings.append(f"{path}: {why}; skipped")
                 continue
-        doc, warning = parsed.parse(path, abs_path, text)
+        doc, warning = parsed.parse(path, abs_path, text, _parse_doc)
         if warning:
             warnings.append(warning)
         if doc.frontmatter.get("draft") is True or slugify(doc.doc_type) == "draft":
@@ -478,39 +428,12 @@ def doc_header(doc: Doc, stale: Staleness | None = None, *, partial: bool = Fals
     return head
 
 
-class _TokenMemo:
-    """`count_tokens`, remembered: the same docs are rendered into forms on every build."""
-
-    LIMIT = 32_000_000  # characters held before everything is forgotten
-
-    def __init__(self) -> None:
-        self.counts: dict[str, int] = {}
-        self.chars = 0
-
-    def __call__(self, text: str) -> int:
-        n = self.counts.get(text)
-        if n is None:
-            from noface_ctx.tokens import count_tokens
-
-            n = count_tokens(text)
-            if self.chars + len(text) > self.LIMIT:
-                self.counts.clear()
-                self.chars = 0
-            self.counts[text] = n
-            self.chars += len(text)
-        return n
-
-
-_count_tokens = _TokenMemo()
-
-
 def doc_forms(doc: Doc, best: Sequence[int], stale: Staleness | None = None) -> tuple[Form, ...]:
     """The whole doc, then its relevant sections, then its single best section (when smaller).
 
     `best` are section indexes, most relevant first. Each partial form ends with a marker naming
     the left-out sections and the `NEED_DOC: slug#anchor` lines that fetch them.
     """
-    count_tokens = _count_tokens
     body = strip_frontmatter(doc.text).strip("\n")
     full = f"{doc_header(doc, stale)}\n\n{body}\n"
     forms = [Form("full", full, count_tokens(full))]

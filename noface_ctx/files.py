@@ -27,6 +27,7 @@ from noface_ctx import git
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
 from noface_ctx.secret_rules import content_secret, find_secret, is_secret_path, secret_path_kind
+from noface_ctx.walk import ignored, walk_cached
 
 __all__ = ["scan_repo", "check_path", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
 
@@ -348,7 +349,7 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
         stamps += _stamps(prefix, more)
     else:
         warnings.append(f"not a git repository: {root} (walked the tree honouring .gitignore files)")
-        walked, pruned = _walk_cached(root)
+        walked, pruned = walk_cached(root, RACY_NS, EXCLUDED_DIRS, _PACKAGE_NAMED_DIRS)
         paths = _unique(walked, seen)
         stamps = _stamps(prefix, paths)
     last = rules.last
@@ -488,82 +489,6 @@ def _read_bytes(full: str) -> bytes:
         return fh.read()
 
 
-_WALK_MEMO: dict[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = {}
-
-
-def _walk_cached(root: Path) -> tuple[list[str], list[Excluded]]:
-    """`_walk`, reused while no directory it visited (nor any `.gitignore`) changed: adding,
-    removing or renaming a file changes its directory's mtime."""
-    key = str(root)
-    memo = _WALK_MEMO.get(key)
-    if memo is not None and all(_mtime(p) == m for p, m in memo[0]):
-        return list(memo[1]), list(memo[2])
-    start = time.time_ns()
-    found, pruned, watch = _walk(root)
-    stamps = [(p, _mtime(p)) for p in watch]
-    if all(m is not None and m < start - RACY_NS for _, m in stamps):  # else an equal mtime proves nothing
-        if len(_WALK_MEMO) >= 8:
-            _WALK_MEMO.clear()
-        _WALK_MEMO[key] = (stamps, found, pruned)
-    return list(found), list(pruned)
-
-
-def _mtime(path: str) -> int | None:
-    try:
-        return os.stat(path).st_mtime_ns
-    except OSError:
-        return None
-
-
-def _walk(root: Path) -> tuple[list[str], list[Excluded], list[str]]:
-    """Files under `root` without git: `.gitignore` files honoured (deeper ones win), built-in
-    excluded directories pruned and recorded once as `dir/`. Also returns what to watch: every
-    directory visited, every `.gitignore` read, every pruned directory that could become a package."""
-    found: list[str] = []
-    pruned: list[Excluded] = []
-    watch: list[str] = []
-    specs: dict[str, list[tuple[str, pathspec.GitIgnoreSpec]]] = {}
-    top = str(root)
-    for dirpath, dirnames, filenames in os.walk(root):
-        watch.append(dirpath)
-        rel_dir = dirpath[len(top) + 1:].replace(os.sep, "/") if dirpath != top else ""
-        chain = specs.get(posixpath.dirname(rel_dir), []) if rel_dir else []  # top-down: parent first
-        if ".gitignore" in filenames:
-            watch.append(os.path.join(dirpath, ".gitignore"))
-            try:
-                lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                chain = chain + [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
-            except OSError:
-                pass
-        specs[rel_dir] = chain
-        keep = []
-        for d in sorted(dirnames):
-            rel = f"{rel_dir}/{d}" if rel_dir else d
-            if d in (".git", ".noface") or _ignored(chain, rel + "/"):
-                continue
-            if d in EXCLUDED_DIRS and not (d in _PACKAGE_NAMED_DIRS and os.path.isfile(os.path.join(dirpath, d, "__init__.py"))):
-                pruned.append(Excluded(rel + "/", f"{d}/ directory (built-in exclusion)", "path"))
-                if d in _PACKAGE_NAMED_DIRS:
-                    watch.append(os.path.join(dirpath, d))
-                continue
-            keep.append(d)
-        dirnames[:] = keep
-        for f in filenames:
-            rel = f"{rel_dir}/{f}" if rel_dir else f
-            if not _ignored(chain, rel):
-                found.append(rel)
-    return sorted(found), pruned, watch
-
-
-def _ignored(chain: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:
-    for base, spec in reversed(chain):  # the deepest .gitignore that has an opinion decides
-        sub = rel[len(base) + 1:] if base else rel
-        result = spec.check_file(sub)
-        if result.include is not None:
-            return bool(result.include)
-    return False
-
-
 # --------------------------------------------------------------------------- one path
 
 
@@ -615,7 +540,7 @@ def _git_ignored(root: Path, rel: str) -> bool:
             except OSError:
                 pass
         prefix = "/".join(parts[: i + 1])
-        if _ignored(chain, prefix + ("/" if i < len(parts) - 1 else "")):
+        if ignored(chain, prefix + ("/" if i < len(parts) - 1 else "")):
             return True
     return False
 

@@ -31,15 +31,14 @@ or asking git. Suggestions come from `references.FuzzyPool` (exact `difflib` ans
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 
-from noface_ctx import cachefile, git
+from noface_ctx import git
+from noface_ctx.doc_cache import FreshnessStore, text_key
 from noface_ctx.datatypes import Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.doc_history import History, Scan, missing_ref
 from noface_ctx.doc_history import churn as doc_churn
@@ -208,7 +207,8 @@ class _Assessor:
         self._code: Codebase | None = None
         self._dirty: set[str] | None = None
         self._history: History | None = None
-        self._store = _Store.open(self) if git_times is None else None
+        self._store = (FreshnessStore.open(config, repo_files, symbols, self.head, self.doc_paths, suggest_unresolved)
+                       if git_times is None else None)
 
     def prefetch(self, slugs: Iterable[str]) -> None:
         todo = [self.by_slug[s] for s in dict.fromkeys(slugs) if s in self.by_slug and s not in self.results]
@@ -294,72 +294,6 @@ class _Assessor:
         return scans
 
 
-class _Store:
-    """`<cache_dir>/freshness.pkl`: each doc's references by content (kept while the doc is
-    unchanged), and each doc's judgement inputs under a key naming everything they depend on:
-    the scanned files with their stats (`RepoFiles.fingerprint`), HEAD, the set of docs and the
-    symbol table's kind. Anything else (age, verdict, reasons) is recomputed on every read."""
-
-    VERSION = 1  # bump whenever reference rules, resolution or history questions change
-
-    def __init__(self, path: Any, key: str, doc_paths: Iterable[str]) -> None:
-        self.path = path
-        self.key = key
-        self.doc_paths = set(doc_paths)
-        stored = cachefile.load(path, self.VERSION)
-        ok = isinstance(stored, dict)
-        self.refs: dict[str, tuple[str, tuple[Reference, ...]]] = dict(stored["refs"]) if ok else {}
-        self.docs: dict[str, tuple[str, tuple]] = dict(stored["docs"]) if ok and stored.get("key") == key else {}
-        self.dirty = False
-
-    @classmethod
-    def open(cls, a: "_Assessor") -> "_Store | None":
-        kind = _symbols_kind(a.symbols)
-        if not a.repo_files.fingerprint or kind is None:
-            return None  # cannot tell when the cached answers would go stale: do not keep any
-        from noface_ctx.config import cache_dir
-
-        try:
-            path = cache_dir(a.config) / "freshness.pkl"
-        except OSError:
-            return None
-        parts = (cls.VERSION, a.repo_files.fingerprint, a.head, a.repo_files.has_git, kind, sorted(a.doc_paths),
-                 a.suggest_unresolved)
-        return cls(path, hashlib.sha1(repr(parts).encode("utf-8", "surrogateescape")).hexdigest(), a.doc_paths)
-
-    def get(self, doc: Doc) -> tuple | None:
-        entry = self.docs.get(doc.path)
-        return entry[1] if entry is not None and entry[0] == _text_key(doc) else None
-
-    def put(self, s: Scan, git_time: int | None, editing: bool, churn_at: float | None, churn: Any) -> None:
-        value = (tuple(s.refs), tuple(s.keys), dict(s.files), tuple(s.missing), tuple(s.unresolved),
-                 git_time, editing, churn_at, churn)
-        old = self.docs.get(s.doc.path)
-        if old is None or old[1] != value:
-            self.docs[s.doc.path] = (_text_key(s.doc), value)
-            self.dirty = True
-
-    def save(self) -> None:
-        if self.dirty:  # copies: the saved value must not change with later `put`s
-            refs = {p: v for p, v in self.refs.items() if p in self.doc_paths}
-            cachefile.save(self.path, self.VERSION, {"key": self.key, "refs": refs, "docs": dict(self.docs)})
-            self.dirty = False
-
-
-def _text_key(doc: Doc) -> str:
-    return hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _symbols_kind(symbols: Any) -> str | None:
-    """What built the symbol table, for the cache key; None for one we cannot vouch for."""
-    if symbols is None:
-        return "light"
-    module = type(symbols).__module__
-    if module == "noface_ctx.index":
-        return f"index-{getattr(sys.modules[module], 'INDEX_VERSION', '?')}"
-    return None
-
-
 def _scan(doc: Doc, code: Codebase, refs_cache: dict[str, tuple[str, tuple[Reference, ...]]] | None = None) -> Scan:
     refs = _references(doc, refs_cache)
     scan = Scan(doc, refs, [], {}, [])
@@ -382,7 +316,7 @@ def _scan(doc: Doc, code: Codebase, refs_cache: dict[str, tuple[str, tuple[Refer
 def _references(doc: Doc, cache: dict[str, tuple[str, tuple[Reference, ...]]] | None) -> list[Reference]:
     if cache is None:
         return extract_references(doc)
-    key = _text_key(doc)
+    key = text_key(doc)
     hit = cache.get(doc.path)
     if hit is not None and hit[0] == key:
         return list(hit[1])

@@ -36,6 +36,7 @@ K1, B = 1.2, 0.75
 PATH_WEIGHT_FILE = 3  # the path's terms count this many times in a file's own BM25 document
 POOL_MIN_FILES = 300  # parse in worker processes from this many files up
 _INDEXED_KINDS = ("code", "other")
+MAX_SOURCE_BYTES = 2_000_000  # sized-out source files up to this size are still indexed by definition
 
 Progress = Callable[[int, int], None]
 
@@ -343,12 +344,28 @@ class _Plan:
 
 
 def _indexable(repo_files: RepoFiles) -> list[tuple[str, str | None]]:
+    """Code and other text files, plus source files kept out only for their size: their
+    definitions are served one at a time, never the whole file."""
     out = []
     for f in repo_files.files:
         if f.kind in _INDEXED_KINDS:
             lang = f.language if spec_for(f.language) else language_for_path(f.path)
             out.append((f.path, lang))
-    return out
+    for e in repo_files.excluded:
+        if is_sized_out_source(repo_files, e.path):
+            out.append((e.path, language_for_path(e.path)))
+    return sorted(out)
+
+
+def is_sized_out_source(repo_files: RepoFiles, path: str) -> bool:
+    """True for a file with a grammar that `files.py` excluded only for exceeding max_file_size_kb."""
+    ex = repo_files.exclusion(path)
+    if ex is None or ex.category != "size" or language_for_path(path) is None:
+        return False
+    try:
+        return os.path.getsize(repo_files.abspath(path)) <= MAX_SOURCE_BYTES
+    except OSError:
+        return False
 
 
 def _plan(repo_files: RepoFiles, wanted: list[tuple[str, str | None]], old: dict | None) -> _Plan:

@@ -87,7 +87,7 @@ def build_prompt(
     _check_budget(cfg, the_issue, total)
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
     docset = run.stage("docs", load_docs, cfg, files)
-    index = run.stage("index", CodeIndex.build, files, cfg)
+    index = run.stage("index", _index, files, cfg)
     fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, suggest_unresolved=False)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
@@ -123,6 +123,23 @@ def _issue(ref: Any, cfg: Config, manifest: Any, run: _Run) -> Issue:
     issue, warnings = load_issue_with_warnings(ref, cfg.root, manifest=manifest)
     run.warn(warnings)
     return issue
+
+
+_INDEXES: dict[tuple[str, str], CodeIndex] = {}  # the latest index, by the file state it was built for
+
+
+def _index(files: RepoFiles, cfg: Config) -> CodeIndex:
+    """The code index. The one built in this process for this very file state (same paths, stats
+    and verdicts: `RepoFiles.fingerprint`) is reused, with the lookups it has already built."""
+    if not files.fingerprint:
+        return CodeIndex.build(files, cfg)
+    key = (files.fingerprint, str(cache_dir(cfg)))
+    index = _INDEXES.get(key)
+    if index is None:
+        index = CodeIndex.build(files, cfg)
+        _INDEXES.clear()
+        _INDEXES[key] = index
+    return index
 
 
 def _complexity(issue: Issue, cfg: Config, files: RepoFiles, index: CodeIndex) -> Complexity:

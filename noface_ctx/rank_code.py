@@ -17,13 +17,15 @@ import numpy as np
 
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, ManifestEntry, RepoFiles
-from noface_ctx.index import CodeIndex
+from noface_ctx.index import CodeIndex, is_sized_out_source
 from noface_ctx.languages import CONTAINER_KINDS, fence_for
 from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.tokens import count_tokens
 
 POOL_SIZE = 150  # chunks re-ranked with embeddings
+EXPAND_FILES = 3  # the best files' other definitions join the embedding pool ...
+EXPAND_CHUNKS = 40  # ... up to this many each
 MAX_CANDIDATES = 60  # ranked snippets handed to the packer
 QUERY_CHARS = 2000  # the issue text embedded as the dense query
 EMBED_CHARS = 360  # chunk text is cut to about 128 model tokens (~2.8 characters each in code)
@@ -170,7 +172,7 @@ class _Ranker:
         self.file_no = {p: i for i, p in enumerate(paths)}
 
     def _allowed(self, path: str) -> bool:
-        if self.repo_files.get(path) is None:
+        if self.repo_files.get(path) is None and not is_sized_out_source(self.repo_files, path):
             return False
         return not (self.manifest is not None and self.manifest.is_forbidden(path))
 
@@ -268,6 +270,7 @@ class _Ranker:
         first = (s.bm25 / top if top > 0 else s.bm25) * 3.0 + s.boost
         n = min(POOL_SIZE, int((first > -1e8).sum()))
         pool = np.argsort(-first, kind="stable")[:n]
+        extra = [*extra, *self._expand(pool, first)]
         pool = np.array(list(dict.fromkeys([*pool.tolist(), *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
         signals = {"bm25": s.bm25[pool].astype(np.float64), "boost": s.boost[pool]}
         files = self.index.chunk_files()[pool]
@@ -290,6 +293,20 @@ class _Ranker:
         if cosine is not None:
             score = score + (we / total) * zscore(cosine)
         return pool, {**signals, "score": score}
+
+    def _expand(self, pool: np.ndarray, first: np.ndarray) -> list[int]:
+        """More definitions from the best files: the one to edit is often there, in other words."""
+        if self.embedder is None or EXPAND_FILES <= 0:
+            return []
+        files = self.index.chunk_files()
+        top_files = list(dict.fromkeys(int(files[i]) for i in pool[:30].tolist()))[:EXPAND_FILES]
+        paths = self.index.paths()
+        out: list[int] = []
+        for f in top_files:
+            ids = [i for i in self.index.chunk_ids(paths[f]) if self.index.kind(i) not in CONTAINER_KINDS]
+            ids.sort(key=lambda i: -first[i])
+            out += ids[:EXPAND_CHUNKS]
+        return out
 
     def _cosine(self, pool: np.ndarray) -> np.ndarray | None:
         if self.embedder is None or not len(pool):
@@ -547,7 +564,7 @@ def _required(r: _Ranker, rd: _Renderer, entries: list[_Entry], score: dict[int,
         outline_text = rd.outline(path)
         defs_text = "\n\n".join([outline_text] + [rd.snippet(i)[0][1] for i in relevant])
         forms = [("outline+defs", defs_text), ("outline", outline_text)] if relevant else [("outline", outline_text)]
-        if x.role == "primary":
+        if x.role == "primary" and r.repo_files.get(path) is not None:  # never a sized-out file whole
             whole = rd.whole(path)
             if count_tokens(whole) <= whole_limit:
                 forms.insert(0, ("whole", whole))

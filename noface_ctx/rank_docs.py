@@ -19,7 +19,6 @@ Order and relevance are two different questions:
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 from collections import Counter
@@ -29,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 import numpy as np
 
 from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
+from noface_ctx.doc_cache import TermCache
 from noface_ctx.docs import DocSet, doc_forms, parse_wikilinks
 from noface_ctx.lexical import BM25, tokenize, zscore
 
@@ -117,7 +117,7 @@ class _Item:
 class _Corpus:
     """BM25 and IDF-weighted term coverage over every section of every doc."""
 
-    def __init__(self, docset: DocSet, cache: "_TokenCache | None" = None) -> None:
+    def __init__(self, docset: DocSet, cache: TermCache | None = None) -> None:
         self.refs: list[tuple[Doc, int, Section]] = []
         tokens: list[list[str]] = []
         self.own: list[set[str]] = []  # the section's own terms, to pick a doc's best sections
@@ -160,53 +160,6 @@ def _doc_tokens(doc: Doc) -> tuple[list[str], list[list[str]]]:
     return tokenize(f"{doc.title}\n{doc.description}"), [tokenize(sec.text) for sec in sections]
 
 
-class _TokenCache:
-    """Each doc's terms by content, and the BM25 index of the whole vault, in
-    `<cache_dir>/doc-terms.pkl`: a new process re-tokenises only docs that changed."""
-
-    VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
-
-    def __init__(self, config: Any, docset: DocSet) -> None:
-        from noface_ctx import cachefile
-        from noface_ctx.config import cache_dir
-
-        try:
-            self.path: Any = cache_dir(config) / "doc-terms.pkl"
-        except OSError:
-            self.path = None
-        stored = cachefile.load(self.path, self.VERSION)
-        self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
-        self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
-        ok = isinstance(stored, dict)
-        self.docs: dict[str, tuple[str, Any]] = dict(stored["docs"]) if ok else {}
-        self._bm25 = stored.get("bm25") if ok and stored.get("signature") == self.signature else None
-        self.dirty = False
-
-    def tokens(self, doc: Doc) -> tuple[list[str], list[list[str]]]:
-        hit = self.docs.get(doc.path)
-        if hit is not None and hit[0] == self.keys[doc.path]:
-            return hit[1]
-        value = _doc_tokens(doc)
-        self.docs[doc.path] = (self.keys[doc.path], value)
-        self.dirty = True
-        return value
-
-    def bm25(self) -> BM25 | None:
-        return self._bm25
-
-    def keep_bm25(self, bm25: BM25) -> None:
-        self._bm25 = bm25
-        self.dirty = True
-
-    def save(self) -> None:
-        if self.dirty:
-            from noface_ctx import cachefile
-
-            docs = {p: v for p, v in self.docs.items() if p in self.keys}  # forget removed docs
-            cachefile.save(self.path, self.VERSION, {"signature": self.signature, "docs": docs, "bm25": self._bm25})
-            self.dirty = False
-
-
 _CORPORA: list[tuple[DocSet, _Corpus]] = []  # the latest few, while their DocSet lives
 
 
@@ -215,7 +168,7 @@ def _corpus(docset: DocSet, config: Any) -> _Corpus:
     for known, corpus in _CORPORA:
         if known is docset:
             return corpus
-    cache = _TokenCache(config, docset) if len(docset) else None
+    cache = TermCache(config, docset, _doc_tokens) if len(docset) else None
     corpus = _Corpus(docset, cache)
     if cache is not None:
         cache.save()

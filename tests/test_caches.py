@@ -176,3 +176,16 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, damage):
     path.write_bytes(damage)
     _forget_memory()
     assert cachefile.load(path, 1) is None
+
+
+def test_stage_benchmark_reports_every_stage_cold_and_warm(repo_factory):
+    from benchmarks.stages import measure, render
+
+    root = _repo(repo_factory)
+    before = os.environ["NOFACE_CTX_CACHE_DIR"]
+    result = measure(root, embed=False, budget=4000, runs=2, profile=5)
+    assert {"files", "docs", "index", "freshness", "ranking", "budget"} <= set(result["cold_ms"])
+    assert set(result["warm_ms"]) == set(result["cold_ms"]) and len(result["warm_s"]) == 2
+    table = render(result)
+    assert "| freshness |" in table and "cumulative" in table
+    assert os.environ["NOFACE_CTX_CACHE_DIR"] == before  # the temp cache is gone, the caller's is back

@@ -1,0 +1,214 @@
+"""On-disk caches of what is derived from each doc, so a new process (or a changed vault)
+redoes only the docs that changed (issue #4). Each cache is one pickle under `cache_dir(config)`
+(see `noface_ctx.cachefile`), with a VERSION to bump whenever what it holds is computed differently.
+
+- `ParseCache` (`docs.pkl`): each doc file parsed into a `Doc`, by path and content.
+- `TermCache` (`doc-terms.pkl`): each doc's terms, and the vault's BM25 index, for doc ranking.
+- `FreshnessStore` (`freshness.pkl`): each doc's references by content, and its freshness
+  inputs under a key of everything they depend on (see the class).
+- `count_tokens`: token counts of rendered doc forms, remembered in memory.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+from noface_ctx import cachefile
+from noface_ctx.datatypes import Doc, RepoFiles
+
+if TYPE_CHECKING:
+    from noface_ctx.doc_history import Scan
+    from noface_ctx.references import Reference
+
+
+class ParseCache:
+    """Parsed docs by path and content hash: in memory, and in `<cache_dir>/docs.pkl`."""
+
+    VERSION = 1  # bump whenever parsing changes what a `Doc` holds
+    _memory: dict[str, tuple[str, Doc, str]] = {}  # absolute path -> (text, doc, warning)
+
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.disk: dict[str, tuple[str, Doc, str]] | None = None  # path -> (sha1, doc, warning)
+        self.dirty = False
+        self.path: Path | None = None
+        self.seen: set[str] = set()
+
+    def parse(self, path: str, abs_path: Path, text: str, parser: Callable[[str, str], tuple[Doc, str]]) -> tuple[Doc, str]:
+        """`parser(path, text)`, or what it answered for this path and content before."""
+        self.seen.add(path)
+        key = str(abs_path)
+        hit = self._memory.get(key)
+        if hit is not None and hit[0] == text:
+            return hit[1], hit[2]
+        digest = hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
+        stored = self._disk().get(path)
+        if stored is not None and stored[0] == digest and stored[1].path == path:
+            doc, warning = stored[1], stored[2]
+        else:
+            doc, warning = parser(path, text)
+            self._disk()[path] = (digest, doc, warning)
+            self.dirty = True
+        if len(self._memory) > 20_000:
+            self._memory.clear()
+        self._memory[key] = (text, doc, warning)
+        return doc, warning
+
+    def _disk(self) -> dict[str, tuple[str, Doc, str]]:
+        if self.disk is None:
+            from noface_ctx.config import cache_dir
+
+            try:
+                self.path = cache_dir(self.config) / "docs.pkl"
+            except OSError:
+                self.path = None
+            loaded = cachefile.load(self.path, self.VERSION)
+            self.disk = dict(loaded) if isinstance(loaded, dict) else {}
+        return self.disk
+
+    def save(self) -> None:
+        if self.dirty and self.disk is not None:  # docs no longer in the vault are forgotten
+            cachefile.save(self.path, self.VERSION, {p: v for p, v in self.disk.items() if p in self.seen})
+
+
+class TermCache:
+    """Each doc's terms by content, and the BM25 index of the whole vault, in
+    `<cache_dir>/doc-terms.pkl`: a new process re-tokenises only docs that changed."""
+
+    VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
+
+    def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Any]) -> None:
+        from noface_ctx.config import cache_dir
+
+        self.tokenizer = tokenizer
+        try:
+            self.path: Any = cache_dir(config) / "doc-terms.pkl"
+        except OSError:
+            self.path = None
+        stored = cachefile.load(self.path, self.VERSION)
+        self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
+        self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
+        ok = isinstance(stored, dict)
+        self.docs: dict[str, tuple[str, Any]] = dict(stored["docs"]) if ok else {}
+        self._bm25 = stored.get("bm25") if ok and stored.get("signature") == self.signature else None
+        self.dirty = False
+
+    def tokens(self, doc: Doc) -> tuple[list[str], list[list[str]]]:
+        hit = self.docs.get(doc.path)
+        if hit is not None and hit[0] == self.keys[doc.path]:
+            return hit[1]
+        value = self.tokenizer(doc)
+        self.docs[doc.path] = (self.keys[doc.path], value)
+        self.dirty = True
+        return value
+
+    def bm25(self) -> Any:
+        return self._bm25
+
+    def keep_bm25(self, bm25: Any) -> None:
+        self._bm25 = bm25
+        self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty:
+            docs = {p: v for p, v in self.docs.items() if p in self.keys}  # forget removed docs
+            cachefile.save(self.path, self.VERSION, {"signature": self.signature, "docs": docs, "bm25": self._bm25})
+            self.dirty = False
+
+
+class FreshnessStore:
+    """`<cache_dir>/freshness.pkl`: each doc's references by content (kept while the doc is
+    unchanged), and each doc's judgement inputs under a key naming everything they depend on:
+    the scanned files with their stats (`RepoFiles.fingerprint`), HEAD, the set of docs and the
+    symbol table's kind. Anything else (age, verdict, reasons) is recomputed on every read."""
+
+    VERSION = 1  # bump whenever reference rules, resolution or history questions change
+
+    def __init__(self, path: Any, key: str, doc_paths: Iterable[str]) -> None:
+        self.path = path
+        self.key = key
+        self.doc_paths = set(doc_paths)
+        stored = cachefile.load(path, self.VERSION)
+        ok = isinstance(stored, dict)
+        self.refs: dict[str, tuple[str, tuple[Reference, ...]]] = dict(stored["refs"]) if ok else {}
+        self.docs: dict[str, tuple[str, tuple]] = dict(stored["docs"]) if ok and stored.get("key") == key else {}
+        self.dirty = False
+
+    @classmethod
+    def open(cls, config: Any, repo_files: RepoFiles, symbols: Any, head: str | None, doc_paths: Sequence[str],
+             *extra: Any) -> "FreshnessStore | None":
+        """The store for this repository state; None when it cannot be keyed (or written).
+
+        `extra`: anything else the answers depend on (it goes into the key)."""
+        kind = _symbols_kind(symbols)
+        if not repo_files.fingerprint or kind is None:
+            return None  # cannot tell when the cached answers would go stale: do not keep any
+        from noface_ctx.config import cache_dir
+
+        try:
+            path = cache_dir(config) / "freshness.pkl"
+        except OSError:
+            return None
+        parts = (cls.VERSION, repo_files.fingerprint, head, repo_files.has_git, kind, sorted(doc_paths), extra)
+        return cls(path, hashlib.sha1(repr(parts).encode("utf-8", "surrogateescape")).hexdigest(), doc_paths)
+
+    def get(self, doc: Doc) -> tuple | None:
+        entry = self.docs.get(doc.path)
+        return entry[1] if entry is not None and entry[0] == text_key(doc) else None
+
+    def put(self, s: Scan, git_time: int | None, editing: bool, churn_at: float | None, churn: Any) -> None:
+        value = (tuple(s.refs), tuple(s.keys), dict(s.files), tuple(s.missing), tuple(s.unresolved),
+                 git_time, editing, churn_at, churn)
+        old = self.docs.get(s.doc.path)
+        if old is None or old[1] != value:
+            self.docs[s.doc.path] = (text_key(s.doc), value)
+            self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty:  # copies: the saved value must not change with later `put`s
+            refs = {p: v for p, v in self.refs.items() if p in self.doc_paths}
+            cachefile.save(self.path, self.VERSION, {"key": self.key, "refs": refs, "docs": dict(self.docs)})
+            self.dirty = False
+
+
+def text_key(doc: Doc) -> str:
+    return hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _symbols_kind(symbols: Any) -> str | None:
+    """What built the symbol table, for the cache key; None for one we cannot vouch for."""
+    if symbols is None:
+        return "light"
+    module = type(symbols).__module__
+    if module == "noface_ctx.index":
+        return f"index-{getattr(sys.modules[module], 'INDEX_VERSION', '?')}"
+    return None
+
+
+class TokenMemo:
+    """`count_tokens`, remembered: the same docs are rendered into forms on every build."""
+
+    LIMIT = 32_000_000  # characters held before everything is forgotten
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+        self.chars = 0
+
+    def __call__(self, text: str) -> int:
+        n = self.counts.get(text)
+        if n is None:
+            from noface_ctx.tokens import count_tokens as count
+
+            n = count(text)
+            if self.chars + len(text) > self.LIMIT:
+                self.counts.clear()
+                self.chars = 0
+            self.counts[text] = n
+            self.chars += len(text)
+        return n
+
+
+count_tokens = TokenMemo()
