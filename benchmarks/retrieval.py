@@ -236,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     command = "python " + " ".join(shlex.quote(a) for a in (sys.argv if argv is None else ["benchmarks/retrieval.py", *argv]))
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
+    _CODE_VERSION["value"] = code_version()
     model_load_s = 0.0 if args.baseline_only else preload_model(args.no_embed)
     results, started = _resumed(out_dir, args.resume, budgets, {r["instance_id"] for r in rows})
     done = {r["instance_id"] for r in results}
@@ -266,6 +267,9 @@ def _resumed(out_dir: Path, resume: bool, budgets: Sequence[int], wanted: set[st
     rows = [r for r in old["rows"] if r["instance_id"] in wanted]
     print(f"resuming: {len(rows)} rows kept from {path}", file=sys.stderr)
     return rows, time.time() - old.get("wall_s", 0.0)
+
+
+_CODE_VERSION: dict[str, str] = {}
 
 
 def code_version() -> str:
@@ -305,7 +309,7 @@ def _write(out_dir: Path, command: str, args: argparse.Namespace, budgets: Seque
         "partial": partial, "date": time.strftime("%Y-%m-%d", time.localtime(started)),
         "wall_s": time.time() - started, "model_load_s": model_load_s,
         "peak_rss_mb": max([peak_rss_mb(), *(r.get("rss_mb", 0.0) for r in results)]),
-        "code_version": code_version(),
+        "code_version": _CODE_VERSION.setdefault("value", code_version()),  # as loaded at the start
         "aggregate": aggregate(results, budgets), "rows": results,
     }
     tmp = out_dir / "results.json.tmp"

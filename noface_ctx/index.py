@@ -45,7 +45,6 @@ Progress = Callable[[int, int], None]
 Row = tuple
 # Stored columns: what ranking touches for every chunk is loaded eagerly; signatures,
 # docstrings and references live in one pickled blob per file, decoded when that file is used.
-_DETAIL = 4  # position of the first detail field in a Row
 
 
 @dataclass(slots=True)
@@ -91,10 +90,10 @@ class CodeIndex:
         self._term_ids: dict[str, int] | None = None
         self._by_name: dict[str, list[int]] | None = None
         self._symbol_names: frozenset[str] | None = None
-        self._path_terms: tuple[list[frozenset[str]], dict[str, float]] | None = None
         self._callers: dict[str, list[int]] | None = None
         self._chunk_file: np.ndarray | None = None
         self._text_cache: dict[str, str] = {}
+        self.memo: dict[str, object] = {}  # values derived from this index by its users (rank_code)
         self._data = data
 
     # ------------------------------------------------------------------ building
@@ -282,20 +281,6 @@ class CodeIndex:
             scale = weights.get(term, 1.0) if weights else 1.0
             scores[rows[s:e]] += w[s:e] * scale
         return scores
-
-    def path_scores(self, terms: Sequence[str]) -> np.ndarray:
-        """Per file (in `paths()` order): summed IDF of its directory and file-name terms in `terms`."""
-        if self._path_terms is None:
-            per_file = [frozenset(tokenize(p.rpartition(".")[0] if "." in p.rpartition("/")[2] else p)) for p in self._file_order]
-            df: dict[str, int] = {}
-            for ts in per_file:
-                for t in ts:
-                    df[t] = df.get(t, 0) + 1
-            n = max(1, len(per_file))
-            self._path_terms = (per_file, {t: float(np.log(1 + n / c)) for t, c in df.items()})
-        per_file, idf = self._path_terms
-        wanted = {t for t in terms if t in idf}
-        return np.array([sum(idf[t] for t in ts & wanted) for ts in per_file], dtype=np.float64)
 
     # ------------------------------------------------------------------ internals
 
@@ -542,72 +527,84 @@ def _pool(n_jobs: int):
 # --------------------------------------------------------------------------- assembling BM25
 
 
+class _Tables:
+    """The chunk table and term counts being assembled, file by file, in path order."""
+
+    def __init__(self, old: dict | None) -> None:
+        self.old = old
+        self.term_id = {t: i for i, t in enumerate(old["vocab"])} if old is not None else {}
+        self.symbols: list[str] = []
+        self.kinds: list[str] = []
+        self.parents: list[str] = []
+        self.spans: list[np.ndarray] = []
+        self.details: dict[str, bytes] = {}
+        self.files: dict[str, tuple] = {}
+        self.terms: list[np.ndarray] = []
+        self.counts: list[np.ndarray] = []
+        self.lengths: list[np.ndarray] = []
+
+    def add_new(self, p: _Parsed) -> None:
+        lo = len(self.symbols)
+        self.symbols.extend(r[0] for r in p.rows)
+        self.kinds.extend(r[1] for r in p.rows)
+        self.parents.extend(r[6] for r in p.rows)
+        self.spans.append(np.array([(r[2], r[3]) for r in p.rows], dtype=np.int32).reshape(-1, 2))
+        self.details[p.path] = pickle.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], protocol=pickle.HIGHEST_PROTOCOL)
+        term_id = self.term_id
+        for tc in p.terms:
+            self.terms.append(np.fromiter((term_id.setdefault(t, len(term_id)) for t in tc), dtype=np.int32, count=len(tc)))
+            self.counts.append(np.fromiter(tc.values(), dtype=np.float32, count=len(tc)))
+            self.lengths.append(np.array([len(tc)], dtype=np.int64))
+        self.files[p.path] = (p.hash, p.size, p.mtime_ns, p.language, lo, len(self.symbols))
+
+    def add_reused(self, path: str, rec: _FileRec) -> None:
+        old = self.old
+        assert old is not None
+        lo = len(self.symbols)
+        self.symbols.extend(old["symbols"][rec.lo : rec.hi])
+        self.kinds.extend(old["kinds"][rec.lo : rec.hi])
+        self.parents.extend(old["parents"][rec.lo : rec.hi])
+        self.spans.append(old["lines"][rec.lo : rec.hi])
+        self.details[path] = old["details"][path]
+        indptr = old["tf"]["indptr"]
+        s, e = indptr[rec.lo], indptr[rec.hi]
+        self.terms.append(old["tf"]["terms"][s:e])
+        self.counts.append(old["tf"]["counts"][s:e])
+        self.lengths.append(np.diff(indptr[rec.lo : rec.hi + 1]))
+        self.files[path] = (rec.hash, rec.size, rec.mtime_ns, rec.language, lo, len(self.symbols))
+
+
 def _assemble(old: dict | None, reuse: dict[str, _FileRec], parsed: list[_Parsed]) -> dict:
     """Concatenate kept and new per-file results into one chunk table and rebuild BM25 weights."""
-    vocab: list[str] = list(old["vocab"]) if old is not None else []
-    term_id = {t: i for i, t in enumerate(vocab)}
-    tf_old = old["tf"] if old is not None else None
     new_by_path = {p.path: p for p in parsed}
     order = sorted(set(reuse) | set(new_by_path))
-    symbols: list[str] = []
-    kinds: list[str] = []
-    parents: list[str] = []
-    spans: list[np.ndarray] = []
-    details: dict[str, bytes] = {}
-    files: dict[str, tuple] = {}
-    terms_parts: list[np.ndarray] = []
-    counts_parts: list[np.ndarray] = []
-    lengths: list[np.ndarray] = []
+    t = _Tables(old)
     for path in order:
-        lo = len(symbols)
         if path in new_by_path:
-            p = new_by_path[path]
-            symbols.extend(r[0] for r in p.rows)
-            kinds.extend(r[1] for r in p.rows)
-            parents.extend(r[6] for r in p.rows)
-            spans.append(np.array([(r[2], r[3]) for r in p.rows], dtype=np.int32).reshape(-1, 2))
-            details[path] = pickle.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], protocol=pickle.HIGHEST_PROTOCOL)
-            for tc in p.terms:
-                ids = np.fromiter((term_id.setdefault(t, len(term_id)) for t in tc), dtype=np.int32, count=len(tc))
-                terms_parts.append(ids)
-                counts_parts.append(np.fromiter(tc.values(), dtype=np.float32, count=len(tc)))
-                lengths.append(np.array([len(tc)], dtype=np.int64))
-            files[path] = (p.hash, p.size, p.mtime_ns, p.language, lo, len(symbols))
+            t.add_new(new_by_path[path])
         else:
-            rec = reuse[path]
-            assert old is not None and tf_old is not None
-            symbols.extend(old["symbols"][rec.lo : rec.hi])
-            kinds.extend(old["kinds"][rec.lo : rec.hi])
-            parents.extend(old["parents"][rec.lo : rec.hi])
-            spans.append(old["lines"][rec.lo : rec.hi])
-            details[path] = old["details"][path]
-            s, e = tf_old["indptr"][rec.lo], tf_old["indptr"][rec.hi]
-            terms_parts.append(tf_old["terms"][s:e])
-            counts_parts.append(tf_old["counts"][s:e])
-            lengths.append(np.diff(tf_old["indptr"][rec.lo : rec.hi + 1]))
-            files[path] = (rec.hash, rec.size, rec.mtime_ns, rec.language, lo, len(symbols))
-    vocab = [""] * len(term_id)
-    for t, i in term_id.items():
-        vocab[i] = t
-    terms = np.concatenate(terms_parts) if terms_parts else np.zeros(0, np.int32)
-    counts = np.concatenate(counts_parts) if counts_parts else np.zeros(0, np.float32)
-    per_chunk = np.concatenate(lengths) if lengths else np.zeros(0, np.int64)
-    indptr = np.zeros(len(symbols) + 1, dtype=np.int64)
-    np.cumsum(per_chunk, out=indptr[1:])
+            t.add_reused(path, reuse[path])
+    vocab = [""] * len(t.term_id)
+    for term, i in t.term_id.items():
+        vocab[i] = term
+    terms = np.concatenate(t.terms) if t.terms else np.zeros(0, np.int32)
+    counts = np.concatenate(t.counts) if t.counts else np.zeros(0, np.float32)
+    indptr = np.zeros(len(t.symbols) + 1, dtype=np.int64)
+    if t.lengths:
+        np.cumsum(np.concatenate(t.lengths), out=indptr[1:])
     terms, vocab = _compact_vocab(terms, vocab)
-    tf = {"indptr": indptr, "terms": terms, "counts": counts}
-    chunk_files = np.repeat(np.arange(len(order), dtype=np.int32), [files[p][5] - files[p][4] for p in order])
+    chunk_files = np.repeat(np.arange(len(order), dtype=np.int32), [t.files[p][5] - t.files[p][4] for p in order])
     return {
         "version": INDEX_VERSION,
-        "files": files,
+        "files": t.files,
         "file_order": order,
-        "symbols": symbols,
-        "kinds": kinds,
-        "parents": parents,
-        "lines": np.concatenate(spans) if spans else np.zeros((0, 2), np.int32),
-        "details": details,
+        "symbols": t.symbols,
+        "kinds": t.kinds,
+        "parents": t.parents,
+        "lines": np.concatenate(t.spans) if t.spans else np.zeros((0, 2), np.int32),
+        "details": t.details,
         "vocab": vocab,
-        "tf": tf,
+        "tf": {"indptr": indptr, "terms": terms, "counts": counts},
         "bm25": _bm25_matrix(indptr, terms, counts, len(vocab)),
         "file_bm25": _file_matrix(indptr, terms, counts, chunk_files, order, vocab),
     }

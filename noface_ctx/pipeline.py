@@ -21,7 +21,7 @@ from noface_ctx.docs import DocSet, load_docs
 from noface_ctx.errors import UsageError
 from noface_ctx.files import scan_repo
 from noface_ctx.freshness import Freshness, assess_docs, find_clashes
-from noface_ctx.index import CodeIndex
+from noface_ctx.index import CodeIndex, is_sized_out_source
 from noface_ctx.issue import load_issue_with_warnings
 from noface_ctx.rank_code import CodeRanking, rank_code
 from noface_ctx.rank_docs import DocRanking, rank_docs
@@ -92,7 +92,7 @@ def build_prompt(
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, fresh,
-                                    complexity, embedder, embed_note, run)
+                                    complexity, embedder, embed_note, total, run)
     run.move(fresh.seconds, "ranking", "freshness")  # docs are judged lazily, for the ranked ones only
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
@@ -175,17 +175,17 @@ _EMBEDDERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (cache dir, model) ->
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
-          complexity: Complexity, embedder: Any, note: str, run: _Run) -> tuple[DocRanking, CodeRanking]:
+          complexity: Complexity, embedder: Any, note: str, total: int, run: _Run) -> tuple[DocRanking, CodeRanking]:
     """Rank docs and code; if the model fails at run time, fall back to BM25 with a warning."""
     try:
         doc_rank = rank_docs(issue, docset, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
-        code_rank = rank_code(issue, files, index, cfg, embedder)
+        code_rank = rank_code(issue, files, index, cfg, embedder, budget=total)
     except (OSError, ImportError, RuntimeError, ValueError) as exc:
         if embedder is None:
             raise
         run.warn([f"embedding model failed ({type(exc).__name__}: {exc}); ranking is BM25 only"])
         return _rank(issue, cfg, files, docset, index, fresh, complexity, None,
-                     "embeddings failed; ranking is BM25 only", run)
+                     "embeddings failed; ranking is BM25 only", total, run)
     save = getattr(embedder, "save", None)
     if callable(save):
         try:
@@ -222,12 +222,21 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
 
 
 def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run) -> list[Candidate]:
-    """Defence in depth: nothing excluded, forbidden or outside the scan reaches the packer."""
+    """Defence in depth: nothing excluded, forbidden or outside the scan reaches the packer.
+
+    One exception, by design: a source file excluded only for its size may give single
+    definitions (never its whole text), because the function to edit often lives in one.
+    """
     manifest = issue.manifest
     kept = []
     for cand in cands:
-        bad = files.exclusion(cand.path) is not None or (manifest is not None and manifest.is_forbidden(cand.path))
-        if bad or (cand.kind == "code" and files.get(cand.path) is None):
+        if manifest is not None and manifest.is_forbidden(cand.path):
+            bad = True
+        elif cand.kind == "code" and files.get(cand.path) is None:
+            bad = not (is_sized_out_source(files, cand.path) and not any(f.label == "whole" for f in cand.forms))
+        else:
+            bad = files.exclusion(cand.path) is not None
+        if bad:
             run.warn([f"{cand.path}: dropped from context (excluded or forbidden)"])
             continue
         kept.append(cand)

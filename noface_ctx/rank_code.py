@@ -24,9 +24,10 @@ from noface_ctx.symbols import elide_children, header_line, outline, render_bloc
 from noface_ctx.tokens import count_tokens
 
 POOL_SIZE = 150  # chunks re-ranked with embeddings
-EXPAND_FILES = 3  # the best files' other definitions join the embedding pool ...
-EXPAND_CHUNKS = 40  # ... up to this many each
-MAX_CANDIDATES = 60  # ranked snippets handed to the packer
+FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
+DIVERSITY = 0.0  # score a chunk loses for each better one from the same file
+MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
+MIN_CANDIDATES = 20
 QUERY_CHARS = 2000  # the issue text embedded as the dense query
 EMBED_CHARS = 360  # chunk text is cut to about 128 model tokens (~2.8 characters each in code)
 MAX_DIR_FILES = 8  # a manifest directory with more files only boosts them
@@ -48,8 +49,6 @@ _VENDOR_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "third
                           "external", "externals", "node_modules"})
 W_FILE = 0.3  # weight of whole-file BM25 in every chunk's score
 W_TITLE = 1.0  # extra BM25 query weight of terms in the issue title
-W_PATH = 0.0  # weight of issue terms found in the file's path (directory and file names)
-LOG_BM25 = 1  # z-score log(1 + BM25): one huge lexical match must not swamp every other signal
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +139,6 @@ class _Scores:
     bm25: np.ndarray
     boost: np.ndarray
     file_bm25: np.ndarray  # per file number
-    path: np.ndarray  # per file number: issue terms in its path
     reasons: dict[int, list[str]] = field(default_factory=dict)
 
     def add(self, ids: Sequence[int] | range, amount: float, why: str) -> None:
@@ -166,10 +164,14 @@ class _Ranker:
         self.hints = extract_hints(self.query)
         paths = index.paths()
         self.allowed = np.array([self._allowed(p) for p in paths], dtype=bool)
-        self.by_base: dict[str, list[str]] = {}
-        for p in paths:
-            self.by_base.setdefault(p.rpartition("/")[2], []).append(p)
-        self.file_no = {p: i for i, p in enumerate(paths)}
+        if "by_base" not in index.memo:
+            by_base: dict[str, list[str]] = {}
+            for p in paths:
+                by_base.setdefault(p.rpartition("/")[2], []).append(p)
+            index.memo["by_base"] = by_base
+            index.memo["file_no"] = {p: i for i, p in enumerate(paths)}
+        self.by_base: dict[str, list[str]] = index.memo["by_base"]  # type: ignore[assignment]
+        self.file_no: dict[str, int] = index.memo["file_no"]  # type: ignore[assignment]
 
     def _allowed(self, path: str) -> bool:
         if self.repo_files.get(path) is None and not is_sized_out_source(self.repo_files, path):
@@ -185,7 +187,7 @@ class _Ranker:
             weights[t] = weights.get(t, 1.0) + W_TITLE
         bm25 = self.index.bm25(terms, weights=weights)
         file_bm25 = self.index.bm25(terms, level="file", weights=weights)
-        scores = _Scores(bm25, np.zeros_like(bm25, dtype=np.float64), file_bm25, self.index.path_scores(terms))
+        scores = _Scores(bm25, np.zeros_like(bm25, dtype=np.float64), file_bm25)
         self._boost_names(scores)
         self._boost_files(scores)
         self._boost_frames(scores)
@@ -249,11 +251,12 @@ class _Ranker:
         paths = self.index.paths()
         files = self.index.chunk_files()
         kinds = self.index.kinds()
-        bad = np.zeros(len(paths), dtype=np.float64)
-        bad += np.array([self._path_penalty(p) for p in paths])
-        s.boost -= bad[files]
-        window = np.fromiter((k == "window" for k in kinds), dtype=bool, count=len(kinds))
-        s.boost[window] -= P_NONCODE
+        key = f"penalty:{self.hints.about_tests}"
+        if key not in self.index.memo:
+            per_file = np.array([self._path_penalty(p) for p in paths], dtype=np.float64)
+            window = np.fromiter((k == "window" for k in kinds), dtype=bool, count=len(kinds))
+            self.index.memo[key] = per_file[files] + P_NONCODE * window
+        s.boost -= self.index.memo[key]  # type: ignore[operator]
         s.boost[~self.allowed[files]] = -1e9
 
     def _path_penalty(self, path: str) -> float:
@@ -270,12 +273,10 @@ class _Ranker:
         first = (s.bm25 / top if top > 0 else s.bm25) * 3.0 + s.boost
         n = min(POOL_SIZE, int((first > -1e8).sum()))
         pool = np.argsort(-first, kind="stable")[:n]
-        extra = [*extra, *self._expand(pool, first)]
         pool = np.array(list(dict.fromkeys([*pool.tolist(), *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
         signals = {"bm25": s.bm25[pool].astype(np.float64), "boost": s.boost[pool]}
         files = self.index.chunk_files()[pool]
         signals["file_bm25"] = s.file_bm25[files].astype(np.float64)
-        signals["path"] = s.path[files]
         cosine = self._cosine(pool)
         wb, we = self.config.context.bm25_weight, self.config.context.embedding_weight
         if cosine is None:
@@ -283,30 +284,15 @@ class _Ranker:
         else:
             signals["embedding"] = cosine
         total = wb + we or 1.0
-        norm = np.log1p if LOG_BM25 else (lambda v: v)
+        # z-scores of log(1 + BM25): one huge lexical match must not swamp every other signal
         score = (
-            (wb / total) * zscore(norm(signals["bm25"]))
-            + W_FILE * zscore(norm(signals["file_bm25"]))
-            + W_PATH * zscore(signals["path"])
+            (wb / total) * zscore(np.log1p(signals["bm25"]))
+            + W_FILE * zscore(np.log1p(signals["file_bm25"]))
             + signals["boost"]
         )
         if cosine is not None:
             score = score + (we / total) * zscore(cosine)
         return pool, {**signals, "score": score}
-
-    def _expand(self, pool: np.ndarray, first: np.ndarray) -> list[int]:
-        """More definitions from the best files: the one to edit is often there, in other words."""
-        if self.embedder is None or EXPAND_FILES <= 0:
-            return []
-        files = self.index.chunk_files()
-        top_files = list(dict.fromkeys(int(files[i]) for i in pool[:30].tolist()))[:EXPAND_FILES]
-        paths = self.index.paths()
-        out: list[int] = []
-        for f in top_files:
-            ids = [i for i in self.index.chunk_ids(paths[f]) if self.index.kind(i) not in CONTAINER_KINDS]
-            ids.sort(key=lambda i: -first[i])
-            out += ids[:EXPAND_CHUNKS]
-        return out
 
     def _cosine(self, pool: np.ndarray) -> np.ndarray | None:
         if self.embedder is None or not len(pool):
@@ -357,8 +343,16 @@ def _holds(span: tuple[int, int], line: int) -> bool:
 # --------------------------------------------------------------------------- entry point
 
 
-def rank_code(issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Config, embedder) -> CodeRanking:
-    """Manifest items (required) first, then related definitions best first; see module doc."""
+def rank_code(
+    issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Config, embedder, *, budget: int | None = None
+) -> CodeRanking:
+    """Manifest items (required) first, then related definitions best first; see module doc.
+
+    `budget` (default `[context] budget_tokens`) sizes the candidate list and a manifest file's
+    share for its whole-file form.
+    """
+    if budget is not None:
+        config = config.with_context(budget_tokens=int(budget))
     from noface_ctx.embed import CachedEmbedder
 
     wrapped = embedder is not None and not isinstance(embedder, CachedEmbedder)
@@ -381,7 +375,7 @@ def rank_code(issue: Issue, repo_files: RepoFiles, index: CodeIndex, config: Con
     ranked_files = _rank_files(ranker, ranked_ids, chunk_score, scores)
     required, shown = _required(ranker, renderer, manifest_files, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
-    ranked = _snippets(ranker, renderer, ranked_ids, chunk_score, shown, detail, scores.reasons)
+    ranked = _snippets(ranker, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
     candidates = tuple(required + ranked)
     report = tuple(_report_row(c) for c in candidates)
     return CodeRanking(
@@ -469,21 +463,28 @@ class _Renderer:
 
     def __init__(self, index: CodeIndex) -> None:
         self.index = index
+        self._lines: dict[str, list[str]] = {}
 
     def lines(self, path: str) -> list[str]:
-        return self.index.file_text(path).split("\n")
+        got = self._lines.get(path)
+        if got is None:
+            got = self._lines[path] = self.index.file_text(path).split("\n")
+        return got
 
     def context(self, i: int) -> list[tuple[int, str]]:
         """Header lines of the definitions enclosing chunk `i`, outermost first."""
         path, symbol = self.index.path_of(i), self.index.symbol(i)
+        if "." not in symbol:
+            return []
         start, end = self.index.lines(i)
-        lines = self.lines(path)
+        ids = self.index.chunk_ids(path)
+        symbols = self.index.symbols()
+        spans = self.index.line_spans()[ids.start : ids.stop].tolist()
         out = []
-        for j in self.index.chunk_ids(path):
-            other = self.index.symbol(j)
-            s, e = self.index.lines(j)
+        for j, (s, e) in zip(ids, spans):
+            other = symbols[j]
             if j != i and other and symbol.startswith(other + ".") and s <= start and end <= e:
-                out.append(header_line(lines, s))
+                out.append(header_line(self.lines(path), s))
         return sorted(set(out))
 
     def title(self, i: int) -> str:
@@ -518,8 +519,8 @@ class _Renderer:
     def elided(self, i: int, lines: list[str], fence: str, ctx) -> str | None:
         path, symbol = self.index.path_of(i), self.index.symbol(i)
         start, end = self.index.lines(i)
-        kids = [self.index.chunk(j) for j in self.index.chunk_ids(path) if self.index.parent(j) == symbol and j != i]
-        kids = [k for k in kids if start <= k.start_line and k.end_line <= end]
+        kids = [k for k in self.index.chunks_for(path) if k.parent == symbol and start <= k.start_line and k.end_line <= end]
+        kids = [k for k in kids if (k.start_line, k.end_line) != (start, end)]
         if not kids:
             return None
         body = elide_children(lines, start, end, kids)
@@ -604,22 +605,32 @@ def _snippets(
     rd: _Renderer,
     ranked_ids: list[int],
     score: dict[int, float],
+    files: list[str],
     shown: set[int],
     detail: dict[int, dict[str, float]],
     reasons: dict[int, list[str]],
 ) -> list[Candidate]:
-    """Ranked chunks as candidates, a little penalty for each earlier chunk of the same file."""
+    """Ranked chunks as candidates: first the best chunk of each of the top files (so the
+    right file is seen), then the rest by score, a little less for each earlier chunk of a file."""
+    usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
+    best_of: dict[str, int] = {}
+    for i in usable:
+        best_of.setdefault(r.index.path_of(i), i)
+    lead = [best_of[p] for p in files[:FIRST_PASS_FILES] if p in best_of]
     seen: dict[str, int] = {}
     adjusted = []
-    for i in ranked_ids:
-        if score[i] <= -1e8 or i in shown:
-            continue
+    for i in usable:
         path = r.index.path_of(i)
-        adjusted.append((score[i] - 0.3 * seen.get(path, 0), i))
         seen[path] = seen.get(path, 0) + 1
+        if i not in lead:
+            adjusted.append((score[i] - DIVERSITY * (seen[path] - 1), i))
     adjusted.sort(key=lambda t: -t[0])
-    out = []
+    adjusted = [(score[i], i) for i in lead] + adjusted
+    out: list[Candidate] = []
+    room = 1.5 * r.config.context.budget_tokens
     for adj, i in adjusted[:MAX_CANDIDATES]:
+        if len(out) >= MIN_CANDIDATES and room <= 0:
+            break
         path = r.index.path_of(i)
         start, end = r.index.lines(i)
         symbol = r.index.symbol(i)
@@ -627,6 +638,7 @@ def _snippets(
         why = tuple(dict.fromkeys(reasons.get(i, ())))
         cand = _candidate(path, symbol, title, rd.snippet(i), score[i], f"NEED_CODE: {path}:{start}-{end}", start, end, r.index.kind(i), why)
         out.append(replace(cand, scores=detail.get(i, {})))
+        room -= cand.forms[0].tokens
     return out
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from noface_ctx.config import cache_dir, load_config
-from noface_ctx.datatypes import FileEntry, RepoFiles
+from noface_ctx.datatypes import Excluded, FileEntry, RepoFiles
 from noface_ctx.index import INDEX_NAME, CodeIndex
 from noface_ctx.languages import language_for_path
 from noface_ctx.lexical import tokenize
@@ -201,3 +201,19 @@ def test_two_processes_building_at_once_leave_a_good_index(repo):
     assert outs[0][0] == outs[1][0]
     index = build(repo)
     assert index.stats["parsed"] == 0 and index.has_symbol("func_59")
+
+
+def test_source_files_excluded_only_for_size_are_still_indexed(repo):
+    files = scan(repo)
+    big = next(f for f in files.files if f.path == "app/models.py")
+    sized_out = RepoFiles(
+        files.root,
+        tuple(f for f in files.files if f is not big and f.path != "config/settings.cfg"),
+        (Excluded("app/models.py", "over max_file_size_kb", "size"), Excluded("config/settings.cfg", "x", "size")),
+        True,
+    )
+    index = CodeIndex.build(sized_out, load_config(repo))
+    assert index.has_symbol("User.get_user")  # served definition by definition, never whole
+    assert "config/settings.cfg" not in index.paths()  # no grammar: nothing to serve it by
+    secret = RepoFiles(files.root, sized_out.files, (Excluded("app/models.py", "secret", "secret"),), True)
+    assert not CodeIndex.build(secret, load_config(repo)).has_symbol("User.get_user")

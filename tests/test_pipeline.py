@@ -387,3 +387,18 @@ def test_final_count_moves_the_lowest_scored_item_out_until_the_prompt_fits():
     assert [c.candidate.ref for c in packed.selection.code] == ["keep_required", "best"]
     assert [o.ref for o in packed.dropped] == ["worst"]
     assert "\n  NEED_CODE: a.py::worst\n" in packed.text
+
+
+def test_a_source_file_over_the_size_limit_gives_definitions_never_its_whole_text(tmp_path, embedder):
+    filler = "".join(f"def helper_{i}(value):\n    return value + {i}\n\n\n" for i in range(2500))
+    big = filler + "def rotate_request_log(path, keep):\n    \"\"\"Rotate the request log, keeping `keep` files.\"\"\"\n    return path\n"
+    secret_big = "API_" + "KEY = '" + "sk_live_" + "9" * 40 + "'\n" + filler
+    root = make_repo(tmp_path / "big", {"server/handlers.py": big, "server/keys.py": secret_big,
+                                        "server/app.py": "def main():\n    return 0\n"})
+    assert len(big) > 100 * 1024
+    prompt = build_prompt(Issue(id="b-1", title="rotate_request_log ignores keep"), root, budget=6000, embed=embedder)
+    excluded = {e["path"]: e["reason"] for e in prompt.to_dict()["excluded"]}
+    assert "max_file_size_kb" in excluded["server/handlers.py"]
+    assert "server/handlers.py:" in prompt.text and "def rotate_request_log(path, keep):" in prompt.text
+    assert "def helper_2000" not in prompt.text  # one definition, not the whole file
+    assert "sk_live_" not in prompt.text and "server/keys.py" not in prompt.text.split("OMITTED CONTEXT")[0]

@@ -285,3 +285,27 @@ def test_real_model_reranks_a_paraphrase(repo, real_embedder):
     assert ranking.embedding_used
     assert ranking.candidates[0].ref == "SessionRedirectMixin.resolve_redirects"
     assert np.isfinite([r["score"] for r in ranking.report]).all()
+
+
+def test_a_sized_out_source_file_is_ranked_but_never_whole(repo):
+    import dataclasses
+
+    from noface_ctx.datatypes import Excluded
+
+    config = load_config(repo)
+    files = scan(repo)
+    files = dataclasses.replace(
+        files,
+        files=tuple(f for f in files.files if f.path != "app/utils/html.py"),
+        excluded=(Excluded("app/utils/html.py", "over max_file_size_kb", "size"),),
+        _by_path={},
+        _excluded_by_path={},
+    )
+    index = CodeIndex.build(files, config)
+    manifest = Manifest(primary=(ManifestEntry("app/utils/html.py"),))
+    ranking = rank_code(_issue("json_script needs an encoder", manifest=manifest), files, index, config, None)
+    first = ranking.candidates[0]
+    assert first.required and first.path == "app/utils/html.py"
+    assert "whole" not in [f.label for f in first.forms]
+    plain = rank_code(_issue("json_script needs an encoder"), files, index, config, None)
+    assert plain.candidates[0].ref == "json_script"
