@@ -1,18 +1,26 @@
 """Speed of `build_prompt` on one work tree: cold (empty cache), warm (median of N), peak memory.
 
-    python benchmarks/speed.py --repo-dir TREE [--budget 13000] [--runs 5] [--no-embed]
-        [--issue-file ISSUE.md] [--json]
+    python benchmarks/speed.py --repo-dir TREE [--budget 13000] [--runs 5] [--embed|--no-embed]
+        [--stages] [--profile N] [--issue-file ISSUE.md] [--json]
 
 The embedding model is loaded before anything is timed, so "cold" is the index (parsing every
 file, embedding what the ranker embeds) and "warm" is a rebuild in the same process with the
-cache and the model in place. The cache goes to a fresh temp dir, never into the tree.
+cache and the model in place. The cache goes to a fresh temp dir (`NOFACE_CTX_CACHE_DIR`), never
+into the tree. Stage times come from `Prompt.details["timings"]` (ms; warm: the median per stage).
+`--stages` prints the per-stage table with its sums and the docs included; it measures BM25 only
+unless `--embed` is given (without `--stages` embeddings are on unless `--no-embed`).
+`--profile N` runs one more warm build under cProfile and prints the N most expensive functions
+by cumulative time.
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
+import io
 import json
 import os
+import pstats
 import resource
 import statistics
 import sys
@@ -43,10 +51,18 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repo-dir", required=True, help="a work tree (e.g. a materialised django)")
     p.add_argument("--budget", type=int, default=13000)
     p.add_argument("--runs", type=int, default=5, help="warm builds (the median is reported)")
-    p.add_argument("--no-embed", action="store_true", help="BM25 only: no model")
+    embed = p.add_mutually_exclusive_group()
+    embed.add_argument("--embed", dest="embed", action="store_true", default=None,
+                       help="load the real embedding model (the default without --stages)")
+    embed.add_argument("--no-embed", dest="embed", action="store_false", help="BM25 only: no model")
+    p.add_argument("--stages", action="store_true", help="per-stage timing table (BM25 only unless --embed)")
+    p.add_argument("--profile", type=int, default=0, metavar="N", help="cProfile one more warm build; print top N")
     p.add_argument("--issue-file", help="Markdown issue: first line title, rest description")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.embed is None:
+        args.embed = not args.stages
+    return args
 
 
 def load_issue(path: str | None) -> dict[str, str]:
@@ -56,56 +72,104 @@ def load_issue(path: str | None) -> dict[str, str]:
     return {"id": Path(path).stem, "title": lines[0].lstrip("# ").strip(), "description": "\n".join(lines[1:]).strip()}
 
 
-def measure(repo: Path, issue: dict[str, str], budget: int, runs: int, embed: bool) -> dict[str, Any]:
-    """Model load, cold build, `runs` warm builds, with stage timings and peak RSS after each phase."""
+def load_model() -> None:
+    """Load and warm up the embedding model (process-cached; `build_prompt` wraps it in its disk cache)."""
+    from noface_ctx.config import ContextConfig
+    from noface_ctx.embed import get_embedder
+
+    status = get_embedder(ContextConfig().embedding_model)
+    if status.embedder is None:
+        raise SystemExit(f"embedding model unavailable: {status.reason}")
+    status.embedder.embed(["warm up"])
+
+
+def measure(repo: Path, issue: dict[str, str] | None = None, budget: int = 13000, runs: int = 5,
+            embed: bool = True, *, profile: int = 0) -> dict[str, Any]:
+    """Model load, cold build, `runs` warm builds (and one profiled with `profile`), with stage
+    timings and peak RSS after each phase. The caller's `NOFACE_CTX_CACHE_DIR` is restored."""
     from noface_ctx import build_prompt
 
+    issue = issue or dict(DEFAULT_ISSUE)
     out: dict[str, Any] = {"repo_dir": str(repo), "budget": budget, "embeddings": embed, "runs": runs}
     t0 = time.perf_counter()
     if embed:
-        from noface_ctx.config import ContextConfig
-        from noface_ctx.embed import get_embedder
-
-        status = get_embedder(ContextConfig().embedding_model)
-        if status.embedder is not None:
-            status.embedder.embed(["warm up"])
+        load_model()
     out["model_load_s"] = time.perf_counter() - t0
     out["rss_after_model_mb"] = rss_mb()
+
+    def build() -> Any:
+        return build_prompt(issue, repo=str(repo), budget=budget, embed=embed)
+
+    before = os.environ.get("NOFACE_CTX_CACHE_DIR")
     with tempfile.TemporaryDirectory(prefix="noface-speed-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
-        t0 = time.perf_counter()
-        prompt = build_prompt(issue, repo=str(repo), budget=budget, embed=embed)
-        out["cold_s"] = time.perf_counter() - t0
-        out["cold_stages_ms"] = dict(prompt.details.get("timings", {}))
-        out["rss_after_cold_mb"] = rss_mb()
-        warm: list[float] = []
-        for _ in range(runs):
+        try:
             t0 = time.perf_counter()
-            prompt = build_prompt(issue, repo=str(repo), budget=budget, embed=embed)
-            warm.append(time.perf_counter() - t0)
-        out["warm_s"] = warm
-        out["warm_median_s"] = statistics.median(warm)
-        out["warm_stages_ms"] = dict(prompt.details.get("timings", {}))
-        out["tokens"] = dict(prompt.tokens)
-    os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
+            prompt = build()
+            out["cold_s"] = time.perf_counter() - t0
+            out["cold_stages_ms"] = dict(prompt.details.get("timings", {}))
+            out["rss_after_cold_mb"] = rss_mb()
+            warm: list[float] = []
+            stages: list[dict[str, float]] = []
+            for _ in range(runs):
+                t0 = time.perf_counter()
+                prompt = build()
+                warm.append(time.perf_counter() - t0)
+                stages.append(dict(prompt.details.get("timings", {})))
+            out["warm_s"] = warm
+            out["warm_median_s"] = statistics.median(warm) if warm else 0.0
+            names = dict.fromkeys(k for s in stages for k in s)
+            out["warm_stages_ms"] = {k: statistics.median(s.get(k, 0.0) for s in stages) for k in names}
+            out["tokens"] = dict(prompt.tokens)
+            out["docs_included"] = [d["slug"] for d in prompt.docs if d.get("included")]
+            if profile:
+                out["profile"] = _profile(build, profile)
+        finally:
+            if before is None:
+                os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
+            else:
+                os.environ["NOFACE_CTX_CACHE_DIR"] = before
     out["peak_rss_mb"] = rss_mb()
     out["files"] = sum(1 for _ in repo.rglob("*.py"))
     return out
 
 
-def render(r: dict[str, Any]) -> str:
-    stages = sorted(set(r["cold_stages_ms"]) | set(r["warm_stages_ms"]))
-    lines = [
-        f"{r['repo_dir']}: {r['files']} .py files, budget {r['budget']:,}, embeddings {'on' if r['embeddings'] else 'off'}",
-        f"model load {r['model_load_s']:.2f} s · cold {r['cold_s']:.2f} s · warm median {r['warm_median_s']:.3f} s "
-        f"(runs: {', '.join(f'{w:.3f}' for w in r['warm_s'])})",
-        f"peak RSS: after model {r['rss_after_model_mb']:,.0f} MB · after cold {r['rss_after_cold_mb']:,.0f} MB · "
-        f"end {r['peak_rss_mb']:,.0f} MB",
-        "",
-        "| stage | cold ms | warm ms |",
-        "|---|---:|---:|",
-    ]
-    lines += [f"| {s} | {r['cold_stages_ms'].get(s, 0):,.0f} | {r['warm_stages_ms'].get(s, 0):,.0f} |" for s in stages]
+def _profile(build: Any, top: int) -> str:
+    prof = cProfile.Profile()
+    prof.enable()
+    build()
+    prof.disable()
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(top)
+    return buf.getvalue()
+
+
+def render(r: dict[str, Any], stages: bool = False) -> str:
+    """The summary with a stage table; `stages`: the per-stage table with sums and the docs included."""
+    cold, warm = r["cold_stages_ms"], r["warm_stages_ms"]
+    runs = ", ".join(f"{w:.3f}" for w in r["warm_s"])
+    embeddings = "on" if r["embeddings"] else "off"
+    if stages:
+        lines = [
+            f"{r['repo_dir']} · embeddings {embeddings} · model load {r['model_load_s']:.2f} s",
+            f"cold {r['cold_s']:.2f} s · warm {runs} s",
+        ]
+    else:
+        lines = [
+            f"{r['repo_dir']}: {r['files']} .py files, budget {r['budget']:,}, embeddings {embeddings}",
+            f"model load {r['model_load_s']:.2f} s · cold {r['cold_s']:.2f} s · "
+            f"warm median {r['warm_median_s']:.3f} s (runs: {runs})",
+            f"peak RSS: after model {r['rss_after_model_mb']:,.0f} MB · "
+            f"after cold {r['rss_after_cold_mb']:,.0f} MB · end {r['peak_rss_mb']:,.0f} MB",
+        ]
+    ms = ",.1f" if stages else ",.0f"
+    lines += ["", "| stage | cold ms | warm ms (median) |", "|---|---:|---:|"]
+    lines += [f"| {s} | {cold.get(s, 0):{ms}} | {warm.get(s, 0):{ms}} |" for s in dict.fromkeys([*cold, *warm])]
+    if stages:
+        lines.append(f"| **sum** | {sum(cold.values()):{ms}} | {sum(warm.values()):{ms}} |")
+        lines.append(f"\ndocs included: {', '.join(r['docs_included']) or '-'}")
+    if r.get("profile"):
+        lines += ["", r["profile"]]
     return "\n".join(lines)
 
 
@@ -115,8 +179,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not repo.is_dir():
         print(f"error: {args.repo_dir}: not a directory", file=sys.stderr)
         return 2
-    result = measure(repo, load_issue(args.issue_file), args.budget, args.runs, embed=not args.no_embed)
-    print(json.dumps(result, indent=1) if args.json else render(result))
+    result = measure(repo, load_issue(args.issue_file), args.budget, args.runs, args.embed, profile=args.profile)
+    print(json.dumps(result, indent=1) if args.json else render(result, stages=args.stages))
     return 0
 
 

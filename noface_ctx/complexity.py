@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import Any, Collection
 
@@ -104,15 +105,27 @@ def _manifest_signal(issue: Issue, parts: list[tuple[float, str]]) -> list[str]:
     return files
 
 
-def _named_files(text: str, known_paths: Collection[str]) -> list[str]:
-    """Paths the issue names: known repo paths (whole or by unique suffix), or path-like tokens."""
-    found: dict[str, None] = {}
-    known = set(known_paths)
+@lru_cache(maxsize=4)
+def _path_tables(paths: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[str]]]:
+    """The known paths, and each path suffix (`a/b.py`, `b.py`) → the paths ending so (memoised)."""
     by_suffix: dict[str, list[str]] = {}
-    for p in known:
+    for p in paths:
         parts = p.split("/")
         for i in range(len(parts)):
             by_suffix.setdefault("/".join(parts[i:]), []).append(p)
+    return frozenset(paths), by_suffix
+
+
+@lru_cache(maxsize=4)
+def _symbol_table(symbols: frozenset[str]) -> frozenset[str]:
+    """Qualified names plus their last parts (memoised: the index's name set is reused)."""
+    return symbols | {s.rsplit(".", 1)[-1] for s in symbols}
+
+
+def _named_files(text: str, known_paths: Collection[str]) -> list[str]:
+    """Paths the issue names: known repo paths (whole or by unique suffix), or path-like tokens."""
+    found: dict[str, None] = {}
+    known, by_suffix = _path_tables(tuple(known_paths))
     for m in _PATHLIKE.finditer(text):
         token, ext = m.group(1).rstrip("."), m.group(2).lower()
         if token in known:
@@ -130,7 +143,7 @@ def _named_files(text: str, known_paths: Collection[str]) -> list[str]:
 
 def _named_symbols(text: str, known_symbols: Collection[str], named_files: list[str]) -> list[str]:
     """Identifiers the issue names that look like code (or are known symbols)."""
-    known = set(known_symbols) | {s.rsplit(".", 1)[-1] for s in known_symbols}
+    known = _symbol_table(frozenset(known_symbols))
     file_words = {w for p in named_files for w in re.split(r"[/.]", p)}
     found: dict[str, None] = {}
     for m in _IDENT.finditer(text):

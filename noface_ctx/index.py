@@ -93,6 +93,7 @@ class CodeIndex:
         self._callers: dict[str, list[int]] | None = None
         self._chunk_file: np.ndarray | None = None
         self._text_cache: dict[str, str] = {}
+        self._lines_cache: dict[str, list[str]] = {}
         self.memo: dict[str, object] = {}  # values derived from this index by its users (rank_code)
         self._data = data
 
@@ -146,7 +147,7 @@ class CodeIndex:
         rec = self._files.get(path)
         if rec is None:
             return ()
-        lines = self.file_text(path).split("\n")
+        lines = self.file_lines(path)
         return tuple(self._chunk(i, path, lines) for i in range(rec.lo, rec.hi))
 
     def all_chunks(self) -> Iterator[CodeChunk]:
@@ -156,7 +157,7 @@ class CodeIndex:
     def chunk(self, chunk_id: int) -> CodeChunk:
         """One chunk by id (ids are positions in the index, stable until the next rebuild)."""
         path = self.path_of(chunk_id)
-        return self._chunk(chunk_id, path, self.file_text(path).split("\n"))
+        return self._chunk(chunk_id, path, self.file_lines(path))
 
     def path_of(self, chunk_id: int) -> str:
         return self._file_order[int(self.chunk_files()[chunk_id])]
@@ -255,6 +256,15 @@ class CodeIndex:
                 self._text_cache.clear()
             self._text_cache[path] = cached
         return cached
+
+    def file_lines(self, path: str) -> list[str]:
+        """`file_text(path)` split on newlines (shared: do not modify the list)."""
+        got = self._lines_cache.get(path)
+        if got is None:
+            if len(self._lines_cache) > 256:
+                self._lines_cache.clear()
+            got = self._lines_cache[path] = self.file_text(path).split("\n")
+        return got
 
     def language_of(self, path: str) -> str | None:
         rec = self._files.get(path)

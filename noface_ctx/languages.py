@@ -38,214 +38,105 @@ class LanguageSpec:
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "module", "namespace", "object"})
 
+def _spec(name: str, extensions: str, definitions: str, references: str, *, module: str = "",
+          function: str = "language", **more: Any) -> LanguageSpec:
+    """One row of the registry: `extensions` space-separated, `definitions` as `node_type:kind` words;
+    the module defaults to `tree_sitter_<name>` and the fence tag to the name."""
+    return LanguageSpec(
+        name=name,
+        extensions=tuple(extensions.split()),
+        module=module or f"tree_sitter_{name}",
+        function=function,
+        definitions=dict(word.split(":") for word in definitions.split()),
+        references=references,
+        **{"fence": name, **more},
+    )
+
+
 _C_REFS = """
 (call_expression function: (identifier) @ref)
 (call_expression function: (field_expression field: (field_identifier) @ref))
 (field_expression field: (field_identifier) @ref)
 """
+_JS_REFS = """
+(call_expression function: (identifier) @ref)
+(member_expression property: (property_identifier) @ref)
+(new_expression constructor: (identifier) @ref)
+"""
+_BOTH_COMMENTS = ("line_comment", "block_comment")
 
+# A JS/TS `variable_declarator` counts only when its value is a function, a Zig `variable_declaration`
+# only when it declares a container (both checked in symbols); tsx takes typescript's rules below.
 SPECS: tuple[LanguageSpec, ...] = (
-    LanguageSpec(
-        name="python",
-        extensions=(".py", ".pyi", ".pyw"),
-        module="tree_sitter_python",
-        function="language",
-        definitions={"function_definition": "function", "class_definition": "class"},
-        references="""
-        (call function: (identifier) @ref)
-        (attribute attribute: (identifier) @ref)
-        """,
-        python_docstrings=True,
-        wrappers=("decorated_definition",),
-        fence="python",
+    _spec(
+        "python", ".py .pyi .pyw", "function_definition:function class_definition:class",
+        "(call function: (identifier) @ref) (attribute attribute: (identifier) @ref)",
+        python_docstrings=True, wrappers=("decorated_definition",),
     ),
-    LanguageSpec(
-        name="javascript",
-        extensions=(".js", ".mjs", ".cjs", ".jsx"),
-        module="tree_sitter_javascript",
-        function="language",
-        definitions={
-            "function_declaration": "function",
-            "generator_function_declaration": "function",
-            "class_declaration": "class",
-            "method_definition": "function",
-            "variable_declarator": "function",  # only when its value is a function (checked in symbols)
-        },
-        references="""
-        (call_expression function: (identifier) @ref)
-        (member_expression property: (property_identifier) @ref)
-        (new_expression constructor: (identifier) @ref)
-        """,
-        wrappers=("export_statement", "lexical_declaration", "variable_declaration"),
-        fence="javascript",
+    _spec(
+        "javascript", ".js .mjs .cjs .jsx",
+        "function_declaration:function generator_function_declaration:function class_declaration:class "
+        "method_definition:function variable_declarator:function",
+        _JS_REFS, wrappers=("export_statement", "lexical_declaration", "variable_declaration"),
     ),
-    LanguageSpec(
-        name="typescript",
-        extensions=(".ts", ".mts", ".cts"),
-        module="tree_sitter_typescript",
-        function="language_typescript",
-        definitions={
-            "function_declaration": "function",
-            "generator_function_declaration": "function",
-            "class_declaration": "class",
-            "abstract_class_declaration": "class",
-            "interface_declaration": "interface",
-            "enum_declaration": "enum",
-            "type_alias_declaration": "type",
-            "method_definition": "function",
-            "method_signature": "function",
-            "abstract_method_signature": "function",
-            "internal_module": "namespace",
-            "variable_declarator": "function",
-        },
-        references="""
-        (call_expression function: (identifier) @ref)
-        (member_expression property: (property_identifier) @ref)
-        (new_expression constructor: (identifier) @ref)
-        """,
+    _spec(
+        "typescript", ".ts .mts .cts",
+        "function_declaration:function generator_function_declaration:function class_declaration:class "
+        "abstract_class_declaration:class interface_declaration:interface enum_declaration:enum "
+        "type_alias_declaration:type method_definition:function method_signature:function "
+        "abstract_method_signature:function internal_module:namespace variable_declarator:function",
+        _JS_REFS, function="language_typescript",
         wrappers=("export_statement", "lexical_declaration", "variable_declaration", "expression_statement"),
-        fence="typescript",
     ),
-    LanguageSpec(
-        name="tsx",
-        extensions=(".tsx",),
-        module="tree_sitter_typescript",
-        function="language_tsx",
-        definitions={},  # filled from typescript below
-        references="",
-        fence="tsx",
-        extra={"like": "typescript"},
-    ),
-    LanguageSpec(
-        name="go",
-        extensions=(".go",),
-        module="tree_sitter_go",
-        function="language",
-        definitions={
-            "function_declaration": "function",
-            "method_declaration": "method",
-            "type_spec": "struct",
-        },
-        references="""
-        (call_expression function: (identifier) @ref)
-        (selector_expression field: (field_identifier) @ref)
-        """,
+    _spec("tsx", ".tsx", "", "", module="tree_sitter_typescript", function="language_tsx",
+          extra={"like": "typescript"}),
+    _spec(
+        "go", ".go", "function_declaration:function method_declaration:method type_spec:struct",
+        "(call_expression function: (identifier) @ref) (selector_expression field: (field_identifier) @ref)",
         wrappers=("type_declaration",),
-        fence="go",
     ),
-    LanguageSpec(
-        name="rust",
-        extensions=(".rs",),
-        module="tree_sitter_rust",
-        function="language",
-        definitions={
-            "function_item": "function",
-            "function_signature_item": "function",
-            "struct_item": "struct",
-            "enum_item": "enum",
-            "union_item": "struct",
-            "trait_item": "trait",
-            "impl_item": "impl",
-            "mod_item": "module",
-            "macro_definition": "macro",
-        },
-        references="""
+    _spec(
+        "rust", ".rs",
+        "function_item:function function_signature_item:function struct_item:struct enum_item:enum "
+        "union_item:struct trait_item:trait impl_item:impl mod_item:module macro_definition:macro",
+        """
         (call_expression function: (identifier) @ref)
         (call_expression function: (scoped_identifier name: (identifier) @ref))
         (field_expression field: (field_identifier) @ref)
         (macro_invocation macro: (identifier) @ref)
         """,
-        comment_types=("line_comment", "block_comment"),
-        fence="rust",
+        comment_types=_BOTH_COMMENTS,
     ),
-    LanguageSpec(
-        name="zig",
-        extensions=(".zig",),
-        module="tree_sitter_zig",
-        function="language",
-        definitions={
-            "function_declaration": "function",
-            "variable_declaration": "struct",  # only when it declares a container (checked in symbols)
-            "test_declaration": "test",
-        },
-        references="""
-        (call_expression function: (identifier) @ref)
-        (field_expression member: (identifier) @ref)
-        """,
-        fence="zig",
+    _spec(
+        "zig", ".zig", "function_declaration:function variable_declaration:struct test_declaration:test",
+        "(call_expression function: (identifier) @ref) (field_expression member: (identifier) @ref)",
     ),
-    LanguageSpec(
-        name="java",
-        extensions=(".java",),
-        module="tree_sitter_java",
-        function="language",
-        definitions={
-            "class_declaration": "class",
-            "interface_declaration": "interface",
-            "enum_declaration": "enum",
-            "record_declaration": "class",
-            "annotation_type_declaration": "interface",
-            "method_declaration": "function",
-            "constructor_declaration": "function",
-        },
-        references="""
+    _spec(
+        "java", ".java",
+        "class_declaration:class interface_declaration:interface enum_declaration:enum record_declaration:class "
+        "annotation_type_declaration:interface method_declaration:function constructor_declaration:function",
+        """
         (method_invocation name: (identifier) @ref)
         (object_creation_expression type: (type_identifier) @ref)
         (field_access field: (identifier) @ref)
         """,
-        comment_types=("line_comment", "block_comment"),
-        fence="java",
+        comment_types=_BOTH_COMMENTS,
     ),
-    LanguageSpec(
-        name="c",
-        extensions=(".c", ".h"),
-        module="tree_sitter_c",
-        function="language",
-        definitions={
-            "function_definition": "function",
-            "struct_specifier": "struct",
-            "union_specifier": "struct",
-            "enum_specifier": "enum",
-        },
-        references=_C_REFS,
-        wrappers=("type_definition",),
-        fence="c",
+    _spec(
+        "c", ".c .h",
+        "function_definition:function struct_specifier:struct union_specifier:struct enum_specifier:enum",
+        _C_REFS, wrappers=("type_definition",),
     ),
-    LanguageSpec(
-        name="cpp",
-        extensions=(".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp"),
-        module="tree_sitter_cpp",
-        function="language",
-        definitions={
-            "function_definition": "function",
-            "class_specifier": "class",
-            "struct_specifier": "struct",
-            "union_specifier": "struct",
-            "enum_specifier": "enum",
-            "namespace_definition": "namespace",
-        },
-        references=_C_REFS
-        + """
-        (call_expression function: (qualified_identifier name: (identifier) @ref))
-        """,
+    _spec(
+        "cpp", ".cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp",
+        "function_definition:function class_specifier:class struct_specifier:struct union_specifier:struct "
+        "enum_specifier:enum namespace_definition:namespace",
+        _C_REFS + "(call_expression function: (qualified_identifier name: (identifier) @ref))",
         wrappers=("template_declaration", "type_definition"),
-        fence="cpp",
     ),
-    LanguageSpec(
-        name="ruby",
-        extensions=(".rb", ".rake", ".gemspec"),
-        module="tree_sitter_ruby",
-        function="language",
-        definitions={
-            "method": "function",
-            "singleton_method": "function",
-            "class": "class",
-            "module": "module",
-        },
-        references="""
-        (call method: (identifier) @ref)
-        """,
-        fence="ruby",
+    _spec(
+        "ruby", ".rb .rake .gemspec", "method:function singleton_method:function class:class module:module",
+        "(call method: (identifier) @ref)",
     ),
 )
 

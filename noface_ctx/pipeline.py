@@ -23,7 +23,7 @@ from noface_ctx.files import scan_repo
 from noface_ctx.freshness import Freshness, assess_docs, find_clashes
 from noface_ctx.index import CodeIndex, is_sized_out_source
 from noface_ctx.issue import load_issue_with_warnings
-from noface_ctx.rank_code import CodeRanking, rank_code
+from noface_ctx.rank_code import CodeRanking, code_location, rank_code
 from noface_ctx.rank_docs import DocRanking, rank_docs
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.tokens import count_tokens
@@ -401,11 +401,7 @@ def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[dict[str, Any]]:
 def _code_row(item: Chosen) -> dict[str, Any]:
     c = item.candidate
     return {
-        "path": c.path,
-        "symbol": c.ref,
-        "start_line": c.start_line,
-        "end_line": c.end_line,
-        "kind": c.symbol_kind or ("file" if not c.ref else ""),
+        **code_location(c, c.symbol_kind or ("file" if not c.ref else "")),
         "tokens": item.form.tokens,
         "score": round(float(c.score), 4),
         "form": item.form.label,

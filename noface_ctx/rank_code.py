@@ -301,7 +301,7 @@ class _Ranker:
         for i in pool.tolist():
             path = self.index.path_of(i)
             start, end = self.index.lines(i)
-            body = "\n".join(self.index.file_text(path).split("\n")[start - 1 : min(end, start + 40)])
+            body = "\n".join(self.index.file_lines(path)[start - 1 : min(end, start + 40)])
             texts.append(_cut(f"{path} {self.index.symbol(i)}\n{body}", EMBED_CHARS))
         try:
             vectors = self.embedder.embed([_cut(self.query, QUERY_CHARS), *texts])
@@ -463,13 +463,9 @@ class _Renderer:
 
     def __init__(self, index: CodeIndex) -> None:
         self.index = index
-        self._lines: dict[str, list[str]] = {}
 
     def lines(self, path: str) -> list[str]:
-        got = self._lines.get(path)
-        if got is None:
-            got = self._lines[path] = self.index.file_text(path).split("\n")
-        return got
+        return self.index.file_lines(path)
 
     def context(self, i: int) -> list[tuple[int, str]]:
         """Header lines of the definitions enclosing chunk `i`, outermost first."""
@@ -665,14 +661,16 @@ def _form(label: str, text: str):
     return Form(label=label, text=text, tokens=count_tokens(text))
 
 
+def code_location(c: Candidate, kind: str | None = None) -> dict[str, Any]:
+    """The fields naming a code candidate in report rows (`kind` defaults to its symbol kind)."""
+    kind = c.symbol_kind if kind is None else kind
+    return {"path": c.path, "symbol": c.ref, "kind": kind, "start_line": c.start_line, "end_line": c.end_line}
+
+
 def _report_row(c: Candidate) -> dict[str, Any]:
     d = c.scores
     return {
-        "path": c.path,
-        "symbol": c.ref,
-        "kind": c.symbol_kind,
-        "start_line": c.start_line,
-        "end_line": c.end_line,
+        **code_location(c),
         "bm25": round(d.get("bm25", 0.0), 4),
         "embedding": round(d["embedding"], 4) if "embedding" in d else None,
         "boosts": round(d.get("boost", 0.0), 4),

@@ -136,6 +136,13 @@ class _Corpus:
         if cache is not None and stored is None:
             cache.keep_bm25(self.bm25)
         self._typical: float | None = None
+        self._positions: dict[tuple[str, int], int] | None = None
+
+    def position(self, slug: str, i: int) -> int:
+        """Row of section `i` of doc `slug` in `refs`."""
+        if self._positions is None:
+            self._positions = {(doc.slug, j): n for n, (doc, j, _) in enumerate(self.refs)}
+        return self._positions[(slug, i)]
 
     def idf(self, term: str) -> float:
         df = self.df.get(term, 0)
@@ -323,16 +330,13 @@ def _embed(
     embedder: Any, query: str, items: list[_Item], corpus: _Corpus, sec_bm25: np.ndarray, notes: list[str]
 ) -> bool:
     """Cosine of the issue with each candidate's sections (best lexical sections first, capped)."""
-    positions: dict[tuple[str, int], int] = {
-        (doc.slug, i): n for n, (doc, i, _) in enumerate(corpus.refs)
-    }
     texts = [query[:QUERY_CHARS], *NULL_TEXTS]
     owners: list[tuple[_Item, int]] = []
     for item in items:
         doc = item.doc
-        idx = sorted(item.sec_lex, key=lambda i: (i != 0, -float(sec_bm25[positions[(doc.slug, i)]])))
+        idx = sorted(item.sec_lex, key=lambda i: (i != 0, -float(sec_bm25[corpus.position(doc.slug, i)])))
         for i in idx[:MAX_EMBED_SECTIONS]:
-            sec = corpus.refs[positions[(doc.slug, i)]][2]
+            sec = corpus.refs[corpus.position(doc.slug, i)][2]
             head = f"{doc.title}: {sec.heading}" if sec.heading and sec.heading != doc.title else doc.title
             texts.append(f"{head}\n{doc.description}\n{sec.text}"[:SECTION_CHARS])
             owners.append((item, i))

@@ -26,9 +26,17 @@ def _encoding():
 
 
 def count_tokens(text: str) -> int:
-    """Number of cl100k tokens in `text` (special-token markers are counted as text)."""
+    """Number of cl100k tokens in `text` (special-token markers are counted as text).
+
+    Counts are memoised: warm builds re-count the same snippets and sections many times.
+    """
     if not text:
         return 0
+    return _count(text)
+
+
+@functools.lru_cache(maxsize=8192)
+def _count(text: str) -> int:
     return len(_encoding().encode(text, disallowed_special=()))
 
 
