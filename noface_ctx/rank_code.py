@@ -38,6 +38,9 @@ B_NAME = 1.5  # a code-like identifier named in the issue (divided by how common
 B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
 B_FRAME = 1.5  # the definition holding a stack-trace frame's line
 B_NEIGHBOUR = 0.6  # a direct caller or callee of a manifest definition
+NEAR_SEEDS = 6  # the best definitions whose same-file callers, callees and enclosing function join
+NEAR_GAP = 0.35  # ... scored this much below the definition that brought them
+NEAR_MAX = 4  # ... at most this many per seed
 B_MANIFEST_DIR = 1.0  # a file under a manifest directory entry
 P_TEST = 2.5  # penalty for test files when the issue is not about tests
 P_AUX = 1.5  # penalty for examples, tutorials, docs and CI scripts
@@ -172,6 +175,10 @@ class _Ranker:
             index.memo["file_no"] = {p: i for i, p in enumerate(paths)}
         self.by_base: dict[str, list[str]] = index.memo["by_base"]  # type: ignore[assignment]
         self.file_no: dict[str, int] = index.memo["file_no"]  # type: ignore[assignment]
+        if self.hints.about_tests and not _TEST_TITLE.search(self.query.split("\n", 1)[0]):
+            # a test file the reporter wrote to reproduce the bug is not one of the repo's tests
+            named = any(_is_test_path(f) and self._match_path(f) for f in self.hints.files)
+            self.hints = replace(self.hints, about_tests=named)
 
     def _allowed(self, path: str) -> bool:
         if self.repo_files.get(path) is None and not is_sized_out_source(self.repo_files, path):
@@ -372,6 +379,7 @@ def rank_code(
     order = np.argsort(-signals["score"], kind="stable")
     ranked_ids = [int(pool[k]) for k in order]
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
+    ranked_ids = _add_near(ranker, ranked_ids, chunk_score, scores.reasons)
     ranked_files = _rank_files(ranker, ranked_ids, chunk_score, scores)
     required, shown = _required(ranker, renderer, manifest_files, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
@@ -386,6 +394,37 @@ def rank_code(
         notes=tuple(ranker.notes),
         warnings=tuple(ranker.warnings),
     )
+
+
+def _add_near(r: _Ranker, ranked_ids: list[int], score: dict[int, float], reasons: dict[int, list[str]]) -> list[int]:
+    """The fix often sits one call away from the best match: add, just below each of the best
+    definitions, the same-file definitions it calls or that call it, and the function enclosing
+    it (a nested function is shown inside its parent)."""
+    if NEAR_SEEDS <= 0:
+        return ranked_ids
+    idx = r.index
+    seeds = [i for i in ranked_ids if score[i] > -1e8 and idx.symbol(i) and idx.kind(i) not in CONTAINER_KINDS][:NEAR_SEEDS]
+    for i in seeds:
+        path, name = idx.path_of(i), idx.symbol(i)
+        bare = name.rpartition(".")[2]
+        calls = set(idx.row(i)[7])
+        found: list[tuple[int, str]] = []
+        for j in idx.chunk_ids(path):
+            other = idx.symbol(j)
+            if j == i or not other or idx.kind(j) in CONTAINER_KINDS:
+                continue
+            if name.startswith(other + "."):
+                found.insert(0, (j, f"encloses `{name}`"))
+            elif other.rpartition(".")[2] in calls:
+                found.append((j, f"called by `{name}`"))
+            elif bare in idx.row(j)[7]:
+                found.append((j, f"calls `{name}`"))
+        for j, why in found[:NEAR_MAX]:
+            gain = 0.01 if why.startswith("encloses") else -NEAR_GAP
+            if score.get(j, -1e9) < score[i] + gain:
+                score[j] = score[i] + gain
+                reasons.setdefault(j, []).append(why)
+    return sorted(score, key=lambda k: -score[k])
 
 
 # --------------------------------------------------------------------------- manifest

@@ -283,12 +283,15 @@ def test_doc_globs_fallback(repo_factory):
             "docs/deep/notes.txt": "# Notes\n",
             "docs/image.png": b"\x89PNG",
             "src/mod.md": "# not matched by the default globs\n",
+            "CHANGELOG.md": "# Changelog\n\n- every term of every issue\n",
+            "docs/HISTORY.rst": "History\n=======\n",
+            "AUTHORS.md": "# Authors\n",
             ".noface.toml": '[context]\ndoc_globs = ["docs/**/*.rst", "docs/**/*.txt", "*.md"]\n',
         }
     )
     docs = load(root)
     assert docs.vault == ""
-    assert [d.path for d in docs] == ["README.md", "docs/deep/notes.txt", "docs/guide.rst"]
+    assert [d.path for d in docs] == ["README.md", "docs/deep/notes.txt", "docs/guide.rst"]  # records are not design
     assert docs.get("guide").sections[0].heading == "Guide"
 
 

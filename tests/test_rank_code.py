@@ -143,6 +143,28 @@ def test_test_files_are_demoted_unless_the_issue_is_about_tests(repo):
     assert about_tests.ranked_files[0] == "tests/test_html.py"
 
 
+def test_a_reporters_own_test_file_does_not_make_the_issue_about_tests(repo):
+    body = "Repro, save as test_repro.py:\n\n    def test_it():\n        json_script({'a': 1})\n"
+    ranking = _rank(repo, _issue("json_script output breaks on quotes", body))
+    files = list(ranking.ranked_files)
+    assert files.index("app/utils/html.py") < files.index("tests/test_html.py")
+    named = _rank(repo, _issue("json_script output breaks on quotes", "See tests/test_html.py: " + body))
+    assert named.ranked_files[0] == "tests/test_html.py"  # a test file of the repo, named
+
+
+def test_same_file_callees_join_just_below_the_best_definition(repo, monkeypatch):
+    issue = _issue("json_script escapes the wrong characters", "the script tag output is wrong")
+    ranking = _rank(repo, issue)
+    refs = [c.ref for c in ranking.candidates]
+    assert refs[0] == "json_script"
+    near = next(r for r in ranking.report if r["symbol"] == "format_html")
+    assert "called by `json_script`" in near["reasons"]
+    assert refs.index("format_html") < refs.index("escape")  # the callee before an unrelated neighbour
+    monkeypatch.setattr("noface_ctx.rank_code.NEAR_SEEDS", 0)
+    plain = [c.ref for c in _rank(repo, issue).candidates]
+    assert plain.index("format_html") > plain.index("escape")  # lexically, escape looked closer
+
+
 def test_stack_trace_frames_point_at_the_failing_definition(repo):
     trace = textwrap.dedent(
         """\
