@@ -1,4 +1,5 @@
-"""Speed of `build_prompt` on one work tree: cold (empty cache), warm (median of N), peak memory.
+"""Speed of `build_prompt` on one work tree: cold (empty cache), warm (median of N), a new
+issue on the warm index, peak memory.
 
     python benchmarks/speed.py --repo-dir TREE [--budget 13000] [--runs 5] [--embed|--no-embed]
         [--stages] [--profile N] [--issue-file ISSUE.md] [--json]
@@ -40,6 +41,25 @@ DEFAULT_ISSUE = {
         "Expected: ORDER BY author.name. Actual: ORDER BY author.id."
     ),
 }
+
+
+# Other issues for the same tree: a warm index, but queries (and code embeddings) not seen yet.
+NEW_ISSUES = (
+    {"id": "speed-2", "title": "Migration autodetector crashes when a model field is renamed and altered at once",
+     "description": "makemigrations raises KeyError in generate_renamed_fields when a field is renamed and its "
+                    "max_length changed in the same run."},
+    {"id": "speed-3", "title": "Admin changelist search ignores list_filter on a related field",
+     "description": "ModelAdmin.get_search_results builds the OR query before the filters, so search_fields on a "
+                    "ForeignKey return duplicates; lookup_spawns_duplicates should be consulted."},
+    {"id": "speed-4", "title": "Template engine: {% include %} with only keyword leaks parent context",
+     "description": "IncludeNode.render passes context.flatten() when isolated_context is set; expected a new "
+                    "Context with only the given values."},
+    {"id": "speed-5", "title": "HttpResponse.set_cookie() max_age as timedelta is rejected",
+     "description": "set_cookie(max_age=timedelta(days=1)) fails with TypeError: expires should be computed from "
+                    "the seconds of the timedelta."},
+    {"id": "speed-6", "title": "Paginator.page() should accept a string number from the query string",
+     "description": "validate_number raises PageNotAnInteger for '2'; int() conversion happens too late."},
+)
 
 
 def rss_mb() -> float:
@@ -120,6 +140,14 @@ def measure(repo: Path, issue: dict[str, str] | None = None, budget: int = 13000
             out["warm_median_s"] = statistics.median(warm) if warm else 0.0
             names = dict.fromkeys(k for s in stages for k in s)
             out["warm_stages_ms"] = {k: statistics.median(s.get(k, 0.0) for s in stages) for k in names}
+            fresh: list[float] = []
+            for other in NEW_ISSUES:
+                t0 = time.perf_counter()
+                build_prompt(other, repo=str(repo), budget=budget, embed=embed)
+                fresh.append(time.perf_counter() - t0)
+            out["new_issue_s"] = fresh
+            out["new_issue_median_s"] = statistics.median(fresh)
+            out["cold_index_s"] = (out["cold_stages_ms"].get("files", 0.0) + out["cold_stages_ms"].get("index", 0.0)) / 1000
             out["tokens"] = dict(prompt.tokens)
             out["docs_included"] = [d["slug"] for d in prompt.docs if d.get("included")]
             if profile:
@@ -152,13 +180,16 @@ def render(r: dict[str, Any], stages: bool = False) -> str:
     if stages:
         lines = [
             f"{r['repo_dir']} · embeddings {embeddings} · model load {r['model_load_s']:.2f} s",
-            f"cold {r['cold_s']:.2f} s · warm {runs} s",
+            f"cold {r['cold_s']:.2f} s (index {r['cold_index_s']:.2f} s) · warm {runs} s · "
+            f"new issue on the warm index, median {r['new_issue_median_s']:.3f} s",
         ]
     else:
         lines = [
             f"{r['repo_dir']}: {r['files']} .py files, budget {r['budget']:,}, embeddings {embeddings}",
-            f"model load {r['model_load_s']:.2f} s · cold {r['cold_s']:.2f} s · "
-            f"warm median {r['warm_median_s']:.3f} s (runs: {runs})",
+            f"model load {r['model_load_s']:.2f} s · cold {r['cold_s']:.2f} s (files + index "
+            f"{r['cold_index_s']:.2f} s) · warm median {r['warm_median_s']:.3f} s (runs: {runs})",
+            f"new issue on the warm index (median of {len(r['new_issue_s'])}): {r['new_issue_median_s']:.3f} s "
+            f"(runs: {', '.join(f'{x:.3f}' for x in r['new_issue_s'])})",
             f"peak RSS: after model {r['rss_after_model_mb']:,.0f} MB · "
             f"after cold {r['rss_after_cold_mb']:,.0f} MB · end {r['peak_rss_mb']:,.0f} MB",
         ]

@@ -67,8 +67,10 @@ WEAK_TERMS = frozenset(
 )
 BM25_TOP_N = 30  # lexical candidates considered per issue
 EMBED_ALL_LIMIT = 60  # vaults up to this size are embedded whole (semantic-only finds)
-MAX_EMBED_SECTIONS = 24  # per doc: the first section plus the lexically best others
-SECTION_CHARS = 1500  # text per section sent to the embedder, title and heading included
+MAX_EMBED_SECTIONS = 12  # per doc: the first section plus the lexically best others ...
+MAX_EMBED_TEXTS = 96  # ... fewer when many docs are candidates (each new section costs ~40 ms) ...
+MIN_EMBED_SECTIONS = 3  # ... but never fewer than this per doc
+SECTION_CHARS = 700  # text per section sent to the embedder (about 160 tokens), title and heading included
 QUERY_CHARS = 2000
 STRONG_RELEVANCE = 0.75  # a doc this relevant earns a place even when complexity gives K = 0
 
@@ -332,10 +334,11 @@ def _embed(
     """Cosine of the issue with each candidate's sections (best lexical sections first, capped)."""
     texts = [query[:QUERY_CHARS], *NULL_TEXTS]
     owners: list[tuple[_Item, int]] = []
+    per_doc = max(MIN_EMBED_SECTIONS, min(MAX_EMBED_SECTIONS, MAX_EMBED_TEXTS // max(1, len(items))))
     for item in items:
         doc = item.doc
         idx = sorted(item.sec_lex, key=lambda i: (i != 0, -float(sec_bm25[corpus.position(doc.slug, i)])))
-        for i in idx[:MAX_EMBED_SECTIONS]:
+        for i in idx[:per_doc]:
             sec = corpus.refs[corpus.position(doc.slug, i)][2]
             head = f"{doc.title}: {sec.heading}" if sec.heading and sec.heading != doc.title else doc.title
             texts.append(f"{head}\n{doc.description}\n{sec.text}"[:SECTION_CHARS])
