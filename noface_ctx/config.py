@@ -57,6 +57,7 @@ class ContextConfig:
     stale_churn_commits: int = 5  # commits to a doc's referenced files since its update → "possibly stale"
     stale_churn_lines: int = 300  # or this many changed lines in them
     cache_dir: str = ""  # "" = <repo>/.noface/index
+    split_large_sources: bool = True  # source files over max_file_size_kb still give single definitions
     request_log: str = ".noface/requests.jsonl"
 
 

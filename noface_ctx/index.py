@@ -105,7 +105,7 @@ class CodeIndex:
         t0 = time.perf_counter()
         where = _index_dir(config)
         old, why = _load(where)
-        wanted = _indexable(repo_files)
+        wanted = _indexable(repo_files, config.context.split_large_sources)
         plan = _plan(repo_files, wanted, old)
         if plan.unchanged and old is not None:
             stats = _stats(len(wanted), 0, len(wanted), old, t0, why, saved=False)
@@ -338,7 +338,7 @@ class _Plan:
     unchanged: bool
 
 
-def _indexable(repo_files: RepoFiles) -> list[tuple[str, str | None]]:
+def _indexable(repo_files: RepoFiles, split_large: bool = True) -> list[tuple[str, str | None]]:
     """Code and other text files, plus source files kept out only for their size: their
     definitions are served one at a time, never the whole file."""
     out = []
@@ -346,7 +346,7 @@ def _indexable(repo_files: RepoFiles) -> list[tuple[str, str | None]]:
         if f.kind in _INDEXED_KINDS:
             lang = f.language if spec_for(f.language) else language_for_path(f.path)
             out.append((f.path, lang))
-    for e in repo_files.excluded:
+    for e in repo_files.excluded if split_large else ():
         if is_sized_out_source(repo_files, e.path):
             out.append((e.path, language_for_path(e.path)))
     return sorted(out)

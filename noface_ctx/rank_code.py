@@ -181,7 +181,8 @@ class _Ranker:
             self.hints = replace(self.hints, about_tests=named)
 
     def _allowed(self, path: str) -> bool:
-        if self.repo_files.get(path) is None and not is_sized_out_source(self.repo_files, path):
+        if self.repo_files.get(path) is None and not (
+                self.config.context.split_large_sources and is_sized_out_source(self.repo_files, path)):
             return False
         return not (self.manifest is not None and self.manifest.is_forbidden(path))
 

@@ -402,3 +402,7 @@ def test_a_source_file_over_the_size_limit_gives_definitions_never_its_whole_tex
     assert "server/handlers.py:" in prompt.text and "def rotate_request_log(path, keep):" in prompt.text
     assert "def helper_2000" not in prompt.text  # one definition, not the whole file
     assert "sk_live_" not in prompt.text and "server/keys.py" not in prompt.text.split("OMITTED CONTEXT")[0]
+    (root / ".noface.toml").write_text("[context]\nsplit_large_sources = false\n")
+    strict = build_prompt(Issue(id="b-1", title="rotate_request_log ignores keep"), root, budget=6000, embed=embedder)
+    assert "def rotate_request_log(path, keep):" not in strict.text  # excluded outright when asked
+    assert "server/handlers.py" in {e["path"] for e in strict.to_dict()["excluded"]}
