@@ -44,22 +44,23 @@ DEFAULT_ISSUE = {
 
 
 # Other issues for the same tree: a warm index, but queries (and code embeddings) not seen yet.
-NEW_ISSUES = (
-    {"id": "speed-2", "title": "Migration autodetector crashes when a model field is renamed and altered at once",
-     "description": "makemigrations raises KeyError in generate_renamed_fields when a field is renamed and its "
-                    "max_length changed in the same run."},
-    {"id": "speed-3", "title": "Admin changelist search ignores list_filter on a related field",
-     "description": "ModelAdmin.get_search_results builds the OR query before the filters, so search_fields on a "
-                    "ForeignKey return duplicates; lookup_spawns_duplicates should be consulted."},
-    {"id": "speed-4", "title": "Template engine: {% include %} with only keyword leaks parent context",
-     "description": "IncludeNode.render passes context.flatten() when isolated_context is set; expected a new "
-                    "Context with only the given values."},
-    {"id": "speed-5", "title": "HttpResponse.set_cookie() max_age as timedelta is rejected",
-     "description": "set_cookie(max_age=timedelta(days=1)) fails with TypeError: expires should be computed from "
-                    "the seconds of the timedelta."},
-    {"id": "speed-6", "title": "Paginator.page() should accept a string number from the query string",
-     "description": "validate_number raises PageNotAnInteger for '2'; int() conversion happens too late."},
+_NEW = (
+    ("Migration autodetector crashes when a model field is renamed and altered at once",
+     "makemigrations raises KeyError in generate_renamed_fields when a field is renamed and its "
+     "max_length changed in the same run."),
+    ("Admin changelist search ignores list_filter on a related field",
+     "ModelAdmin.get_search_results builds the OR query before the filters, so search_fields on a "
+     "ForeignKey return duplicates; lookup_spawns_duplicates should be consulted."),
+    ("Template engine: {% include %} with only keyword leaks parent context",
+     "IncludeNode.render passes context.flatten() when isolated_context is set; expected a new "
+     "Context with only the given values."),
+    ("HttpResponse.set_cookie() max_age as timedelta is rejected",
+     "set_cookie(max_age=timedelta(days=1)) fails with TypeError: expires should be computed from "
+     "the seconds of the timedelta."),
+    ("Paginator.page() should accept a string number from the query string",
+     "validate_number raises PageNotAnInteger for '2'; int() conversion happens too late."),
 )
+NEW_ISSUES = tuple({"id": f"speed-{n}", "title": t, "description": d} for n, (t, d) in enumerate(_NEW, 2))
 
 
 def rss_mb() -> float:
