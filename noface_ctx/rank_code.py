@@ -23,6 +23,7 @@ from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.tokens import count_tokens
 
+TAIL_SIZE = 120  # more chunks after the pool, by BM25 and boosts alone, for large budgets
 POOL_SIZE = 60  # chunks re-ranked with embeddings (60 ranked as well as 150 on the dev rows, 2.5x fewer to embed)
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 DIVERSITY = 0.0  # score a chunk loses for each better one from the same file
@@ -277,8 +278,7 @@ class _Ranker:
 
     def fuse(self, s: _Scores, extra: Sequence[int]) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Pool the best chunks, embed them, and fuse z-scored BM25, cosine and boosts."""
-        top = s.bm25.max() if s.bm25.size else 0.0
-        first = (s.bm25 / top if top > 0 else s.bm25) * 3.0 + s.boost
+        first = _first_stage(s)
         n = min(POOL_SIZE, int((first > -1e8).sum()))
         pool = np.argsort(-first, kind="stable")[:n]
         pool = np.array(list(dict.fromkeys([*pool.tolist(), *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
@@ -323,6 +323,24 @@ class _Ranker:
                 self.warnings.append(f"code embedding cache not saved: {exc}")
         q, m = vectors[0], vectors[1:]
         return (m @ q).astype(np.float64)
+
+
+def _first_stage(s: _Scores) -> np.ndarray:
+    """Per chunk: BM25 scaled to its best match, plus boosts: what picks the pool."""
+    top = s.bm25.max() if s.bm25.size else 0.0
+    return (s.bm25 / top if top > 0 else s.bm25) * 3.0 + s.boost
+
+
+def _add_tail(ranked_ids: list[int], score: dict[int, float], s: _Scores) -> list[int]:
+    """Chunks beyond the embedding pool, in first-stage order below all of it, so that a large
+    budget can still be filled (they were not re-ranked with embeddings)."""
+    first = _first_stage(s)
+    floor = min(score.values(), default=0.0)
+    tail = [i for i in np.argsort(-first, kind="stable")[: len(ranked_ids) + TAIL_SIZE].tolist()
+            if i not in score and first[i] > -1e8]
+    for k, i in enumerate(tail[:TAIL_SIZE]):
+        score[i] = floor - 0.01 * (k + 1)
+    return ranked_ids + tail[:TAIL_SIZE]
 
 
 def _cut(text: str, limit: int) -> str:
@@ -382,6 +400,7 @@ def rank_code(
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
     ranked_ids = _add_near(ranker, ranked_ids, chunk_score, scores.reasons)
     ranked_files = _rank_files(ranker, ranked_ids, chunk_score, scores)
+    ranked_ids = _add_tail(ranked_ids, chunk_score, scores)
     required, shown = _required(ranker, renderer, manifest_files, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
     ranked = _snippets(ranker, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
