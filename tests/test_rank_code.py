@@ -331,3 +331,15 @@ def test_a_sized_out_source_file_is_ranked_but_never_whole(repo):
     assert "whole" not in [f.label for f in first.forms]
     plain = rank_code(_issue("json_script needs an encoder"), files, index, config, None)
     assert plain.candidates[0].ref == "json_script"
+
+
+def test_candidates_continue_past_the_embedding_pool_for_large_budgets(repo, monkeypatch):
+    monkeypatch.setattr("noface_ctx.rank_code.POOL_SIZE", 2)
+    monkeypatch.setattr("noface_ctx.rank_code.NEAR_SEEDS", 0)
+    embedder = FakeEmbedder()
+    ranking = _rank(repo, _issue("json_script cache entry session redirect formset"), embedder)
+    assert len(ranking.candidates) >= 6  # far more than the pool of 2
+    scores = [c.score for c in ranking.candidates]
+    assert max(scores[2:]) < min(scores[:2])  # the tail ranks below every pooled chunk
+    monkeypatch.setattr("noface_ctx.rank_code.TAIL_SIZE", 0)
+    assert len(_rank(repo, _issue("json_script cache entry session redirect formset"), embedder).candidates) == 2
