@@ -23,6 +23,8 @@ from noface_ctx.doc_cache import ParseCache, count_tokens
 if TYPE_CHECKING:
     from noface_ctx.config import Config
 from noface_ctx.markup import (  # re-exported: docs.slugify etc. are the public names
+    RECORD_DOCS,
+    doc_stem,
     is_instruction_doc,
     parse_wikilinks,
     slug_path,
@@ -50,15 +52,10 @@ __all__ = [
 
 VAULT_EXTS = (".md", ".markdown")
 GLOB_EXTS = (".md", ".markdown", ".rst", ".txt")
-# Without a vault, files by these names (any extension) are records, not design: a changelog
-# matches every term of every issue and is stale by nature. A vault is taken as the user made it.
-RECORD_DOCS = frozenset({
-    "changelog", "changes", "history", "news", "release-notes", "releases", "authors",
-    "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
-})
 MONOWIKI_CONFIGS = ("monowiki.yml", "monowiki.yaml")
 MAX_FORM_SECTIONS = 3  # sections in the "relevant sections" form
 MAX_LISTED_OMISSIONS = 6  # left-out sections listed by name, with their NEED_DOC lines
+
 
 # --------------------------------------------------------------------------- the doc set
 
@@ -255,7 +252,7 @@ def _doc_files(config: Any, repo_files: RepoFiles, vault: Vault) -> tuple[str, l
             f.path
             for f in repo_files.files
             if f.path.lower().endswith(GLOB_EXTS) and any(glob_match(f.path, g) for g in globs)
-            and f.path.rpartition("/")[2].rsplit(".", 1)[0].lower() not in RECORD_DOCS
+            and doc_stem(f.path) not in RECORD_DOCS  # a changelog matches every issue; it is not design
         ]
         return "", [(p, root / p) for p in hits]
     try:

@@ -105,7 +105,7 @@ class CodeIndex:
         t0 = time.perf_counter()
         where = _index_dir(config)
         old, why = _load(where)
-        wanted = _indexable(repo_files, config.context.split_large_sources)
+        wanted = _indexable(repo_files, config)
         plan = _plan(repo_files, wanted, old)
         if plan.unchanged and old is not None:
             stats = _stats(len(wanted), 0, len(wanted), old, t0, why, saved=False)
@@ -338,7 +338,7 @@ class _Plan:
     unchanged: bool
 
 
-def _indexable(repo_files: RepoFiles, split_large: bool = True) -> list[tuple[str, str | None]]:
+def _indexable(repo_files: RepoFiles, config: Config) -> list[tuple[str, str | None]]:
     """Code and other text files, plus source files kept out only for their size: their
     definitions are served one at a time, never the whole file."""
     out = []
@@ -346,14 +346,18 @@ def _indexable(repo_files: RepoFiles, split_large: bool = True) -> list[tuple[st
         if f.kind in _INDEXED_KINDS:
             lang = f.language if spec_for(f.language) else language_for_path(f.path)
             out.append((f.path, lang))
-    for e in repo_files.excluded if split_large else ():
-        if is_sized_out_source(repo_files, e.path):
+    for e in repo_files.excluded:
+        if is_sized_out_source(repo_files, e.path, config):
             out.append((e.path, language_for_path(e.path)))
     return sorted(out)
 
 
-def is_sized_out_source(repo_files: RepoFiles, path: str) -> bool:
-    """True for a file with a grammar that `files.py` excluded only for exceeding max_file_size_kb."""
+def is_sized_out_source(repo_files: RepoFiles, path: str, config: Config | None = None) -> bool:
+    """True for a file with a grammar that `files.py` excluded only for exceeding max_file_size_kb
+    (and, given `config`, only while `[context] split_large_sources` is on): it is indexed and
+    may give single definitions, never its whole text."""
+    if config is not None and not config.context.split_large_sources:
+        return False
     ex = repo_files.exclusion(path)
     if ex is None or ex.category != "size" or language_for_path(path) is None:
         return False

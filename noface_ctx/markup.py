@@ -302,3 +302,15 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
         if m and m.group(1)[0].isdigit() and m.group(2).lower() in _IMPERATIVE:
             steps += 1
     return steps >= 3 and steps >= 0.25 * len(lines)
+
+
+# Docs that record the past (release notes) or the people (credits, licence), not the design.
+HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases"})
+RECORD_DOCS = HISTORICAL_DOCS | frozenset({
+    "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
+})
+
+
+def doc_stem(path: str) -> str:
+    """The lowercased file name without its extension: `docs/CHANGELOG.md` → `changelog`."""
+    return path.rpartition("/")[2].rsplit(".", 1)[0].lower()

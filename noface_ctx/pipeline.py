@@ -209,9 +209,8 @@ class _Packed:
 
 def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSet, doc_rank: DocRanking,
           code_rank: CodeRanking, run: _Run) -> _Packed:
-    split = cfg.context.split_large_sources
-    doc_cands = _allowed(doc_rank.candidates, files, issue, run, split_large=split)
-    code_cands = _allowed(code_rank.candidates, files, issue, run, split_large=split)
+    doc_cands = _allowed(doc_rank.candidates, files, issue, run, cfg)
+    code_cands = _allowed(code_rank.candidates, files, issue, run, cfg)
     no_docs, no_code = _empty_reasons(docset, files, doc_cands, code_cands, doc_rank.k)
     fixed = _fit_fixed(cfg, issue, total, no_docs, no_code)
     available = total - frame_tokens(fixed, no_docs=no_docs, no_code=no_code)
@@ -222,8 +221,7 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
     return _verify(fixed, selection, total, no_docs, no_code)
 
 
-def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, *,
-             split_large: bool = True) -> list[Candidate]:
+def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, cfg: Config) -> list[Candidate]:
     """Defence in depth: nothing excluded, forbidden or outside the scan reaches the packer.
 
     One exception, by design: a source file excluded only for its size may give single
@@ -236,8 +234,7 @@ def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _R
         if manifest is not None and manifest.is_forbidden(cand.path):
             bad = True
         elif cand.kind == "code" and files.get(cand.path) is None:
-            bad = not (split_large and is_sized_out_source(files, cand.path)
-                       and not any(f.label == "whole" for f in cand.forms))
+            bad = not (is_sized_out_source(files, cand.path, cfg) and not any(f.label == "whole" for f in cand.forms))
         else:
             bad = files.exclusion(cand.path) is not None
         if bad:

@@ -26,7 +26,6 @@ from noface_ctx.tokens import count_tokens
 TAIL_SIZE = 120  # more chunks after the pool, by BM25 and boosts alone, for large budgets
 POOL_SIZE = 60  # chunks re-ranked with embeddings (60 ranked as well as 150 on the dev rows, 2.5x fewer to embed)
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
-DIVERSITY = 0.0  # score a chunk loses for each better one from the same file
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
 QUERY_CHARS = 2000  # the issue text embedded as the dense query
@@ -182,8 +181,7 @@ class _Ranker:
             self.hints = replace(self.hints, about_tests=named)
 
     def _allowed(self, path: str) -> bool:
-        if self.repo_files.get(path) is None and not (
-                self.config.context.split_large_sources and is_sized_out_source(self.repo_files, path)):
+        if self.repo_files.get(path) is None and not is_sized_out_source(self.repo_files, path, self.config):
             return False
         return not (self.manifest is not None and self.manifest.is_forbidden(path))
 
@@ -666,24 +664,17 @@ def _snippets(
     reasons: dict[int, list[str]],
 ) -> list[Candidate]:
     """Ranked chunks as candidates: first the best chunk of each of the top files (so the
-    right file is seen), then the rest by score, a little less for each earlier chunk of a file."""
+    right file is seen), then the rest by score, until 1.5x the budget is offered."""
     usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
     best_of: dict[str, int] = {}
     for i in usable:
         best_of.setdefault(r.index.path_of(i), i)
     lead = [best_of[p] for p in files[:FIRST_PASS_FILES] if p in best_of]
-    seen: dict[str, int] = {}
-    adjusted = []
-    for i in usable:
-        path = r.index.path_of(i)
-        seen[path] = seen.get(path, 0) + 1
-        if i not in lead:
-            adjusted.append((score[i] - DIVERSITY * (seen[path] - 1), i))
-    adjusted.sort(key=lambda t: -t[0])
-    adjusted = [(score[i], i) for i in lead] + adjusted
+    led = set(lead)
+    order = lead + sorted((i for i in usable if i not in led), key=lambda i: -score[i])
     out: list[Candidate] = []
     room = 1.5 * r.config.context.budget_tokens
-    for adj, i in adjusted[:MAX_CANDIDATES]:
+    for i in order[:MAX_CANDIDATES]:
         if len(out) >= MIN_CANDIDATES and room <= 0:
             break
         path = r.index.path_of(i)

@@ -37,6 +37,7 @@ from typing import Any, Iterable, Literal, Mapping, Protocol
 
 from noface_ctx.datatypes import Doc, RepoFiles
 from noface_ctx.fuzzy import FuzzyPool
+from noface_ctx.markup import HISTORICAL_DOCS, doc_stem
 
 RefKind = Literal["symbol", "path", "call", "method"]
 
@@ -80,7 +81,6 @@ PLACEHOLDER_PARTS = frozenset("foo bar baz qux quux spam eggs ham xyz example pl
 GENERIC_PARTS = frozenset("class method function func module mod package pkg obj object attr name field".split())
 WORD_CATEGORIES = frozenset({"size", "generated", "forbidden"})  # excluded files whose names still count
 SELF_NAMES = frozenset({"self", "this", "cls", "super"})
-HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases"})
 IGNORE_MARK = "noface-ctx: ignore"
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
@@ -139,7 +139,7 @@ class SymbolTable(Protocol):
 
 def extract_references(doc: Doc) -> list[Reference]:
     """Code-like references in a doc, in order, one per distinct (kind, name); see module docstring."""
-    if _is_historical(doc.path):
+    if doc_stem(doc.path) in HISTORICAL_DOCS:
         return []
     lines = doc.text.split("\n")
     refs: list[Reference] = []
@@ -289,11 +289,6 @@ def file_ext(path: str) -> str:
 
 def _norm_path(path: str) -> str:
     return path[2:] if path.startswith("./") else path
-
-
-def _is_historical(path: str) -> bool:
-    stem = posixpath.basename(path).rsplit(".", 1)[0].lower()
-    return stem in HISTORICAL_DOCS
 
 
 # --------------------------------------------------------------------------- symbols without an index
