@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import posixpath
 import re
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from noface_ctx.datatypes import Doc, Form, RepoFiles, Section, Staleness
 from noface_ctx.doc_cache import ParseCache, count_tokens
+from noface_ctx.errors import ConfigError
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -170,8 +172,13 @@ def resolve_vault(config: Config) -> Vault:
         return Vault(None)
     root = Path(config.root)
     where = ".noface.toml: [monowiki] vault"
-    base = Path(os.path.expanduser(config.vault))
-    base = (base if base.is_absolute() else root / base).resolve()
+    source = _rel(config.source, root) if getattr(config, "source", None) else ".noface.toml"
+    given = config.vault.strip().replace("\\", "/")
+    if given.startswith(("/", "~")) or os.path.isabs(given) or posixpath.normpath(given).split("/")[0] == "..":
+        raise ConfigError(f"[monowiki] vault {config.vault!r} is outside the repository; "
+                          "the vault must be a folder inside it", where=source)
+    base = (root / given).resolve()
+    _inside_or_fail(base, root, f"[monowiki] vault {config.vault!r} resolves outside the repository (symlink)", source)
     if not base.is_dir():
         return Vault(None, (), (f"{where}: {config.vault!r} is not a directory; using [context] doc_globs",))
     yml = next((base / n for n in MONOWIKI_CONFIGS if (base / n).is_file()), None)
@@ -191,6 +198,7 @@ def resolve_vault(config: Config) -> Vault:
     named = paths.get("vault") if isinstance(paths.get("vault"), str) else None
     fallback = base / "vault" if (base / "vault").is_dir() else base
     vault = (yml.parent / named).resolve() if named else fallback
+    _inside_or_fail(vault, root, f"paths.vault {named!r} is outside the repository", _rel(yml, root))
     if not vault.is_dir():
         warnings.append(f"{_rel(yml, root)}: paths.vault {named!r} is not a directory; using {_rel(fallback, root)}")
         vault = fallback
@@ -202,6 +210,13 @@ def resolve_vault(config: Config) -> Vault:
             ignore.append(re.compile(_glob_regex(pat)))
             warnings.append(f"{_rel(yml, root)}: ignore pattern {pat!r} is not a regex; read as a glob")
     return Vault(vault, tuple(ignore), tuple(warnings))
+
+
+def _inside_or_fail(path: Path, root: Path, message: str, where: str) -> None:
+    """A vault must be inside the repository, after every symlink is resolved: a config error."""
+    top = root.resolve()
+    if not path.resolve().is_relative_to(top):
+        raise ConfigError(message, where=where)
 
 
 def _rel(path: Path, root: Path) -> str:
