@@ -94,6 +94,20 @@ def find_secret(text: str, path: str | None = None) -> str | None:
     literal that looks random (`password = os.environ["X"]` is fine), and not in tests or docs
     (judged by `path`), which are full of example ones; specific formats count everywhere.
     """
+    kind = _find_format(text)
+    if kind is not None:
+        return kind
+    if _split_private_key(text):
+        return "private key"
+    kind = _find_split_literal(text)
+    if kind is not None:
+        return kind
+    if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
+        return None
+    return _find_assignment(text)
+
+
+def _find_format(text: str) -> str | None:
     for kind, hint, regex in _PATTERNS:
         if hint not in text:
             continue
@@ -104,9 +118,72 @@ def find_secret(text: str, path: str | None = None) -> str | None:
             if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
                 continue  # AWS's documented placeholder (AKIAIOSFODNN7EXAMPLE)
             return kind
-    if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
+    return None
+
+
+# --------------------------------------------------------------------------- split secrets
+#
+# A key written as several string literals (`"-----BEGIN RSA " "PRIVATE KEY-----\n"` in Python,
+# `"..." + "..."` in Go or Java, `["...", "..."].join("")` in JS, a PEM body wrapped at 32
+# characters) never appears contiguously in the text. Two extra views catch it:
+# - around every PEM-like marker, the text "squeezed" of whitespace, quotes, `+`, commas and
+#   `\n` escapes must not hold a private key header followed by a random-looking base64 body;
+# - runs of adjacent string literals (separated only by whitespace, `+` or commas) are joined
+#   and the credential formats are searched in the joined text.
+
+_PEM_HINTS = ("PRIVATE", "BEGIN", "KEY-----")
+_SQUEEZE_RE = re.compile(r"\\[nrt]|[\s\"'`+,\\]+")
+_SQUEEZED_PEM_RE = re.compile(r"-----BEGIN[A-Z0-9]*PRIVATEKEY(?:BLOCK)?-----([A-Za-z0-9+/=]{64})")
+
+
+def _split_private_key(text: str) -> bool:
+    for hint in _PEM_HINTS:
+        i = text.find(hint)
+        while i != -1:
+            window = _SQUEEZE_RE.sub("", text[max(0, i - 160): i + 800])
+            for m in _SQUEEZED_PEM_RE.finditer(window):
+                if _looks_base64(m.group(1)):
+                    return True
+            i = text.find(hint, i + len(hint))
+    return False
+
+
+def _looks_base64(body: str) -> bool:
+    """64 characters of a real key body mix digits, upper and lower case; prose squeezed of its
+    spaces ("andthenreturnthebytes") does not."""
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    return digits >= 3 and upper >= 6 and lower >= 6
+
+
+# Token-like literals only (no spaces or escapes: the formats searched here have none; a
+# split PEM block is `_split_private_key`'s job).
+_LIT = r'"[A-Za-z0-9+/=_.:\-]*"|\'[A-Za-z0-9+/=_.:\-]*\'|`[A-Za-z0-9+/=_.:\-]*`'
+_LITERAL_RE = re.compile(_LIT)
+# Two or more literals separated only by whitespace, `+`, commas, line continuations and
+# string prefixes (`"a" + "b"`, `("a"\n "b")`, `["a", "b"]`).
+_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,\\]{{0,200}}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
+
+
+def _find_split_literal(text: str) -> str | None:
+    """A credential format found in the concatenation of adjacent string literals."""
+    for run in _RUN_RE.finditer(text):
+        if run.end() - run.start() < 20:
+            continue
+        kind = _joined_kind([m.group(0)[1:-1] for m in _LITERAL_RE.finditer(run.group(0))])
+        if kind is not None:
+            return kind
+    return None
+
+
+def _joined_kind(run: list[str]) -> str | None:
+    if len(run) < 2:
         return None
-    return _find_assignment(text)
+    joined = "".join(run)
+    if len(joined) < 16:
+        return None
+    return _find_format(joined)
 
 
 def _find_assignment(text: str) -> str | None:
