@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from typing import Any
 
 _SECRET_NAMES = {
     ".netrc": "netrc", "_netrc": "netrc", ".pgpass": "pgpass", "credentials": "credentials file",
@@ -224,3 +225,79 @@ def content_secret(path: str, text: str) -> str | None:
     if kind is None and path[path.rfind("/") + 1:].lower() in _TOKEN_FILES and _TOKEN_LINE_RE.search(text):
         kind = "registry token"
     return kind
+
+
+# --------------------------------------------------------------------------- masking
+
+
+_PEM_BLOCK_RE = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
+
+
+def _label(kind: str) -> str:
+    return "[REDACTED: " + re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") + "]"
+
+
+def redact_secrets(text: str) -> tuple[str, list[str]]:
+    """`text` with every credential `find_secret` recognises replaced by `[REDACTED: kind]`,
+    and the kinds replaced. Used on issue text, which goes into the prompt verbatim."""
+    if not text or find_secret(text) is None:
+        return text, []
+    kinds: list[str] = []
+
+    def sub(kind: str) -> Any:
+        def repl(m: re.Match[str]) -> str:
+            kinds.append(kind)
+            return _label(kind)
+        return repl
+
+    text = _PEM_BLOCK_RE.sub(sub("private key"), text)
+    for kind, hint, regex in _PATTERNS:
+        if kind == "private key" or hint not in text:
+            continue
+
+        def repl(m: re.Match[str], kind: str = kind) -> str:
+            i = m.start()
+            if kind not in _NO_BOUNDARY_CHECK and i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+                return m.group(0)
+            if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
+                return m.group(0)
+            kinds.append(kind)
+            return _label(kind)
+
+        text = regex.sub(repl, text)
+    text = _redact_assignments(text, kinds)
+    if find_secret(text) is not None:  # split across literals or otherwise not locatable: mask it all
+        kind = find_secret(text) or "secret"
+        kinds.append(kind)
+        text = _label(kind) + " (the whole text: it holds a credential that could not be located)"
+    return text, kinds
+
+
+def _redact_assignments(text: str, kinds: list[str]) -> str:
+    for _ in range(50):
+        kind = _find_assignment(text)
+        if kind is None:
+            return text
+        lower = text.lower()
+        done = False
+        for word in _KEY_WORDS:
+            i = lower.find(word)
+            while i != -1 and not done:
+                end = i + len(word)
+                nxt = lower[end:end + 1]
+                if not (nxt.isalnum() or nxt == "_"):
+                    m = _VALUE_RE.match(text, end)
+                    if m and _KEY_NAME_RE.search(lower, max(0, end - 24), end):
+                        g = 2 if m.group(2) else 3
+                        value = m.group(g) or ""
+                        if _looks_random(value, bare=g == 3):
+                            text = text[:m.start(g)] + _label(kind) + text[m.end(g):]
+                            kinds.append(kind)
+                            done = True
+                i = lower.find(word, end)
+            if done:
+                break
+        if not done:
+            return text
+    return text
