@@ -129,19 +129,7 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
         _emit(prompt.text)
         if not args.quiet:
             _print_summary(prompt)
-        else:
-            _print_kept_warnings(prompt.warnings)
     return 0
-
-
-# Warnings that change what the prompt holds or what it may hold: printed even under -q.
-_KEEP_UNDER_QUIET = ("manifest", "masked as [REDACTED]", "comments_omitted")
-
-
-def _print_kept_warnings(warnings: Sequence[str]) -> None:
-    for w in warnings:
-        if any(k in w for k in _KEEP_UNDER_QUIET):
-            print(f"{PROG}: warning: {w}", file=sys.stderr)
 
 
 def _print_summary(prompt: Any) -> None:

@@ -68,7 +68,7 @@ def test_quoted_forbidden_path_with_space_is_kept_out(tmp_path):
     assert {e.path: e.category for e in prompt.excluded}["src/my secret.py"] == "forbidden"
 
 
-def test_entries_matching_no_file_warn_even_with_q(tmp_path, capsys):
+def test_entries_matching_no_file_warn(tmp_path, capsys):
     root = make_repo(tmp_path / "repo", {
         "src/app.py": "def run():\n    return 1\n",
         "issue.json": json.dumps({"id": "m-3", "title": "run", "comments": [
@@ -76,7 +76,7 @@ def test_entries_matching_no_file_warn_even_with_q(tmp_path, capsys):
     })
     prompt = build_prompt(str(root / "issue.json"), repo=root, embed=False, budget=6000)
     assert any("'src/secrte.py' matches no file" in w and "forbidden" in w for w in prompt.warnings)
-    assert main(["preview", str(root / "issue.json"), "--repo", str(root), "--no-embed", "-q"]) == 0
+    assert main(["preview", str(root / "issue.json"), "--repo", str(root), "--no-embed"]) == 0
     assert "src/secrte.py" in capsys.readouterr().err
 
 
