@@ -29,7 +29,7 @@ from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKin
 from noface_ctx.secret_rules import content_secret, find_secret, is_secret_path, secret_path_kind
 from noface_ctx.walk import ignored, walk_cached
 
-__all__ = ["scan_repo", "check_path", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
+__all__ = ["scan_repo", "check_path", "admitted", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
 
 # --------------------------------------------------------------------------- file kinds
 
@@ -531,6 +531,29 @@ def _content_digest(full: str) -> bytes:
 def _read_bytes(full: str) -> bytes:
     with open(full, "rb") as fh:
         return fh.read()
+
+
+# --------------------------------------------------------------------------- the gate's verdicts
+
+
+def admitted(repo_files: RepoFiles, path: str, manifest: Manifest | None = None, *,
+             single_definitions: bool = False) -> bool:
+    """May bytes of `path` enter a prompt, by the verdict the scan (`_classify`) already gave it?
+
+    Only a file the scan listed (inside the repository with symlinks resolved, not secret by
+    name of link or target nor by content, not forbidden, not excluded) is admitted; the one
+    exception is a source file excluded only for its size, and only as single definitions
+    (`single_definitions`), after its content passed the same secret check. The manifest is
+    checked again on the path itself: a caller may hold a scan made without it.
+    """
+    if manifest is not None and manifest.is_forbidden(path):
+        return False
+    if repo_files.get(path) is not None:
+        return True
+    if not single_definitions:
+        return False
+    ex = repo_files.exclusion(path)
+    return ex is not None and ex.category == "size"
 
 
 # --------------------------------------------------------------------------- one path
