@@ -2,8 +2,9 @@
 
 `[monowiki] vault` may name the vault itself or a monowiki project folder (its `monowiki.yml`
 names the vault under `paths.vault`, or the vault is its `vault/` subfolder). Without a vault,
-docs come from `[context] doc_globs`. Files inside the repository are read only when the
-repository scan kept them (`RepoFiles`), so excluded or secret files never become docs.
+docs come from `[context] doc_globs`. The vault must be inside the repository (after symlinks;
+else a `ConfigError`), and its files are read only when the repository scan kept them
+(`RepoFiles`), so excluded, secret or forbidden files and links never become docs.
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ class DocSet:
 
     docs: tuple[Doc, ...]
     warnings: tuple[str, ...] = ()
-    vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root, absolute = outside
+    vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root
     drafts: tuple[str, ...] = ()  # slugs of skipped drafts, so links to them explain themselves
     _keys: Mapping[str, Mapping[str, Doc]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -172,7 +173,8 @@ def resolve_vault(config: Config) -> Vault:
         return Vault(None)
     root = Path(config.root)
     where = ".noface.toml: [monowiki] vault"
-    source = _rel(config.source, root) if getattr(config, "source", None) else ".noface.toml"
+    cfg_file = getattr(config, "source", None)
+    source = _rel(cfg_file, root) if cfg_file is not None else ".noface.toml"
     given = config.vault.strip().replace("\\", "/")
     if given.startswith(("/", "~")) or os.path.isabs(given) or posixpath.normpath(given).split("/")[0] == "..":
         raise ConfigError(f"[monowiki] vault {config.vault!r} is outside the repository; "
@@ -272,21 +274,11 @@ def _doc_files(config: Any, repo_files: RepoFiles, vault: Vault) -> tuple[str, l
         return "", [(p, root / p) for p in hits]
     try:
         rel = vault.path.relative_to(root).as_posix()
-        inside = True
-    except ValueError:
-        rel, inside = vault.path.as_posix(), False
-    if inside:
-        prefix = "" if rel == "." else rel + "/"
-        pairs = [(f.path, root / f.path) for f in repo_files.files if f.path.startswith(prefix)]
-        label = rel
-    else:
-        pairs = []
-        for dirpath, dirnames, filenames in os.walk(vault.path):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                p = Path(dirpath) / name
-                pairs.append((p.as_posix(), p))
-        prefix, label = rel + "/", rel
+    except ValueError:  # resolve_vault refuses these; never walk a folder outside the repository
+        raise ConfigError(f"vault {vault.path} is outside the repository", where=".noface.toml") from None
+    prefix = "" if rel == "." else rel + "/"
+    pairs = [(f.path, root / f.path) for f in repo_files.files if f.path.startswith(prefix)]
+    label = rel
     out = []
     for path, abs_path in pairs:
         vrel = path[len(prefix) :] if path.startswith(prefix) else path

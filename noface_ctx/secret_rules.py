@@ -256,9 +256,9 @@ def redact_secrets(text: str) -> tuple[str, list[str]]:
         if kind == "private key" or hint not in text:
             continue
 
-        def repl(m: re.Match[str], kind: str = kind) -> str:
+        def repl(m: re.Match[str], kind: str = kind, src: str = text) -> str:
             i = m.start()
-            if kind not in _NO_BOUNDARY_CHECK and i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+            if kind not in _NO_BOUNDARY_CHECK and i and (src[i - 1].isalnum() or src[i - 1] == "_"):
                 return m.group(0)
             if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
                 return m.group(0)
