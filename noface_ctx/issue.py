@@ -552,10 +552,15 @@ def _manifest_from_dict(data: Any, *, where: str, root: Path | None, source: str
     lists: dict[str, list[str]] = {"primary": [], "read": [], "forbidden": []}
     for key, value in data.items():
         role = _MANIFEST_KEYS.get(str(key).lower())
-        if role is None or value is None:
+        if role is None:
+            close = difflib.get_close_matches(str(key).lower(), _MANIFEST_KEY_NAMES, n=1, cutoff=0.75)
+            if close:  # a misspelt list would silently drop it (a forbidden list above all)
+                raise InputError(f"manifest: unknown key {key!r}; did you mean {close[0]!r}?", where=where)
             continue
-        if isinstance(value, str):
-            value = [v for v in re.split(r"[,\s]+", value) if v]
+        if value is None:
+            continue
+        if isinstance(value, str):  # "a.py, b.py": commas separate; a path may hold a space
+            value = [v.strip() for v in re.split(r"[,\n]+", value) if v.strip()]
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             raise InputError(f"manifest {key}: expected a list of paths", where=where)
         lists[role].extend(value)

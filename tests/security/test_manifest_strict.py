@@ -82,3 +82,23 @@ def test_entries_matching_no_file_warn(tmp_path, capsys):
 
 def test_prose_mention_is_not_a_manifest():
     assert parse_manifest_comment("the MANIFEST: comment comes later") is None
+
+
+def test_json_manifest_misspelt_key_is_an_error(tmp_path, capsys):
+    root = make_repo(tmp_path / "repo", {
+        "src/app.py": "def run():\n    return 1\n",
+        "src/secret.py": f"def hidden():\n    return '{MARK}'\n",
+        "m.json": json.dumps({"primary_files": ["src/app.py"], "forbiden_files": ["src/secret.py"]}),
+        "issue.md": "# run hidden\n\nrun() and hidden()\n",
+    })
+    code = main(["preview", str(root / "issue.md"), "--repo", str(root), "--manifest", str(root / "m.json"), "--no-embed"])
+    captured = capsys.readouterr()
+    assert code == 2 and MARK not in captured.out
+    assert "did you mean 'forbidden_files'?" in captured.err
+
+
+def test_json_manifest_string_value_keeps_spaces(tmp_path):
+    from noface_ctx.issue import load_manifest
+
+    m = load_manifest({"forbidden": "src/my secret.py, src/b.py"}, where="m.json")
+    assert [e.path for e in m.forbidden] == ["src/my secret.py", "src/b.py"]
