@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import Counter
 from typing import Any
 
@@ -160,11 +161,13 @@ def _looks_base64(body: str) -> bool:
 
 # Token-like literals only (no spaces or escapes: the formats searched here have none; a
 # split PEM block is `_split_private_key`'s job).
-_LIT = r'"[A-Za-z0-9+/=_.:\-]*"|\'[A-Za-z0-9+/=_.:\-]*\'|`[A-Za-z0-9+/=_.:\-]*`'
+_PLUS = "+" if sys.version_info >= (3, 11) else ""  # possessive: no backtracking, half the time
+_TOKEN = r"[A-Za-z0-9+/=_.:\-]*" + _PLUS
+_LIT = rf'"{_TOKEN}"|\'{_TOKEN}\'|`{_TOKEN}`'
 _LITERAL_RE = re.compile(_LIT)
 # Two or more literals separated only by whitespace, `+`, commas, line continuations and
 # string prefixes (`"a" + "b"`, `("a"\n "b")`, `["a", "b"]`).
-_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,\\]{{0,200}}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
+_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,\\]{{0,200}}{_PLUS}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
 
 
 def _find_split_literal(text: str) -> str | None:
@@ -182,9 +185,13 @@ def _joined_kind(run: list[str]) -> str | None:
     if len(run) < 2:
         return None
     joined = "".join(run)
-    if len(joined) < 16:
+    if len(joined) < 16 or not _ANY_HINT_RE.search(joined):
         return None
     return _find_format(joined)
+
+
+_ANY_HINT_RE = re.compile("|".join(sorted({re.escape(hint) for _kind, hint, _rx in _PATTERNS if len(hint) > 1}))
+                          + r"|A[KS]IA")
 
 
 def _find_assignment(text: str) -> str | None:
