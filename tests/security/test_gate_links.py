@@ -150,3 +150,18 @@ def test_untracked_link_added_later_is_refused(tmp_path):
     key = aws_key()
     (root / "src" / "keys.txt").write_text(key + "\n")
     assert key not in _resolve(root, "NEED_CODE: src/keys.txt\n")
+
+
+def test_links_outside_git_are_judged_the_same(tmp_path):
+    root = tmp_path / "plain"
+    (root / "src").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / ".env").write_text(_env())
+    (root / "src" / "app.py").write_text("def connect():\n    return settings.DATABASE_PASSWORD\n")
+    os.symlink("../.env", root / "src" / "settings.py")
+    os.symlink("../.env", root / "docs" / "settings.md")
+    prompt = build_prompt({"id": "t-5", "title": "settings DATABASE_PASSWORD", "description": "settings.py"},
+                          repo=root, embed=False, budget=6000)
+    assert ENV_MARKER not in _all_output(prompt)
+    assert any("not a git repository" in w for w in prompt.warnings)
+    assert ENV_MARKER not in _resolve(root, "NEED_CODE: src/settings.py\nNEED_DOC: settings\n")
