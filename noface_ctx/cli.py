@@ -60,7 +60,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--repo", default=".", metavar="DIR", help="repository root (default: .)")
+    p.add_argument("--repo", default=None, metavar="DIR",
+                   help="repository root (default: the git top-level holding the current directory, "
+                        "else the nearest directory above with .noface.toml)")
     p.add_argument("--config", metavar="FILE", help="config file (default: <repo>/.noface.toml)")
 
 
@@ -90,8 +92,10 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
 
 
 def _load_config(args: argparse.Namespace):
-    from noface_ctx.config import load_config
+    from noface_ctx.config import find_root, load_config
 
+    if args.repo is None:
+        return load_config(find_root("."), args.config)
     if not Path(args.repo).is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
     return load_config(args.repo, args.config)

@@ -294,3 +294,19 @@ def _display(source: Path | None, root: Path) -> str:
         return source.resolve().relative_to(root).as_posix()
     except ValueError:
         return str(source)
+
+
+def find_root(start: str | Path = ".") -> Path:
+    """The repository that holds `start`: the git top-level, else (outside git) the nearest
+    directory at or above `start` holding `.noface.toml`, else `start` itself. Used when no
+    `--repo` is given, so a command run from a subdirectory sees the whole repository."""
+    from noface_ctx import git
+
+    here = Path(start).resolve()
+    top = git.toplevel(here)
+    if top is not None:
+        return top.resolve()
+    for d in (here, *here.parents):
+        if (d / CONFIG_NAME).is_file():
+            return d
+    return here

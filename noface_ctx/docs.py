@@ -2,8 +2,9 @@
 
 `[monowiki] vault` may name the vault itself or a monowiki project folder (its `monowiki.yml`
 names the vault under `paths.vault`, or the vault is its `vault/` subfolder). Without a vault,
-docs come from `[context] doc_globs`. Files inside the repository are read only when the
-repository scan kept them (`RepoFiles`), so excluded or secret files never become docs.
+docs come from `[context] doc_globs`. The vault must be inside the repository (after symlinks;
+else a `ConfigError`), and its files are read only when the repository scan kept them
+(`RepoFiles`), so excluded, secret or forbidden files and links never become docs.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import difflib
 import functools
 import os
+import posixpath
 import re
 import time
 from dataclasses import dataclass, field
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 from noface_ctx.datatypes import Doc, Form, RepoFiles, Section, Staleness
 from noface_ctx.doc_cache import ParseCache, count_tokens
+from noface_ctx.errors import ConfigError
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -66,7 +69,7 @@ class DocSet:
 
     docs: tuple[Doc, ...]
     warnings: tuple[str, ...] = ()
-    vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root, absolute = outside
+    vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root
     drafts: tuple[str, ...] = ()  # slugs of skipped drafts, so links to them explain themselves
     _keys: Mapping[str, Mapping[str, Doc]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -170,8 +173,14 @@ def resolve_vault(config: Config) -> Vault:
         return Vault(None)
     root = Path(config.root)
     where = ".noface.toml: [monowiki] vault"
-    base = Path(os.path.expanduser(config.vault))
-    base = (base if base.is_absolute() else root / base).resolve()
+    cfg_file = getattr(config, "source", None)
+    source = _rel(cfg_file, root) if cfg_file is not None else ".noface.toml"
+    given = config.vault.strip().replace("\\", "/")
+    if given.startswith(("/", "~")) or os.path.isabs(given) or posixpath.normpath(given).split("/")[0] == "..":
+        raise ConfigError(f"[monowiki] vault {config.vault!r} is outside the repository; "
+                          "the vault must be a folder inside it", where=source)
+    base = (root / given).resolve()
+    _inside_or_fail(base, root, f"[monowiki] vault {config.vault!r} resolves outside the repository (symlink)", source)
     if not base.is_dir():
         return Vault(None, (), (f"{where}: {config.vault!r} is not a directory; using [context] doc_globs",))
     yml = next((base / n for n in MONOWIKI_CONFIGS if (base / n).is_file()), None)
@@ -191,6 +200,7 @@ def resolve_vault(config: Config) -> Vault:
     named = paths.get("vault") if isinstance(paths.get("vault"), str) else None
     fallback = base / "vault" if (base / "vault").is_dir() else base
     vault = (yml.parent / named).resolve() if named else fallback
+    _inside_or_fail(vault, root, f"paths.vault {named!r} is outside the repository", _rel(yml, root))
     if not vault.is_dir():
         warnings.append(f"{_rel(yml, root)}: paths.vault {named!r} is not a directory; using {_rel(fallback, root)}")
         vault = fallback
@@ -202,6 +212,13 @@ def resolve_vault(config: Config) -> Vault:
             ignore.append(re.compile(_glob_regex(pat)))
             warnings.append(f"{_rel(yml, root)}: ignore pattern {pat!r} is not a regex; read as a glob")
     return Vault(vault, tuple(ignore), tuple(warnings))
+
+
+def _inside_or_fail(path: Path, root: Path, message: str, where: str) -> None:
+    """A vault must be inside the repository, after every symlink is resolved: a config error."""
+    top = root.resolve()
+    if not path.resolve().is_relative_to(top):
+        raise ConfigError(message, where=where)
 
 
 def _rel(path: Path, root: Path) -> str:
@@ -257,21 +274,11 @@ def _doc_files(config: Any, repo_files: RepoFiles, vault: Vault) -> tuple[str, l
         return "", [(p, root / p) for p in hits]
     try:
         rel = vault.path.relative_to(root).as_posix()
-        inside = True
-    except ValueError:
-        rel, inside = vault.path.as_posix(), False
-    if inside:
-        prefix = "" if rel == "." else rel + "/"
-        pairs = [(f.path, root / f.path) for f in repo_files.files if f.path.startswith(prefix)]
-        label = rel
-    else:
-        pairs = []
-        for dirpath, dirnames, filenames in os.walk(vault.path):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                p = Path(dirpath) / name
-                pairs.append((p.as_posix(), p))
-        prefix, label = rel + "/", rel
+    except ValueError:  # resolve_vault refuses these; never walk a folder outside the repository
+        raise ConfigError(f"vault {vault.path} is outside the repository", where=".noface.toml") from None
+    prefix = "" if rel == "." else rel + "/"
+    pairs = [(f.path, root / f.path) for f in repo_files.files if f.path.startswith(prefix)]
+    label = rel
     out = []
     for path, abs_path in pairs:
         vrel = path[len(prefix) :] if path.startswith(prefix) else path

@@ -29,7 +29,7 @@ from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKin
 from noface_ctx.secret_rules import content_secret, find_secret, is_secret_path, secret_path_kind
 from noface_ctx.walk import ignored, walk_cached
 
-__all__ = ["scan_repo", "check_path", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
+__all__ = ["scan_repo", "check_path", "admitted", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
 
 # --------------------------------------------------------------------------- file kinds
 
@@ -452,9 +452,9 @@ def _classify(prefix: str, path: str, rules: _Rules, cache: _ScanCache | None,
     try:
         st = os.lstat(full)
         if stat.S_ISLNK(st.st_mode):
-            real, top = os.path.realpath(full), os.path.realpath(prefix)
-            if os.path.commonpath([real, top]) != top:
-                return None, Excluded(path, "symlink pointing outside the repository", "path")
+            why = _link_target_verdict(prefix, path, rules)
+            if why is not None:
+                return None, why
             st = os.stat(full)
     except OSError:
         return None, None  # deleted from the work tree, or a dangling link
@@ -462,21 +462,65 @@ def _classify(prefix: str, path: str, rules: _Rules, cache: _ScanCache | None,
         return None, None  # submodule or directory link
     why = rules.after_stat(path, st.st_size)
     if why is not None:
-        return None, why
+        if why.category != "size" or not _splittable(path, st.st_size):
+            return None, why
+        # A big source file may still give single definitions (`split_large_sources`): its
+        # bytes must pass the same content rules as any other file's.
+        verdict = _cached_verdict(full, path, st, cache, warnings)
+        if verdict is None:
+            return None, None
+        return None, (_content_excluded(path, *verdict) if verdict[0] else why)
+    verdict = _cached_verdict(full, path, st, cache, warnings)
+    if verdict is None:
+        return None, None
+    if verdict[0]:
+        return None, _content_excluded(path, *verdict)
+    info = _name_info(path[path.rfind("/") + 1:])
+    return FileEntry(path=path, size=st.st_size, kind=info.kind, language=info.language), None
+
+
+def _cached_verdict(full: str, path: str, st: os.stat_result, cache: _ScanCache | None,
+                    warnings: list[str]) -> tuple[str, str] | None:
+    """The content verdict of one file (read once, then cached by size and mtime); None if unreadable."""
     verdict = cache.get(path, st.st_size, st.st_mtime_ns) if cache is not None else None
     if verdict is None:
         try:
             data = _read_bytes(full)
         except OSError as exc:
             warnings.append(f"{path}: cannot read ({exc.__class__.__name__}); skipped")
-            return None, None
+            return None
         verdict = _content_verdict(path, data)
         if cache is not None:
             cache.put(path, st.st_size, st.st_mtime_ns, verdict)
-    if verdict[0]:
-        return None, _content_excluded(path, *verdict)
-    info = _name_info(path[path.rfind("/") + 1:])
-    return FileEntry(path=path, size=st.st_size, kind=info.kind, language=info.language), None
+    return verdict
+
+
+SPLIT_SOURCE_BYTES = 2_000_000  # = index.MAX_SOURCE_BYTES: sized-out sources up to this are split
+
+
+def _splittable(path: str, size: int) -> bool:
+    """A source file with a grammar, excluded only for its size, that may still be split."""
+    return size <= SPLIT_SOURCE_BYTES and _name_info(path[path.rfind("/") + 1:]).language is not None
+
+
+def _link_target_verdict(prefix: str, path: str, rules: _Rules) -> Excluded | None:
+    """The gate's rules applied to what a symlink points at, under the link's own path.
+
+    A link is judged by its target as well as by its name: outside the repository, a secret
+    name (`src/settings.py -> ../.env`), a forbidden file, or any path rule of the target.
+    """
+    real, top = os.path.realpath(prefix + path), os.path.realpath(prefix)
+    if os.path.commonpath([real, top]) != top:
+        return Excluded(path, "symlink pointing outside the repository", "path")
+    target = Path(real).relative_to(top).as_posix()
+    if target == path:
+        return None
+    if target.startswith(NOFACE_DIR) or target == ".git" or target.startswith(".git/"):
+        return Excluded(path, f"symlink to {target} (never sent)", "path")
+    why = rules.before_stat(target)
+    if why is None:
+        return None
+    return Excluded(path, f"symlink to {target}: {why.reason}", why.category)
 
 
 def _content_digest(full: str) -> bytes:
@@ -487,6 +531,29 @@ def _content_digest(full: str) -> bytes:
 def _read_bytes(full: str) -> bytes:
     with open(full, "rb") as fh:
         return fh.read()
+
+
+# --------------------------------------------------------------------------- the gate's verdicts
+
+
+def admitted(repo_files: RepoFiles, path: str, manifest: Manifest | None = None, *,
+             single_definitions: bool = False) -> bool:
+    """May bytes of `path` enter a prompt, by the verdict the scan (`_classify`) already gave it?
+
+    Only a file the scan listed (inside the repository with symlinks resolved, not secret by
+    name of link or target nor by content, not forbidden, not excluded) is admitted; the one
+    exception is a source file excluded only for its size, and only as single definitions
+    (`single_definitions`), after its content passed the same secret check. The manifest is
+    checked again on the path itself: a caller may hold a scan made without it.
+    """
+    if manifest is not None and manifest.is_forbidden(path):
+        return False
+    if repo_files.get(path) is not None:
+        return True
+    if not single_definitions:
+        return False
+    ex = repo_files.exclusion(path)
+    return ex is not None and ex.category == "size"
 
 
 # --------------------------------------------------------------------------- one path

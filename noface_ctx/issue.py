@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import posixpath
 import re
 import shutil
@@ -70,7 +71,50 @@ def load_issue_with_warnings(
     chosen = _choose_manifest(issue, raw_comments, manifest, root, warnings)
     if chosen is not None:
         issue = _replace(issue, manifest=chosen)
+        warnings.extend(_unmatched_entries(chosen, root))
+    issue = _mask_secrets(issue, warnings)
     return issue, warnings
+
+
+def _unmatched_entries(manifest: Manifest, root: Path) -> list[str]:
+    """A warning per manifest entry that names no file or directory in the repository."""
+    out = []
+    for role, entries in (("primary", manifest.primary), ("read", manifest.read), ("forbidden", manifest.forbidden)):
+        for e in entries:
+            if e.path == "./":
+                continue
+            if not os.path.lexists(root / e.path.rstrip("/")):
+                src = f" ({manifest.source})" if manifest.source else ""
+                out.append(f"manifest{src}: {role} entry {e.path!r} matches no file in the repository")
+    return out
+
+
+def _mask_secrets(issue: Issue, warnings: list[str]) -> Issue:
+    """Credentials pasted into the issue never reach the prompt: each is replaced by
+    `[REDACTED: kind]`, with a warning naming the field and the kind (never the value)."""
+    from noface_ctx.secret_rules import redact_secrets
+
+    changes: dict[str, Any] = {}
+    for name in _TEXT_FIELDS:
+        masked, kinds = redact_secrets(getattr(issue, name))
+        if kinds:
+            changes[name] = masked
+            warnings.append(f"issue {issue.id} {name}: {_kinds(kinds)} masked as [REDACTED]; rotate it if it was real")
+    comments = []
+    for number, text in enumerate(issue.comments, 1):
+        masked, kinds = redact_secrets(text)
+        if kinds:
+            warnings.append(f"issue {issue.id} comment {number}: {_kinds(kinds)} masked as [REDACTED]; "
+                            "rotate it if it was real")
+        comments.append(masked)
+    if tuple(comments) != issue.comments:
+        changes["comments"] = tuple(comments)
+    return _replace(issue, **changes) if changes else issue
+
+
+def _kinds(kinds: list[str]) -> str:
+    unique = list(dict.fromkeys(kinds))
+    return ("a secret" if len(kinds) == 1 else f"{len(kinds)} secrets") + f" ({', '.join(unique)})"
 
 
 def load_manifest(value: Any, *, where: str | None = None, repo: str | Path | None = None) -> Manifest:
@@ -96,9 +140,11 @@ def load_manifest(value: Any, *, where: str | None = None, repo: str | Path | No
     raise InputError(f"cannot read a manifest from {type(value).__name__}", where=where)
 
 
-_MANIFEST_RE = re.compile(r"MANIFEST:\s*(.*)", re.S)
-_LIST_RE = re.compile(r"([A-Za-z_]+)\s*[=:]\s*\[([^\]]*)\]")
-_ITEM_RE = re.compile(r'"([^"]*)"|\'([^\']*)\'|`([^`]*)`|([^,\s"\'`]+)')
+_MANIFEST_RE = re.compile(r"MANIFEST:")
+_KEY_RE = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*[=:][ \t]*")
+_SEP_RE = re.compile(r"[ \t,;]*")
+_QUOTED_RE = re.compile(r'"([^"\n]*)"|\'([^\'\n]*)\'|`([^`\n]*)`')
+_MANIFEST_KEY_NAMES = tuple(_MANIFEST_KEYS)
 
 
 def parse_manifest_comment(
@@ -106,26 +152,110 @@ def parse_manifest_comment(
 ) -> Manifest | None:
     """`MANIFEST: primary=[a,b] read=[c] forbidden=[d]` → `Manifest`; None when `text` is not one.
 
-    Quotes, backticks and spaces inside the brackets are tolerated; `primary_files=` works too.
+    Items are separated by commas; quotes or backticks allow a path holding a space
+    (`["my file.py"]`); `primary_files=` works too. A manifest that cannot be read completely —
+    an unclosed `[`, an unknown key (`forbiden=`, with a suggestion), a nested `[`, an unquoted
+    path with a space — raises `InputError` naming `source`: a partial manifest could silently
+    drop the forbidden list. Prose on the lines after the lists is allowed.
     """
     m = _MANIFEST_RE.search(text or "")
     if m is None:
         return None
-    lists: dict[str, list[str]] = {"primary": [], "read": [], "forbidden": []}
-    found = False
-    for key, inner in _LIST_RE.findall(m.group(1)):
-        role = _MANIFEST_KEYS.get(key.lower())
-        if role is None:
-            continue
-        found = True
-        for groups in _ITEM_RE.findall(inner):
-            item = next((g for g in groups if g), "").strip()
-            if item:
-                lists[role].append(item)
-    if not found:
-        return None
+    line = text[m.end():].split("\n", 1)[0]
+    if not _KEY_RE.match(line) and "[" not in line and "=" not in line:
+        return None  # "MANIFEST:" in prose, with nothing that looks like a list after it
+    lists = _parse_manifest_lists(text, m.end(), source)
     root = Path(repo) if repo is not None else None
     return _build_manifest(lists, where=source, root=root, source=source)
+
+
+def _parse_manifest_lists(text: str, pos: int, source: str) -> dict[str, list[str]]:
+    def fail(message: str) -> InputError:
+        return InputError(f"unreadable MANIFEST: {message}; no part of it was used", where=source)
+
+    lists: dict[str, list[str]] = {"primary": [], "read": [], "forbidden": []}
+    found = False
+    n = len(text)
+    while True:
+        pos = _SEP_RE.match(text, pos).end()
+        if pos >= n:
+            break
+        if text[pos] in "\r\n":
+            # A new line: more lists, or the prose that follows the manifest.
+            rest = text[pos:].lstrip()
+            if found and not _KEY_RE.match(rest) and not rest.startswith("["):
+                break
+            pos = n - len(rest)
+            if pos >= n:
+                break
+        key_m = _KEY_RE.match(text, pos)
+        if key_m is None or key_m.end() >= n or text[key_m.end()] != "[":
+            word = text[pos:pos + 40].splitlines()[0] if text[pos:pos + 40].strip() else text[pos:pos + 40]
+            if key_m is not None:
+                raise fail(f"expected '[' after {key_m.group(1)}= (at {word!r})")
+            raise fail(f"expected key=[paths] (primary, read or forbidden), found {word!r}")
+        key = key_m.group(1)
+        role = _MANIFEST_KEYS.get(key.lower())
+        if role is None:
+            close = difflib.get_close_matches(key.lower(), _MANIFEST_KEY_NAMES, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]}=?" if close else " (keys: primary, read, forbidden)"
+            raise fail(f"unknown key {key}={hint}")
+        start = key_m.end() + 1
+        end = text.find("]", start)
+        if end == -1:
+            raise fail(f"{key}=[ is never closed with ']'")
+        items = _manifest_items(text[start:end], key, fail)
+        lists[role].extend(items)
+        found = True
+        pos = end + 1
+    if not found:
+        raise fail("no primary=[...], read=[...] or forbidden=[...] list")
+    return lists
+
+
+def _manifest_items(inner: str, key: str, fail: Any) -> list[str]:
+    if "[" in inner:
+        raise fail(f"'[' inside {key}=[...] (nested list, or a ']' missing before the next key)")
+    items: list[str] = []
+    for raw in _split_items(inner):
+        piece = raw.strip()
+        if not piece:
+            continue
+        q = _QUOTED_RE.fullmatch(piece)
+        if q is not None:
+            item = next((g for g in q.groups() if g is not None), "")
+            if item.strip():
+                items.append(item)
+            continue
+        if any(c in piece for c in "\"'`"):
+            raise fail(f"unbalanced quote in {key}=[...] item {piece!r}")
+        if re.search(r"[=:]\s*$|\s[A-Za-z_]+\s*[=:]", piece) or "=" in piece:
+            raise fail(f"item {piece!r} in {key}=[...] looks like a key: is a ']' missing?")
+        if any(c.isspace() for c in piece):
+            raise fail(f"item {piece!r} in {key}=[...] holds a space: separate paths with commas, "
+                       "and quote a path that contains a space")
+        items.append(piece)
+    return items
+
+
+def _split_items(inner: str) -> list[str]:
+    """Split on commas outside quotes."""
+    out, cur, quote = [], [], ""
+    for c in inner:
+        if quote:
+            cur.append(c)
+            if c == quote:
+                quote = ""
+        elif c in "\"'`":
+            quote = c
+            cur.append(c)
+        elif c == "," or c == "\n":
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+    out.append("".join(cur))
+    return out
 
 
 # --------------------------------------------------------------------------- issue sources
@@ -210,7 +340,7 @@ def _from_beads(data: Mapping[str, Any], *, source: str, default_id: str = "") -
 def _from_beads_id(issue_id: str, root: Path, warnings: list[str]) -> tuple[Issue, list[Any]]:
     bd = shutil.which("bd")
     if bd is not None:
-        found, problem = _bd_show(bd, issue_id, root)
+        found, problem = _bd_show(bd, issue_id, root, warnings)
         if found is not None:
             return _from_beads(found, source=f"bd show {issue_id}", default_id=issue_id)
         warnings.append(f"bd show {issue_id} failed ({problem}); reading {JSONL_PATH} instead")
@@ -218,9 +348,32 @@ def _from_beads_id(issue_id: str, root: Path, warnings: list[str]) -> tuple[Issu
     return _from_beads(found, source=JSONL_PATH, default_id=issue_id)
 
 
-def _bd_show(bd: str, issue_id: str, root: Path) -> tuple[Mapping[str, Any] | None, str]:
+def _bd_show(bd: str, issue_id: str, root: Path,
+             warnings: list[str] | None = None) -> tuple[Mapping[str, Any] | None, str]:
+    """`bd show ID --json --include-comments` (bd >= 1.1 omits comment bodies without the flag);
+    an older bd that rejects the flag is asked again without it. Output that still says
+    `comments_omitted` without the bodies is a loud warning: the MANIFEST may be among them."""
+    data, problem = _bd_json(bd, issue_id, root, "--include-comments")
+    if data is None and problem not in ("OSError", "TimeoutExpired", "FileNotFoundError", "PermissionError"):
+        data, problem = _bd_json(bd, issue_id, root)  # an older bd rejects the flag
+    if data is None:
+        return None, problem
+    objects = data if isinstance(data, list) else [data]
+    objects = [o for o in objects if isinstance(o, Mapping)]
+    match = next((o for o in objects if o.get("id") == issue_id), objects[0] if objects else None)
+    if match is None:
+        return None, "no issue in output"
+    if match.get("comments_omitted") and not _has_comment_bodies(match.get("comments")):
+        if warnings is not None:
+            warnings.append(
+                f"bd show {issue_id}: comments were omitted (comments_omitted: true) and could not be read; "
+                "a MANIFEST comment (its forbidden list included) may be missing: upgrade bd or pass --manifest")
+    return match, ""
+
+
+def _bd_json(bd: str, issue_id: str, root: Path, *flags: str) -> tuple[Any, str]:
     try:
-        proc = subprocess.run([bd, "show", issue_id, "--json"], cwd=root, capture_output=True,
+        proc = subprocess.run([bd, "show", issue_id, "--json", *flags], cwd=root, capture_output=True,
                               timeout=BD_TIMEOUT, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, type(exc).__name__
@@ -228,13 +381,15 @@ def _bd_show(bd: str, issue_id: str, root: Path) -> tuple[Mapping[str, Any] | No
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, (err[-1] if err else f"exit code {proc.returncode}")[:200]
     try:
-        data = json.loads(proc.stdout.decode("utf-8", "replace"))
-    except json.JSONDecodeError:
+        return json.loads(proc.stdout.decode("utf-8", "replace")), ""
+    except (json.JSONDecodeError, RecursionError):
         return None, "output is not JSON"
-    objects = data if isinstance(data, list) else [data]
-    objects = [o for o in objects if isinstance(o, Mapping)]
-    match = next((o for o in objects if o.get("id") == issue_id), objects[0] if objects else None)
-    return (match, "") if match is not None else (None, "no issue in output")
+
+
+def _has_comment_bodies(comments: Any) -> bool:
+    if not isinstance(comments, (list, tuple)) or not comments:
+        return False
+    return any(_comment_text(c).strip() for c in comments)
 
 
 def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str, Any]:
@@ -397,10 +552,15 @@ def _manifest_from_dict(data: Any, *, where: str, root: Path | None, source: str
     lists: dict[str, list[str]] = {"primary": [], "read": [], "forbidden": []}
     for key, value in data.items():
         role = _MANIFEST_KEYS.get(str(key).lower())
-        if role is None or value is None:
+        if role is None:
+            close = difflib.get_close_matches(str(key).lower(), _MANIFEST_KEY_NAMES, n=1, cutoff=0.75)
+            if close:  # a misspelt list would silently drop it (a forbidden list above all)
+                raise InputError(f"manifest: unknown key {key!r}; did you mean {close[0]!r}?", where=where)
             continue
-        if isinstance(value, str):
-            value = [v for v in re.split(r"[,\s]+", value) if v]
+        if value is None:
+            continue
+        if isinstance(value, str):  # "a.py, b.py": commas separate; a path may hold a space
+            value = [v.strip() for v in re.split(r"[,\n]+", value) if v.strip()]
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) for v in value):
             raise InputError(f"manifest {key}: expected a list of paths", where=where)
         lists[role].extend(value)

@@ -19,7 +19,7 @@ from noface_ctx.config import Config, cache_dir, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.docs import DocSet, load_docs
 from noface_ctx.errors import UsageError
-from noface_ctx.files import scan_repo
+from noface_ctx.files import admitted, scan_repo
 from noface_ctx.freshness import Freshness, assess_docs, find_clashes
 from noface_ctx.index import CodeIndex, is_sized_out_source
 from noface_ctx.issue import load_issue_with_warnings
@@ -222,7 +222,8 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
 
 
 def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, cfg: Config) -> list[Candidate]:
-    """Defence in depth: nothing excluded, forbidden or outside the scan reaches the packer.
+    """Defence in depth: nothing the gate (`files.admitted`) did not let through reaches the
+    packer: not excluded, not forbidden, and a file the scan listed.
 
     One exception, by design: a source file excluded only for its size may give single
     definitions (never its whole text), because the function to edit often lives in one
@@ -231,13 +232,9 @@ def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _R
     manifest = issue.manifest
     kept = []
     for cand in cands:
-        if manifest is not None and manifest.is_forbidden(cand.path):
-            bad = True
-        elif cand.kind == "code" and files.get(cand.path) is None:
-            bad = not (is_sized_out_source(files, cand.path, cfg) and not any(f.label == "whole" for f in cand.forms))
-        else:
-            bad = files.exclusion(cand.path) is not None
-        if bad:
+        split = (cand.kind == "code" and files.get(cand.path) is None and is_sized_out_source(files, cand.path, cfg)
+                 and not any(f.label == "whole" for f in cand.forms))
+        if not admitted(files, cand.path, manifest, single_definitions=split):
             run.warn([f"{cand.path}: dropped from context (excluded or forbidden)"])
             continue
         kept.append(cand)

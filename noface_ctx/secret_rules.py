@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections import Counter
+from typing import Any
 
 _SECRET_NAMES = {
     ".netrc": "netrc", "_netrc": "netrc", ".pgpass": "pgpass", "credentials": "credentials file",
@@ -94,6 +96,20 @@ def find_secret(text: str, path: str | None = None) -> str | None:
     literal that looks random (`password = os.environ["X"]` is fine), and not in tests or docs
     (judged by `path`), which are full of example ones; specific formats count everywhere.
     """
+    kind = _find_format(text)
+    if kind is not None:
+        return kind
+    if _split_private_key(text):
+        return "private key"
+    kind = _find_split_literal(text)
+    if kind is not None:
+        return kind
+    if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
+        return None
+    return _find_assignment(text)
+
+
+def _find_format(text: str) -> str | None:
     for kind, hint, regex in _PATTERNS:
         if hint not in text:
             continue
@@ -104,9 +120,78 @@ def find_secret(text: str, path: str | None = None) -> str | None:
             if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
                 continue  # AWS's documented placeholder (AKIAIOSFODNN7EXAMPLE)
             return kind
-    if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
+    return None
+
+
+# --------------------------------------------------------------------------- split secrets
+#
+# A key written as several string literals (`"-----BEGIN RSA " "PRIVATE KEY-----\n"` in Python,
+# `"..." + "..."` in Go or Java, `["...", "..."].join("")` in JS, a PEM body wrapped at 32
+# characters) never appears contiguously in the text. Two extra views catch it:
+# - around every PEM-like marker, the text "squeezed" of whitespace, quotes, `+`, commas and
+#   `\n` escapes must not hold a private key header followed by a random-looking base64 body;
+# - runs of adjacent string literals (separated only by whitespace, `+` or commas) are joined
+#   and the credential formats are searched in the joined text.
+
+_PEM_HINTS = ("PRIVATE", "BEGIN", "KEY-----")
+_SQUEEZE_RE = re.compile(r"\\[nrt]|[\s\"'`+,\\]+")
+_SQUEEZED_PEM_RE = re.compile(r"-----BEGIN[A-Z0-9]*PRIVATEKEY(?:BLOCK)?-----([A-Za-z0-9+/=]{64})")
+
+
+def _split_private_key(text: str) -> bool:
+    for hint in _PEM_HINTS:
+        i = text.find(hint)
+        while i != -1:
+            window = _SQUEEZE_RE.sub("", text[max(0, i - 160): i + 800])
+            for m in _SQUEEZED_PEM_RE.finditer(window):
+                if _looks_base64(m.group(1)):
+                    return True
+            i = text.find(hint, i + len(hint))
+    return False
+
+
+def _looks_base64(body: str) -> bool:
+    """64 characters of a real key body mix digits, upper and lower case; prose squeezed of its
+    spaces ("andthenreturnthebytes") does not."""
+    digits = sum(c.isdigit() for c in body)
+    upper = sum(c.isupper() for c in body)
+    lower = sum(c.islower() for c in body)
+    return digits >= 3 and upper >= 6 and lower >= 6
+
+
+# Token-like literals only (no spaces or escapes: the formats searched here have none; a
+# split PEM block is `_split_private_key`'s job).
+_PLUS = "+" if sys.version_info >= (3, 11) else ""  # possessive: no backtracking, half the time
+_TOKEN = r"[A-Za-z0-9+/=_.:\-]*" + _PLUS
+_LIT = rf'"{_TOKEN}"|\'{_TOKEN}\'|`{_TOKEN}`'
+_LITERAL_RE = re.compile(_LIT)
+# Two or more literals separated only by whitespace, `+`, commas, line continuations and
+# string prefixes (`"a" + "b"`, `("a"\n "b")`, `["a", "b"]`).
+_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,\\]{{0,200}}{_PLUS}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
+
+
+def _find_split_literal(text: str) -> str | None:
+    """A credential format found in the concatenation of adjacent string literals."""
+    for run in _RUN_RE.finditer(text):
+        if run.end() - run.start() < 20:
+            continue
+        kind = _joined_kind([m.group(0)[1:-1] for m in _LITERAL_RE.finditer(run.group(0))])
+        if kind is not None:
+            return kind
+    return None
+
+
+def _joined_kind(run: list[str]) -> str | None:
+    if len(run) < 2:
         return None
-    return _find_assignment(text)
+    joined = "".join(run)
+    if len(joined) < 16 or not _ANY_HINT_RE.search(joined):
+        return None
+    return _find_format(joined)
+
+
+_ANY_HINT_RE = re.compile("|".join(sorted({re.escape(hint) for _kind, hint, _rx in _PATTERNS if len(hint) > 1}))
+                          + r"|A[KS]IA")
 
 
 def _find_assignment(text: str) -> str | None:
@@ -147,3 +232,79 @@ def content_secret(path: str, text: str) -> str | None:
     if kind is None and path[path.rfind("/") + 1:].lower() in _TOKEN_FILES and _TOKEN_LINE_RE.search(text):
         kind = "registry token"
     return kind
+
+
+# --------------------------------------------------------------------------- masking
+
+
+_PEM_BLOCK_RE = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", re.S)
+
+
+def _label(kind: str) -> str:
+    return "[REDACTED: " + re.sub(r"[^a-z0-9]+", "-", kind.lower()).strip("-") + "]"
+
+
+def redact_secrets(text: str) -> tuple[str, list[str]]:
+    """`text` with every credential `find_secret` recognises replaced by `[REDACTED: kind]`,
+    and the kinds replaced. Used on issue text, which goes into the prompt verbatim."""
+    if not text or find_secret(text) is None:
+        return text, []
+    kinds: list[str] = []
+
+    def sub(kind: str) -> Any:
+        def repl(m: re.Match[str]) -> str:
+            kinds.append(kind)
+            return _label(kind)
+        return repl
+
+    text = _PEM_BLOCK_RE.sub(sub("private key"), text)
+    for kind, hint, regex in _PATTERNS:
+        if kind == "private key" or hint not in text:
+            continue
+
+        def repl(m: re.Match[str], kind: str = kind, src: str = text) -> str:
+            i = m.start()
+            if kind not in _NO_BOUNDARY_CHECK and i and (src[i - 1].isalnum() or src[i - 1] == "_"):
+                return m.group(0)
+            if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
+                return m.group(0)
+            kinds.append(kind)
+            return _label(kind)
+
+        text = regex.sub(repl, text)
+    text = _redact_assignments(text, kinds)
+    if find_secret(text) is not None:  # split across literals or otherwise not locatable: mask it all
+        kind = find_secret(text) or "secret"
+        kinds.append(kind)
+        text = _label(kind) + " (the whole text: it holds a credential that could not be located)"
+    return text, kinds
+
+
+def _redact_assignments(text: str, kinds: list[str]) -> str:
+    for _ in range(50):
+        kind = _find_assignment(text)
+        if kind is None:
+            return text
+        lower = text.lower()
+        done = False
+        for word in _KEY_WORDS:
+            i = lower.find(word)
+            while i != -1 and not done:
+                end = i + len(word)
+                nxt = lower[end:end + 1]
+                if not (nxt.isalnum() or nxt == "_"):
+                    m = _VALUE_RE.match(text, end)
+                    if m and _KEY_NAME_RE.search(lower, max(0, end - 24), end):
+                        g = 2 if m.group(2) else 3
+                        value = m.group(g) or ""
+                        if _looks_random(value, bare=g == 3):
+                            text = text[:m.start(g)] + _label(kind) + text[m.end(g):]
+                            kinds.append(kind)
+                            done = True
+                i = lower.find(word, end)
+            if done:
+                break
+        if not done:
+            return text
+    return text

@@ -253,20 +253,16 @@ def test_monowiki_yml_with_bad_vault_path_warns(repo_factory):
     assert docs.warnings == ("wiki/monowiki.yml: paths.vault 'gone' is not a directory; using wiki/vault",)
 
 
-def test_vault_outside_the_repo_is_walked(repo_factory, tmp_path):
+def test_vault_outside_the_repo_is_a_config_error(repo_factory, tmp_path):
+    from noface_ctx.errors import ConfigError
+
     outside = tmp_path / "shared-vault"
     (outside / "sub").mkdir(parents=True)
     (outside / "sub" / "ext.md").write_text("---\ntitle: External\n---\n# External\n")
-    (outside / "creds.md").write_text("# Creds\n\naws_access_key_id = AKIA" "IOSFODNN7EXAMPLF\n")
-    (outside / "huge.md").write_text("# Huge\n" + "x" * 200_000)
     root = repo_factory({".noface.toml": TOML_VAULT.format(vault=str(outside))})
-    docs = load(root)
-    assert docs.vault == outside.resolve().as_posix()
-    assert docs.get("ext").title == "External" and docs.get("ext").path.endswith("/sub/ext.md")
-    assert docs.resolve("sub/ext") is docs.get("ext")
-    assert [d.slug for d in docs] == ["ext"]  # the scan never saw these, so docs.py checks them
-    assert any(w.endswith("creds.md: contains a secret (AWS access key id); skipped") for w in docs.warnings), docs.warnings
-    assert any("huge.md: larger than max_file_size_kb (100); skipped" in w for w in docs.warnings)
+    with pytest.raises(ConfigError) as err:
+        load(root)
+    assert str(err.value).startswith(".noface.toml: [monowiki] vault") and "outside the repository" in str(err.value)
 
 
 def test_vault_files_the_scan_excluded_are_never_read(repo_factory):

@@ -116,7 +116,7 @@ def test_bd_on_path_printing_an_array(repo_factory, tmp_path, monkeypatch):
     issue, warnings = load_issue_with_warnings("bd-7", repo)
     assert warnings == []
     assert issue.title == "Add rate limiting" and issue.source == "bd show bd-7"
-    assert (bindir / "args").read_text().split() == [str(repo), "show", "bd-7", "--json"]
+    assert (bindir / "args").read_text().split() == [str(repo), "show", "bd-7", "--json", "--include-comments"]
 
 
 def test_bd_on_path_printing_an_object(repo_factory, tmp_path, monkeypatch):
