@@ -14,7 +14,7 @@ SDK's own tool errors; anything else is logged to stderr and returned as a tool 
 SDK diverts fd 1 to stderr while serving, so only protocol messages reach stdout.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: the SDK evaluates the tool signatures at registration.
 
 import logging
 import threading

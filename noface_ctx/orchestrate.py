@@ -180,8 +180,8 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
             "turn": turn,
             "prompt_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
             "prompt_tokens": count_tokens(text),
-            "docs": served_docs if turn == 1 else [],
-            "code": served_code if turn == 1 else [],
+            "docs": served_docs,  # what this turn's input served: the prompt's, then the answers'
+            "code": served_code,
             "requests": [],
             "answers": [],
             "agent_exit": proc.returncode,
