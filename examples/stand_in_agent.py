@@ -9,8 +9,8 @@ the environment; this script prints that turn's text (the last turn's when past 
 `--stream-json` it prints the text the way Claude Code's `--output-format stream-json` does
 (a system event, one assistant message, a result event).
 
-It checks what it was given, as a real agent would notice: from turn 2 on, the prompt must hold a
-`CONTEXT YOU REQUESTED:` block answering its requests, else it prints `BLOCKED: ...`. A line
+It checks what it was given, as a real agent would notice: after a turn that asked for context, the next
+prompt must hold a `CONTEXT YOU REQUESTED:` block, else it prints `BLOCKED: ...`. A line
 `EXPECT: some text` in a turn is not printed; the turn is `BLOCKED` unless the prompt contains it.
 Offline, no model: for tests and the README demo.
 """
@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
                 break
             continue
         lines.append(line)
-    if turn > 1 and "CONTEXT YOU REQUESTED:" not in prompt:
+    asked = turn > 1 and "NEED_" in turns[min(turn - 1, len(turns)) - 1]
+    if asked and "CONTEXT YOU REQUESTED:" not in prompt:
         lines = ["BLOCKED: my requests were not answered"]
     text = "\n".join(lines)
     if "--stream-json" in argv:
