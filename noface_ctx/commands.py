@@ -20,10 +20,15 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 _WATCHED = ("pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini", "noxfile.py", "Makefile", "makefile",
             "GNUmakefile", "package.json", "pnpm-lock.yaml", "yarn.lock", "Cargo.toml", "go.mod", "conftest.py",

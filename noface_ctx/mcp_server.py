@@ -190,9 +190,12 @@ class Workspace:
 
 def create_server(workspace: Workspace) -> Any:
     """An `MCPServer` whose tools call `workspace`; a NofaceError becomes a tool error."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from mcp_types import CallToolResult, TextContent, ToolAnnotations
+    try:
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+        from mcp_types import CallToolResult, TextContent, ToolAnnotations
+    except ImportError as exc:
+        raise UsageError(f"the MCP server needs the mcp package (>= 2.3): pip install 'noface_ctx[mcp]' ({exc})") from None
 
     from noface_ctx import __version__
 
