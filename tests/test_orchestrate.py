@@ -106,3 +106,22 @@ def test_ready_beads_issues_are_taken_from_the_jsonl_without_bd(repo_factory):
     ]
     repo = repo_factory({**FILES, ".beads/issues.jsonl": "\n".join(json.dumps(b) for b in beads) + "\n"})
     assert ready_issues(repo) == ["lg-1", "lg-2"]
+
+
+def test_readme_demo_on_this_repository(tmp_path):
+    """The README's demo command: the shipped example issue, two turns, ISSUE_COMPLETE."""
+    import subprocess
+
+    log = tmp_path / "demo-run.jsonl"
+    agent = f"{shlex.quote(sys.executable)} examples/stand_in_agent.py examples/demo-transcript.txt --stream-json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "noface_ctx", "run", "examples/request-log-rotation.md", "--agent", agent,
+         "--log", str(log), "--no-embed"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    first, second = [json.loads(line) for line in log.read_text().splitlines()]
+    assert first["outcome"] == "answered" and second["outcome"] == "complete"
+    assert {a["outcome"] for a in first["answers"]} == {"served"}
+    assert second["code"] == ["noface_ctx/answer.py::write_log"] and second["docs"] == ["context-requests"]
+    assert "noface_ctx/signals.py" in first["code"]  # the manifest's editable file is in the prompt
