@@ -50,6 +50,7 @@ class Workspace:
         self.issue = issue
         self.manifest: Manifest | None = issue.manifest if issue is not None else None
         self._lock = threading.Lock()  # the package's caches are per process, not per thread
+        self._prompts: dict[tuple[Any, ...], dict[str, Any]] = {}  # the latest prompt, by input state
 
     # ------------------------------------------------------------------ tools
 
@@ -61,10 +62,31 @@ class Workspace:
             raise UsageError(f"budget must be a positive number of tokens, got {budget}")
         with self._lock:
             t0 = time.perf_counter()
-            prompt = build_prompt(ref, repo=self.root, config=self.config, budget=budget)
-        details = prompt.to_dict()
-        details["seconds"] = round(time.perf_counter() - t0, 3)
-        return details
+            key, the_issue = self._prompt_key(ref, budget)
+            details = self._prompts.get(key) if key else None
+            reused = details is not None
+            if details is None:
+                details = build_prompt(the_issue, repo=self.root, config=self.config, budget=budget).to_dict()
+                if key:
+                    self._prompts.clear()  # only the latest state is worth keeping
+                    self._prompts[key] = details
+            seconds = time.perf_counter() - t0
+        return {**details, "seconds": round(seconds, 3), "reused": reused}
+
+    def _prompt_key(self, ref: Any, budget: int | None) -> tuple[Any, Issue]:
+        """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
+        the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
+        Key None (no reuse) when the state cannot be fingerprinted."""
+        from noface_ctx.files import scan_repo
+        from noface_ctx.git import head
+        from noface_ctx.issue import load_issue
+
+        the_issue = ref if isinstance(ref, Issue) else load_issue(ref, self.root)
+        files = scan_repo(self.config, the_issue.manifest)
+        commit, _dirty = head(self.root)
+        if not files.fingerprint or not commit:
+            return None, the_issue
+        return (repr(the_issue), budget, files.fingerprint, commit), the_issue
 
     def need(self, kind: str, target: str) -> dict[str, Any]:
         """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""

@@ -163,6 +163,8 @@ def test_server_without_issue_needs_one_and_sees_edits(repo_factory):
                     await session.initialize()
                     out["no_issue"] = await session.call_tool("build_prompt", {})
                     out["before"] = await session.call_tool("need_code", {"target": "src/ledger.py::Ledger.reset"})
+                    out["prompt_a"] = await session.call_tool("build_prompt", {"issue": "issue.md"})
+                    out["prompt_b"] = await session.call_tool("build_prompt", {"issue": "issue.md"})
                     (repo / "src" / "ledger.py").write_text(
                         FILES["src/ledger.py"] + "\n\nclass Journal(Ledger):\n    def reset(self):\n        self.entries = []\n")
                     out["after"] = await session.call_tool("need_code", {"target": "src/ledger.py::Journal.reset"})
@@ -175,6 +177,10 @@ def test_server_without_issue_needs_one_and_sees_edits(repo_factory):
     assert out["after"].structured_content["outcome"] == "served" and "def reset" in _text(out["after"])
     # without --issue no manifest governs the server, so the file is served
     assert out["payroll"].structured_content["outcome"] == "served"
+    # the same state gives the same prompt, built once; an edited file makes a new one
+    a, b, c = (out[k].structured_content for k in ("prompt_a", "prompt_b", "prompt"))
+    assert (a["reused"], b["reused"], c["reused"]) == (False, True, False)
+    assert a["prompt"] == b["prompt"] and "class Journal" not in a["prompt"] and "class Journal" in c["prompt"]
     # the issue's own manifest still governs its prompt
     assert not out["prompt"].is_error
     assert all(row["path"] != "src/payroll.py" for row in out["prompt"].structured_content["code"])
