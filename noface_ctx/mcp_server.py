@@ -140,7 +140,6 @@ class Workspace:
 
     def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
         from noface_ctx.check_docs import check_docs
-
         from noface_ctx.signals import normalise_path
 
         if len(paths or []) > MAX_PATHS:

@@ -119,7 +119,7 @@ def ready_issues(root: Path, issues_dir: str | None = None) -> list[str]:
     bd = shutil.which("bd")
     if bd:
         try:
-            out = subprocess.run([bd, "ready", "--json"], cwd=root, capture_output=True, text=True, timeout=60)
+            out = subprocess.run([bd, "ready", "--json"], check=False, cwd=root, capture_output=True, text=True, timeout=60)
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise InputError(f"bd ready --json failed: {exc}") from None
         if out.returncode == 0:
@@ -221,7 +221,7 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
 
 def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     try:
-        return subprocess.run(list(agent), input=text, capture_output=True, text=True, cwd=cwd,
+        return subprocess.run(list(agent), input=text, check=False, capture_output=True, text=True, cwd=cwd,
                               timeout=timeout, env={**os.environ, **env}, errors="replace")
     except FileNotFoundError:
         raise UsageError(f"--agent: command not found: {agent[0]}") from None
