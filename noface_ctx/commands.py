@@ -82,11 +82,11 @@ def detect_commands(root: str | Path) -> Commands:
 
 def _detect(root: Path, present: set[str]) -> Commands:
     pyproject = _toml(root / "pyproject.toml") if "pyproject.toml" in present else {}
-    tool = pyproject.get("tool") if isinstance(pyproject.get("tool"), dict) else {}
+    tool: dict[str, Any] = pyproject["tool"] if isinstance(pyproject.get("tool"), dict) else {}
     make = next((n for n in ("GNUmakefile", "Makefile", "makefile") if n in present), "")
     targets = _make_targets(root / make) if make else set()
     package = _package_json(root / "package.json") if "package.json" in present else {}
-    scripts = package.get("scripts") if isinstance(package.get("scripts"), dict) else {}
+    scripts: dict[str, Any] = package["scripts"] if isinstance(package.get("scripts"), dict) else {}
     runner = "pnpm" if "pnpm-lock.yaml" in present else "yarn" if "yarn.lock" in present else "npm"
 
     test, test_source = "", ""

@@ -45,7 +45,9 @@ def class_bases(signature: str) -> list[str]:
 
 def _split_top(text: str) -> list[str]:
     """Split on commas outside brackets."""
-    parts, depth, cur = [], 0, []
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([{":
             depth += 1

@@ -233,7 +233,7 @@ def create_server(workspace: Workspace) -> Any:
             raise ToolError(f"{type(exc).__name__}: {exc}") from None
         import json
 
-        content = []
+        content: list[Any] = []
         if text_key and isinstance(data.get(text_key), str):
             content.append(TextContent(type="text", text=data[text_key]))
         content.append(TextContent(type="text", text=json.dumps(data, ensure_ascii=False)))

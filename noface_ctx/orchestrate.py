@@ -34,7 +34,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 from noface_ctx.errors import InputError, UsageError
 
@@ -248,7 +248,7 @@ def _outcome(text: str) -> tuple[str, str]:
     return "", ""
 
 
-def _code_label(row: dict[str, Any]) -> str:
+def _code_label(row: Mapping[str, Any]) -> str:
     path, symbol = row.get("path", ""), row.get("symbol") or ""
     return f"{path}::{symbol}" if symbol else str(path)
 
