@@ -71,7 +71,7 @@ class Workspace:
                     self._prompts.clear()  # only the latest state is worth keeping
                     self._prompts[key] = details
             seconds = time.perf_counter() - t0
-        return {**details, "seconds": round(seconds, 3), "reused": reused}
+        return {**_compact(details), "seconds": round(seconds, 3), "reused": reused}
 
     def _prompt_key(self, ref: Any, budget: int | None) -> tuple[Any, Issue]:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
@@ -206,6 +206,24 @@ class Workspace:
         return ""
 
 
+MAX_EXCLUDED_LISTED = 50
+
+
+def _compact(details: dict[str, Any]) -> dict[str, Any]:
+    """`Prompt.to_dict()` with `excluded` cut to its first entries plus counts by category: on a
+    large repository the full list is most of the payload (175 KB of 300 KB on django) and an
+    agent needs the why, not every vendored file."""
+    excluded = details.get("excluded") or []
+    if len(excluded) <= MAX_EXCLUDED_LISTED:
+        return details
+    by_category: dict[str, int] = {}
+    for row in excluded:
+        cat = str(row.get("category") or row.get("reason") or "other") if isinstance(row, dict) else "other"
+        by_category[cat] = by_category.get(cat, 0) + 1
+    return {**details, "excluded": excluded[:MAX_EXCLUDED_LISTED], "excluded_total": len(excluded),
+            "excluded_by_category": by_category}
+
+
 # ---------------------------------------------------------------------- the MCP layer
 
 
@@ -236,7 +254,8 @@ def create_server(workspace: Workspace) -> Any:
         content: list[Any] = []
         if text_key and isinstance(data.get(text_key), str):
             content.append(TextContent(type="text", text=data[text_key]))
-        content.append(TextContent(type="text", text=json.dumps(data, ensure_ascii=False)))
+        rest = {k: v for k, v in data.items() if k != text_key}  # the text is not sent twice
+        content.append(TextContent(type="text", text=json.dumps(rest, ensure_ascii=False)))
         return CallToolResult(content=content, structured_content=data)
 
     @server.tool(
