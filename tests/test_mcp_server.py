@@ -192,3 +192,41 @@ def test_server_without_issue_needs_one_and_sees_edits(repo_factory):
     assert not out["prompt"].is_error
     assert all(row["path"] != "src/payroll.py" for row in out["prompt"].structured_content["code"])
     json.dumps(out["prompt"].structured_content)  # plain JSON all the way down
+
+
+def test_stdout_holds_only_protocol_messages(repo_factory):
+    """Raw JSON-RPC over a pipe: every stdout line is a JSON-RPC message, logs go to stderr."""
+    import subprocess
+
+    repo = repo_factory(FILES)
+    messages = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+         "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "build_prompt", "arguments": {"issue": "issue.md"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "need_code", "arguments": {"target": 7}}},
+        {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "need_doc", "arguments": {"target": "ledger-design"}}},
+    ]
+    params = _params(repo)
+    proc = subprocess.Popen([params.command, *params.args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True, cwd=repo, env={**os.environ, **params.env})
+    replies = []
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("".join(json.dumps(m) + "\n" for m in messages))
+        proc.stdin.flush()
+        while len([r for r in replies if "id" in r]) < 4:  # the stdin stays open until every answer is in
+            line = proc.stdout.readline()
+            if not line:
+                break
+            replies.append(json.loads(line))  # a stray print would fail here
+    finally:
+        if proc.stdin:
+            proc.stdin.close()
+        proc.wait(timeout=60)
+    assert all(r.get("jsonrpc") == "2.0" for r in replies)
+    by_id = {r["id"]: r for r in replies if "id" in r}
+    assert set(by_id) == {1, 2, 3, 4}
+    assert not by_id[2]["result"].get("isError") and "Ledger" in by_id[2]["result"]["content"][0]["text"]
+    assert by_id[3]["result"]["isError"] is True
+    assert "Amounts are rounded to two decimals" in by_id[4]["result"]["content"][0]["text"]
