@@ -1,4 +1,4 @@
-"""Command line: `preview`, `index`, `check-docs`, `signals`. The single error boundary.
+"""Command line: `preview`, `index`, `check-docs`, `signals`, `mcp`, `run`. The single error boundary.
 
 Each subcommand imports its stage when called, so `check-docs` (the pre-commit hook) never
 pays for ranking or embeddings. Exit codes: 0 ok, 1 findings, 2 usage/config/input error,
@@ -56,6 +56,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--issue", metavar="ID", help="issue whose manifest governs what may be served")
     p.add_argument("--budget", type=int, metavar="N", help="token budget for the answer")
     p.add_argument("--json", action="store_true", help="machine-readable output")
+
+    p = sub.add_parser("mcp", help="serve the tools over MCP (stdio) for one repository")
+    _common(p)
+    p.add_argument("--issue", metavar="ID", help="serve this issue: its manifest governs every answer")
+    p.add_argument("--no-warm", action="store_true", help="do not scan/index/load the model at start-up")
+
+    p = sub.add_parser("run", help="orchestrator loop: ready issues -> prompt -> agent -> NEED_* answers")
+    _common(p)
+    from noface_ctx.orchestrate import add_arguments
+
+    add_arguments(p)
     return parser
 
 
@@ -265,6 +276,21 @@ def _read_source(source: str, stdin: TextIO) -> str:
         raise UsageError(f"cannot read agent output: {exc.strerror}", where=source) from None
 
 
+# --------------------------------------------------------------------------- mcp / run
+
+
+def _cmd_mcp(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.mcp_server import serve
+
+    return serve(_load_config(args), args.issue, warm=not args.no_warm)
+
+
+def _cmd_run(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.orchestrate import run_from_args
+
+    return run_from_args(args, _load_config(args))
+
+
 # --------------------------------------------------------------------------- helpers
 
 _COMMANDS: dict[str, Callable[..., int]] = {
@@ -272,6 +298,8 @@ _COMMANDS: dict[str, Callable[..., int]] = {
     "index": _cmd_index,
     "check-docs": _cmd_check_docs,
     "signals": _cmd_signals,
+    "mcp": _cmd_mcp,
+    "run": _cmd_run,
 }
 
 

@@ -301,7 +301,9 @@ def _from_markdown(text: str, *, source: str, default_id: str) -> tuple[Issue, l
         end = next((i for i, ln in enumerate(lines[1:], 1) if ln.strip() in ("---", "...")), None)
         if end is not None:
             lines = lines[end + 1:]
-    manifest_lines = [ln.strip() for ln in lines if ln.lstrip().startswith("MANIFEST:")]
+    skipped = len(text.replace("\r\n", "\n").split("\n")) - len(lines)  # frontmatter lines, for line numbers
+    manifest_at = [(n + skipped, ln.strip()) for n, ln in enumerate(lines, 1) if ln.lstrip().startswith("MANIFEST:")]
+    manifest_lines = [ln for _n, ln in manifest_at]
     body = [ln for ln in lines if not ln.lstrip().startswith("MANIFEST:")]
     idx = next((i for i, ln in enumerate(body) if re.match(r"#\s+\S", ln)), None)
     if idx is None:
@@ -312,7 +314,8 @@ def _from_markdown(text: str, *, source: str, default_id: str) -> tuple[Issue, l
     description = "\n".join(body[:idx] + body[idx + 1:]).strip()
     issue = Issue(id=default_id, title=title, description=description, source=source,
                   comments=tuple(manifest_lines))
-    return issue, list(manifest_lines)
+    # labelled by where they really are, not as beads comments
+    return issue, [{"text": ln, "source": f"{source}:{n}"} for n, ln in manifest_at]
 
 
 def _from_beads(data: Mapping[str, Any], *, source: str, default_id: str = "") -> tuple[Issue, list[Any]]:
@@ -517,10 +520,22 @@ def _manifest_from_comments(raw_comments: list[Any], root: Path) -> Manifest | N
             continue
         when = comment.get("created_at") if isinstance(comment, Mapping) else None
         label = f"beads comment {number}" + (f" ({when})" if when else "")
+        if isinstance(comment, Mapping) and isinstance(comment.get("source"), str):  # a line of an .md issue
+            label = _relative_label(comment["source"], root)
         parsed = parse_manifest_comment(text, repo=root, source=label)
         if parsed is not None:
             return parsed
     return None
+
+
+def _relative_label(source: str, root: Path) -> str:
+    """`/abs/repo/issues/x.md:12` → `issues/x.md:12` when the file lies in the repository."""
+    if not Path(source).is_absolute():
+        return source
+    try:
+        return Path(source).resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return source
 
 
 def _manifest_from_state(issue_id: str, root: Path, warnings: list[str]) -> Manifest | None:

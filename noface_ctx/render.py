@@ -153,13 +153,24 @@ def _manifest_section(manifest: Manifest | None) -> str:
 
 
 def _commands_section(config: Any) -> str:
-    build = getattr(config, "build_cmd", "") or "(none configured)"
-    test = getattr(config, "test_cmd", "") or "(none configured; find the project's test runner)"
+    from noface_ctx.commands import project_commands
+
+    cmds = project_commands(config)
+
+    def shown(cmd: str, source: str, none: str) -> str:
+        if not cmd:
+            return none
+        return cmd if source == ".noface.toml [project]" else f"{cmd} (detected from {source})"
+
+    build = shown(cmds.build, cmds.build_source, "(none configured)")
+    test = shown(cmds.test, cmds.test_source, "(none configured; find the project's test runner)")
     return f"COMMANDS:\n- build: {build}\n- test: {test}"
 
 
 def _workflow_section(config: Any, issue: Issue) -> str:
-    test = getattr(config, "test_cmd", "") or "the tests"
+    from noface_ctx.commands import project_commands
+
+    test = project_commands(config).test or "the tests"
     return (
         "WORKFLOW:\n"
         "1. Read the issue and the context above; request anything missing (see CONTEXT REQUESTS).\n"

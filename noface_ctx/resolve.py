@@ -188,6 +188,10 @@ class Resolver:
             or [c for c in defs if c.symbol.endswith("." + want)]
             or [c for c in defs if c.symbol.casefold() == want.casefold()]
         )
+        if not found and "." in want:
+            inherited = self._inherited(req, defs, lines)
+            if inherited is not None:
+                return inherited
         if not found:
             names = list(dict.fromkeys(c.symbol for c in defs))
             close = difflib.get_close_matches(want, names, n=MAX_SUGGESTIONS, cutoff=0.5)
@@ -201,6 +205,61 @@ class Resolver:
         what = f"{chunk.kind} {chunk.symbol}"
         end = min(chunk.end_line, len(lines))
         return Draft(req, piece=CodePiece(req, req.path, lines, chunk.start_line, end, what, tag, note=note))
+
+    def _inherited(self, req: Request, defs: Sequence[CodeChunk], lines: list[str]) -> Draft | None:
+        """`Class.method` defined in a base class (same file, imported, or found in the index):
+        served from there with a note saying where, breadth first through the bases."""
+        from noface_ctx.inherit import base_locations, class_bases
+        from noface_ctx.languages import fence_for, language_for_path
+        from noface_ctx.symbols import parse_source
+
+        cls, _, method = req.symbol.rpartition(".")
+        text = "\n".join(lines)
+        queue = [(req.path, cls, text, list(defs), [cls])]
+        seen = {(req.path, cls)}
+        refused: list[str] = []
+        while queue and len(seen) < 40:
+            path, name, src, chunks, chain = queue.pop(0)
+            klass = next((c for c in chunks if c.symbol == name and c.kind == "class"), None)
+            if klass is None:
+                continue
+            header = klass.signature or (src.split("\n")[klass.start_line - 1] if src else "")
+            for base in class_bases(header):
+                where = base_locations(
+                    base, path, src, [c.symbol for c in chunks if c.kind == "class"],
+                    exists=lambda p: not self._policy(p) and (self.root / p).is_file(),
+                    index_classes=lambda n: [c.path for c in self.index.find_symbol(n) if c.kind == "class" and c.symbol == n],
+                )
+                for bpath, bname in where:
+                    if (bpath, bname) in seen:
+                        continue
+                    seen.add((bpath, bname))
+                    if bpath == path:
+                        btext, bchunks = src, chunks
+                    else:
+                        refusal, _ex, rel = self._guard(bpath)
+                        if refusal or rel is None:
+                            if refusal:
+                                refused.append(f"{bpath} ({refusal})")
+                            continue
+                        btext = (self.root / bpath).read_bytes().decode("utf-8", "replace")
+                        if _secret_in(btext, bpath):
+                            refused.append(f"{bpath} (secret)")
+                            continue
+                        bchunks = list(parse_source(bpath, btext, language_for_path(bpath)))
+                    hit = next((c for c in bchunks if c.symbol == f"{bname}.{method}"), None)
+                    route = " → ".join([*chain, bname])
+                    if hit is not None:
+                        blines = btext.split("\n")
+                        note = (f"[{req.symbol} is inherited: defined in {bname} ({bpath}:{hit.start_line}), "
+                                f"via {route}]")
+                        piece = CodePiece(req, bpath, blines, hit.start_line, min(hit.end_line, len(blines)),
+                                          f"{hit.kind} {hit.symbol}", fence_for(bpath, language_for_path(bpath)), note=note)
+                        return Draft(req, piece=piece)
+                    queue.append((bpath, bname, btext, bchunks, [*chain, bname]))
+        if refused:
+            return Draft(req, "refused", f"{req.symbol} may be inherited from a file that is never served: {', '.join(refused[:3])}")
+        return None
 
     def _symbol_elsewhere(self, name: str, path: str) -> list[str]:
         short = name.rsplit(".", 1)[-1]

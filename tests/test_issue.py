@@ -282,3 +282,28 @@ def test_manifest_object_passthrough_and_bad_types(tmp_path):
     with pytest.raises(InputError, match="manifest file not found"):
         load_manifest(str(tmp_path / "missing.json"))
     assert load_manifest("MANIFEST: primary=[x.py]").primary == (ManifestEntry("x.py"),)
+
+
+def test_manifest_from_a_markdown_issue_is_labelled_by_its_file_and_line(tmp_path):
+    from noface_ctx.issue import load_issue
+
+    (tmp_path / "issues").mkdir()
+    (tmp_path / "issues" / "x.md").write_text(
+        "---\nowner: me\n---\n# Title\n\nBody.\n\nMANIFEST: primary=[a.py] read=[] forbidden=[b.py]\n")
+    issue = load_issue(str(tmp_path / "issues" / "x.md"), tmp_path)
+    assert issue.manifest is not None and issue.manifest.source == "issues/x.md:8"
+    assert "beads comment" not in issue.manifest.source
+
+
+@pytest.mark.parametrize("ref", ["examples/request-log-rotation.md", "nfc-1"])
+def test_the_shipped_example_issue_can_be_finished_within_its_manifest(ref):
+    """It asks for a config key, a README change and rotation in write_log: all editable."""
+    from noface_ctx.issue import load_issue
+
+    root = Path(__file__).resolve().parents[1]
+    issue = load_issue(ref, root)
+    editable = {e.path for e in issue.manifest.primary}
+    assert {"noface_ctx/config.py", "README.md", "noface_ctx/answer.py", "noface_ctx/signals.py"} <= editable
+    assert "request_log_max_kb" in issue.description and "README" in issue.acceptance_criteria + issue.description
+    for entry in issue.manifest.primary + issue.manifest.read:
+        assert (root / entry.path).is_file(), entry.path

@@ -1,0 +1,346 @@
+"""`noface-ctx mcp`: the prompt builder as an MCP server over stdio, one process per repository.
+
+`Workspace` holds one repository (and optionally one issue, whose manifest then governs every
+answer) and answers the five tools with the package's public functions — `build_prompt`,
+`resolve_requests`, `rank_code`, `check_docs` — so every fix to those applies here too. Nothing is
+re-implemented: the warm path is the package's own in-process caches (the index memo keyed by the
+scan's fingerprint, the loaded embedder and its vectors, the scan/doc caches), kept alive because
+the process is. Each call rescans (stat + content hashes of changed files), so edits made while
+the server runs are seen on the next call.
+
+`serve()` wraps the workspace in the official SDK's `MCPServer` (mcp 2.x). A `NofaceError`
+becomes an MCP tool error carrying its one-line message; argument validation errors are the
+SDK's own tool errors; anything else is logged to stderr and returned as a tool error too. The
+SDK diverts fd 1 to stderr while serving, so only protocol messages reach stdout.
+"""
+
+# No `from __future__ import annotations`: the SDK evaluates the tool signatures at registration.
+
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from noface_ctx.config import Config
+from noface_ctx.datatypes import Issue, Manifest
+from noface_ctx.errors import NofaceError, UsageError
+
+log = logging.getLogger("noface_ctx.mcp")
+
+MAX_TARGET_CHARS = 1000
+MAX_QUERY_CHARS = 4000
+MAX_K = 50
+MAX_PATHS = 200
+
+INSTRUCTIONS = (
+    "Context for coding agents in one repository. Call build_prompt first for the issue you work "
+    "on; then ask need_code / need_doc for anything the prompt lists under OMITTED CONTEXT or that "
+    "you still need, and search_code to find definitions by description. Forbidden and secret "
+    "files are always refused."
+)
+
+
+class Workspace:
+    """One repository (and optional issue) with warm caches; every method is one tool call."""
+
+    def __init__(self, config: Config, issue: Issue | None = None) -> None:
+        self.config = config
+        self.root = Path(config.root).resolve()
+        self.issue = issue
+        self.manifest: Manifest | None = issue.manifest if issue is not None else None
+        self._lock = threading.Lock()  # the package's caches are per process, not per thread
+        self._prompts: dict[tuple[Any, ...], dict[str, Any]] = {}  # the latest prompt, by input state
+
+    # ------------------------------------------------------------------ tools
+
+    def build_prompt(self, issue: str | None = None, budget: int | None = None) -> dict[str, Any]:
+        from noface_ctx.pipeline import build_prompt
+
+        ref = self._issue_ref(issue)
+        if budget is not None and budget <= 0:
+            raise UsageError(f"budget must be a positive number of tokens, got {budget}")
+        with self._lock:
+            t0 = time.perf_counter()
+            key, the_issue = self._prompt_key(ref, budget)
+            details = self._prompts.get(key) if key else None
+            reused = details is not None
+            if details is None:
+                details = build_prompt(the_issue, repo=self.root, config=self.config, budget=budget).to_dict()
+                if key:
+                    self._prompts.clear()  # only the latest state is worth keeping
+                    self._prompts[key] = details
+            seconds = time.perf_counter() - t0
+        return {**_compact(details), "seconds": round(seconds, 3), "reused": reused}
+
+    def _prompt_key(self, ref: Any, budget: int | None) -> tuple[Any, Issue]:
+        """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
+        the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
+        Key None (no reuse) when the state cannot be fingerprinted."""
+        from noface_ctx.files import scan_repo
+        from noface_ctx.git import head
+        from noface_ctx.issue import load_issue
+
+        the_issue = ref if isinstance(ref, Issue) else load_issue(ref, self.root)
+        files = scan_repo(self.config, the_issue.manifest)
+        commit, _dirty = head(self.root)
+        if not files.fingerprint or not commit:
+            return None, the_issue
+        return (repr(the_issue), budget, files.fingerprint, commit), the_issue
+
+    def need(self, kind: str, target: str) -> dict[str, Any]:
+        """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""
+        from noface_ctx.signals import parse_signals_detailed, resolve_requests
+
+        if not isinstance(target, str) or not target.strip():
+            raise UsageError("target must be a non-empty string")
+        if len(target) > MAX_TARGET_CHARS or "\n" in target or "\r" in target:
+            raise UsageError(f"target must be one line of at most {MAX_TARGET_CHARS} characters")
+        line = f"NEED_{kind.upper()}: {target.strip()}"
+        parsed = parse_signals_detailed(line)
+        with self._lock:
+            answer = resolve_requests(parsed, repo=self.root, issue=self.issue, config=self.config,
+                                      manifest=self.manifest)
+        out = answer.to_dict()
+        out["request"] = line
+        out["outcome"] = out["items"][0]["outcome"] if out["items"] else "refused"
+        return out
+
+    def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
+        """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
+        from noface_ctx.files import scan_repo
+        from noface_ctx.pipeline import _embedder, _index
+        from noface_ctx.rank_code import code_location, rank_code
+
+        if not isinstance(query, str) or not query.strip():
+            raise UsageError("query must be a non-empty string")
+        if len(query) > MAX_QUERY_CHARS:
+            raise UsageError(f"query is longer than {MAX_QUERY_CHARS} characters")
+        if not 1 <= k <= MAX_K:
+            raise UsageError(f"k must be between 1 and {MAX_K}, got {k}")
+        probe = Issue(id="search", title=query.strip(), description="", source="search_code")
+        with self._lock:
+            t0 = time.perf_counter()
+            files = scan_repo(self.config, self.manifest)  # forbidden files are not even candidates
+            index = _index(files, self.config)
+            embedder, note = _embedder(self.config, None)
+            ranking = rank_code(probe, files, index, self.config, embedder)
+        results = []
+        for cand in ranking.candidates:
+            if self._refused(cand.path) or files.get(cand.path) is None:
+                continue
+            row = code_location(cand)
+            row.update(score=round(float(cand.score), 4), reasons=list(cand.reasons),
+                       request=f"NEED_CODE: {cand.path}::{cand.ref}" if cand.ref else f"NEED_CODE: {cand.path}")
+            results.append(row)
+            if len(results) >= k:
+                break
+        return {"query": query, "results": results, "embeddings": note,
+                "seconds": round(time.perf_counter() - t0, 3)}
+
+    def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
+        from noface_ctx.check_docs import check_docs
+        from noface_ctx.signals import normalise_path
+
+        if len(paths or []) > MAX_PATHS:
+            raise UsageError(f"at most {MAX_PATHS} paths per call")
+        wanted = []
+        for raw in paths or []:
+            norm, problem = normalise_path(raw)
+            if problem:
+                raise UsageError(f"{raw}: {problem}")
+            refusal = self._refused(norm)
+            if refusal:
+                raise UsageError(f"{raw}: {refusal}")
+            wanted.append(norm)
+        paths = wanted
+        with self._lock:
+            report = check_docs(paths, repo=self.root, config=self.config)
+        out = report.to_dict()
+        out["findings"] = [f for f in out["findings"] if not self._refused(f.get("path", ""))]
+        out["docs"] = [d for d in out["docs"] if not self._refused(str(d.get("path", "")))]
+        out["lines"] = [ln for ln in report.lines() if not self._refused(ln.split(":", 1)[0])]
+        return out
+
+    def warm_up(self) -> float:
+        """Scan, index and load the embedder once so the first tool call is already warm."""
+        from noface_ctx.files import scan_repo
+        from noface_ctx.pipeline import _embedder, _index
+
+        t0 = time.perf_counter()
+        with self._lock:
+            files = scan_repo(self.config, self.manifest)
+            _index(files, self.config)
+            _embedder(self.config, None)
+        return time.perf_counter() - t0
+
+    # ------------------------------------------------------------------ helpers
+
+    def _issue_ref(self, issue: str | None) -> Any:
+        if self.issue is not None:
+            if issue and issue not in (self.issue.id, self.issue.source):
+                raise UsageError(f"this server serves issue {self.issue.id}: start another with --issue {issue}")
+            return self.issue
+        if not issue or not isinstance(issue, str) or not issue.strip():
+            raise UsageError("issue is required: a beads id or a repository-relative .md/.json issue file")
+        issue = issue.strip()
+        if "/" in issue or issue.endswith((".md", ".txt", ".json")):
+            from noface_ctx.signals import normalise_path
+
+            norm, problem = normalise_path(issue)
+            if problem:
+                raise UsageError(f"issue {issue}: {problem}")
+            full = (self.root / norm).resolve()
+            if not full.is_relative_to(self.root):
+                raise UsageError(f"issue {issue}: outside the repository")
+            return str(full)
+        return issue
+
+    def _refused(self, path: str) -> str:
+        from noface_ctx.files import is_secret_path
+
+        if self.manifest is not None and self.manifest.is_forbidden(path):
+            return "forbidden by the issue manifest"
+        if is_secret_path(path):
+            return "secret file: never served"
+        return ""
+
+
+MAX_EXCLUDED_LISTED = 50
+
+
+def _compact(details: dict[str, Any]) -> dict[str, Any]:
+    """`Prompt.to_dict()` with `excluded` cut to its first entries plus counts by category: on a
+    large repository the full list is most of the payload (175 KB of 300 KB on django) and an
+    agent needs the why, not every vendored file."""
+    excluded = details.get("excluded") or []
+    if len(excluded) <= MAX_EXCLUDED_LISTED:
+        return details
+    by_category: dict[str, int] = {}
+    for row in excluded:
+        cat = str(row.get("category") or row.get("reason") or "other") if isinstance(row, dict) else "other"
+        by_category[cat] = by_category.get(cat, 0) + 1
+    return {**details, "excluded": excluded[:MAX_EXCLUDED_LISTED], "excluded_total": len(excluded),
+            "excluded_by_category": by_category}
+
+
+# ---------------------------------------------------------------------- the MCP layer
+
+
+def create_server(workspace: Workspace) -> Any:
+    """An `MCPServer` whose tools call `workspace`; a NofaceError becomes a tool error."""
+    try:
+        from mcp.server.mcpserver import MCPServer
+        from mcp.server.mcpserver.exceptions import ToolError
+        from mcp_types import CallToolResult, TextContent, ToolAnnotations
+    except ImportError as exc:
+        raise UsageError(f"the MCP server needs the mcp package (>= 2.3): pip install 'noface_ctx[mcp]' ({exc})") from None
+
+    from noface_ctx import __version__
+
+    server = MCPServer(name="noface-ctx", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
+    read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    def call(fn: Any, *args: Any, text_key: str | None = None) -> CallToolResult:
+        try:
+            data = fn(*args)
+        except NofaceError as exc:
+            raise ToolError(str(exc)) from None
+        except (OSError, ValueError) as exc:
+            log.exception("tool failed")
+            raise ToolError(f"{type(exc).__name__}: {exc}") from None
+        import json
+
+        content: list[Any] = []
+        if text_key and isinstance(data.get(text_key), str):
+            content.append(TextContent(type="text", text=data[text_key]))
+        rest = {k: v for k, v in data.items() if k != text_key}  # the text is not sent twice
+        content.append(TextContent(type="text", text=json.dumps(rest, ensure_ascii=False)))
+        return CallToolResult(content=content, structured_content=data)
+
+    @server.tool(
+        name="build_prompt",
+        description=(
+            "Build the implementation prompt for an issue: the issue and its manifest, the design docs "
+            "and code that matter, under a token budget, with OMITTED CONTEXT lines naming what was "
+            "left out. `issue`: a beads id (e.g. nfc-1) or a repository-relative .md/.json issue file; "
+            "optional when the server was started with --issue. `budget`: total tokens (default: the "
+            "repository's [context] budget_tokens). Returns the prompt text, then its JSON details "
+            "(docs, code, omitted, excluded, tokens, warnings)."
+        ),
+        annotations=read_only,
+    )
+    def build_prompt(issue: str | None = None, budget: int | None = None) -> CallToolResult:
+        return call(workspace.build_prompt, issue, budget, text_key="prompt")
+
+    @server.tool(
+        name="need_code",
+        description=(
+            "Fetch code: the answer to `NEED_CODE: <target>`. `target` is `path`, `path:START-END` "
+            "(1-based, inclusive) or `path::Qualified.name` (a method inherited from a base class is "
+            "found there). Forbidden, secret and outside-the-repository paths are refused; the answer "
+            "is capped at the request budget and says how to fetch the rest."
+        ),
+        annotations=read_only,
+    )
+    def need_code(target: str) -> CallToolResult:
+        return call(workspace.need, "code", target, text_key="text")
+
+    @server.tool(
+        name="need_doc",
+        description=(
+            "Fetch a design doc: the answer to `NEED_DOC: <target>`. `target` is a doc slug, alias or "
+            "path, optionally with `#section`. Staleness is noted; forbidden and secret docs are refused."
+        ),
+        annotations=read_only,
+    )
+    def need_doc(target: str) -> CallToolResult:
+        return call(workspace.need, "doc", target, text_key="text")
+
+    @server.tool(
+        name="search_code",
+        description=(
+            "Find definitions (functions, classes, methods) matching a description, best first, with "
+            "path, symbol, kind and line range, plus the NEED_CODE request that fetches each. Uses "
+            "the same BM25 + embedding ranker as build_prompt; no prompt is built. `k`: 1-50, default 10."
+        ),
+        annotations=read_only,
+    )
+    def search_code(query: str, k: int = 10) -> CallToolResult:
+        return call(workspace.search_code, query, k)
+
+    @server.tool(
+        name="check_docs",
+        description=(
+            "Check design docs for staleness: references to symbols or paths that no longer exist, "
+            "churn in the code they describe, age. `paths`: docs or code files (repository-relative); "
+            "a code file checks the docs that reference it; none checks every doc. Returns findings "
+            "(path, line, code, message, severity) and per-doc verdicts."
+        ),
+        annotations=read_only,
+    )
+    def check_docs(paths: list[str] | None = None) -> CallToolResult:
+        return call(workspace.check_docs, paths)
+
+    return server
+
+
+def serve(config: Config, issue_ref: str | None = None, *, warm: bool = True) -> int:
+    """Run the server on stdin/stdout until the client closes the connection."""
+    from noface_ctx.issue import load_issue
+
+    logging.basicConfig(level=logging.WARNING, format="noface-ctx mcp: %(message)s")
+    issue = load_issue(issue_ref, config.root) if issue_ref else None
+    workspace = Workspace(config, issue)
+    server = create_server(workspace)
+    if warm:  # in the background: the client's initialize and list_tools need not wait for it
+        def _warm() -> None:
+            try:
+                seconds = workspace.warm_up()
+                log.info("warm in %.2fs", seconds)
+            except Exception as exc:  # noqa: BLE001 - a failed warm-up only makes the first call slower
+                log.warning("warm-up failed: %s: %s", type(exc).__name__, exc)
+
+        threading.Thread(target=_warm, name="noface-warm", daemon=True).start()
+    server.run("stdio")
+    return 0
