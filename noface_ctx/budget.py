@@ -217,7 +217,7 @@ def _repeats(cand: Candidate, form: Form, chosen: Sequence[Chosen]) -> str | Non
     for item in chosen:
         other = item.candidate
         if other.path == cand.path and item.form.label in COMPLETE_FORMS:
-            if _whole_file(cand) or _overlaps(cand, other):
+            if _whole_file(cand) or _whole_file(other) or _overlaps(cand, other):
                 return _label(other)
     return None
 
