@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, TextIO
 
+from noface_ctx.bounded import check_depth, loads_json, read_json
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.errors import InputError
 
@@ -159,9 +160,14 @@ def _from_text(text: str, *, source: str, default_id: str) -> tuple[Issue, list[
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         try:
-            return _from_json_value(json.loads(text), source=source, default_id=default_id)
+            value = json.loads(text)
         except json.JSONDecodeError:
-            pass  # Markdown that happens to start with a bracket
+            value = None  # Markdown that happens to start with a bracket
+        except RecursionError:
+            raise InputError("JSON nested too deeply; refused", where=source) from None
+        if value is not None:
+            check_depth(value, source, what="JSON ")
+            return _from_json_value(value, source=source, default_id=default_id)
     return _from_markdown(text, source=source, default_id=default_id)
 
 
@@ -228,9 +234,9 @@ def _bd_show(bd: str, issue_id: str, root: Path) -> tuple[Mapping[str, Any] | No
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, (err[-1] if err else f"exit code {proc.returncode}")[:200]
     try:
-        data = json.loads(proc.stdout.decode("utf-8", "replace"))
-    except json.JSONDecodeError:
-        return None, "output is not JSON"
+        data = loads_json(proc.stdout.decode("utf-8", "replace"), "bd show")
+    except InputError as exc:
+        return None, f"output refused: {exc.message}"
     objects = data if isinstance(data, list) else [data]
     objects = [o for o in objects if isinstance(o, Mapping)]
     match = next((o for o in objects if o.get("id") == issue_id), objects[0] if objects else None)
@@ -248,9 +254,9 @@ def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not valid JSON")
+            obj = loads_json(line, f"{JSONL_PATH}:{lineno}")
+        except InputError as exc:  # one bad line must not break every other id
+            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: {exc.message}")
             continue
         if not isinstance(obj, Mapping):
             warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not a JSON object")
@@ -373,9 +379,9 @@ def _manifest_from_state(issue_id: str, root: Path, warnings: list[str]) -> Mani
     if not issue_id or not path.is_file():
         return None
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        warnings.append(f"{STATE_PATH}: ignored: {type(exc).__name__}")
+        state = read_json(path, STATE_PATH)
+    except InputError as exc:
+        warnings.append(f"{STATE_PATH}: ignored: {exc.message}")
         return None
     issues = state.get("issues") if isinstance(state, Mapping) else None
     entry: Any = None
@@ -481,10 +487,7 @@ def _read_text(path: Path) -> str:
 
 
 def _read_json(path: Path) -> Any:
-    try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", where=f"{path}:{exc.lineno}") from None
+    return loads_json(_read_text(path), str(path))
 
 
 def _replace(issue_or_manifest: Any, **changes: Any) -> Any:
