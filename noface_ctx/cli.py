@@ -66,6 +66,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
     """Entry point for `noface-ctx` and `python -m noface_ctx`; returns the exit code."""
+    _safe_streams()
     try:
         args = build_parser().parse_args(argv)
         if not args.command:
@@ -87,6 +88,18 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
         log = _write_crash_log()
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc} (traceback: {log})", file=sys.stderr)
         return 3
+
+
+def _safe_streams() -> None:
+    """Invalid UTF-8 on stdin becomes U+FFFD instead of a crash, and nothing we print (file
+    names with undecodable bytes included) can put invalid UTF-8 on stdout/stderr."""
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors=errors)
+            except (ValueError, OSError):
+                pass
 
 
 def _load_config(args: argparse.Namespace):
@@ -125,6 +138,9 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
         _emit(prompt.text)
         if not args.quiet:
             _print_summary(prompt)
+        else:  # -q drops the table, never a warning that changes the result (config, cache, manifest)
+            for w in prompt.details.get("result_warnings", ()):
+                print(f"{PROG}: warning: {w}", file=sys.stderr)
     return 0
 
 
@@ -283,11 +299,29 @@ def _version() -> str:
 
 
 def _write_crash_log() -> str:
+    """The traceback in a new file of the user cache (`crash-<time>-<pid>.log`), else a private
+    mkstemp file: never a fixed shared /tmp path another user could plant or read."""
     import tempfile
+    import time
 
-    path = Path(tempfile.gettempdir()) / "noface-ctx-crash.log"
+    text = traceback.format_exc()
     try:
-        path.write_text(traceback.format_exc())
+        from noface_ctx.config import user_cache_base
+
+        base = user_cache_base()
+        base.mkdir(parents=True, exist_ok=True)
+        path = base / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except (OSError, RuntimeError):
+        try:
+            fd, name = tempfile.mkstemp(prefix="noface-ctx-crash-", suffix=".log")
+            path = Path(name)
+        except OSError:
+            return "unavailable"
+    try:
+        os.write(fd, text.encode("utf-8", "backslashreplace"))
     except OSError:
         return "unavailable"
+    finally:
+        os.close(fd)
     return str(path)
