@@ -270,7 +270,12 @@ def assemble(drafts: Sequence[Draft], budget: int, *, header: str) -> tuple[str,
 
 
 def _over_budget(draft: Draft, budget: int) -> Draft:
-    reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
+    alone = draft.piece is not None and draft.piece.fit(max(1, budget - 60)) is not None
+    if alone:  # it would be served in an answer of its own
+        reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
+    else:  # asking again the same way cannot work: say what can
+        reason = (f"too big for an answer of {budget} tokens even on its own; ask for a part: "
+                  f"a line range (NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor)")
     return Draft(draft.request, "refused", reason)
 
 
