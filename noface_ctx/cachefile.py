@@ -40,6 +40,7 @@ FORMAT = 1
 MAGIC = b"NFCTX-CACHE\n"
 MAX_HEADER = 1 << 30
 TAG = "\x00"
+_ALIGN = 16
 TMP_MAX_AGE = 10 * 60  # seconds: a temp file older than this belongs to a killed writer
 
 _MEMO: dict[str, tuple[tuple[int, int], Any, Any]] = {}  # path -> ((mtime_ns, size), version, value)
@@ -125,21 +126,29 @@ def encode(version: Any, value: Any) -> bytes:
     """The bytes of a cache file holding `value` (TypeError for a value it cannot hold)."""
     e = _Encoder()
     body = e.enc(value)
-    arrays, offset = [], 0
-    for a in e.arrays:
+    arrays, parts, offset = [], [], 0
+    for a in e.arrays:  # each array starts on a 16-byte boundary of the blob
+        pad = -offset % _ALIGN
+        parts += [b"\0" * pad, a.tobytes()]
+        offset += pad
         arrays.append([a.dtype.str, list(a.shape), offset, a.nbytes])
         offset += a.nbytes
     header = json.dumps(
         {"format": FORMAT, "version": e.enc(version), "arrays": arrays, "value": body},
         ensure_ascii=False, separators=(",", ":"),
     ).encode("utf-8", "surrogatepass")
-    return b"".join([MAGIC, struct.pack("<Q", len(header)), header, *(a.tobytes() for a in e.arrays)])
+    header += b" " * (-(len(MAGIC) + 8 + len(header)) % _ALIGN)  # so the blob is aligned too
+    return b"".join([MAGIC, struct.pack("<Q", len(header)), header, *parts])
 
 
-def decode(data: bytes | memoryview) -> tuple[Any, Any]:
-    """(version, value) from cache-file bytes; CacheFormatError for anything else."""
+def decode(data: bytes | bytearray | memoryview) -> tuple[Any, Any]:
+    """(version, value) from cache-file bytes; CacheFormatError for anything else. Arrays are
+    views into `data`: pass a writable buffer (as `load` does) to get writable arrays."""
+    view = memoryview(data)
+    if view.readonly:
+        view = memoryview(bytearray(view))
     try:
-        return _decode(memoryview(data))
+        return _decode(view)
     except CacheFormatError:
         raise
     except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, MemoryError, OverflowError) as exc:
