@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, TextIO
 
-from noface_ctx.bounded import check_depth, loads_json, read_json
+from noface_ctx.bounded import MAX_JSON_BYTES, check_depth, loads_json, read_head, read_json
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.errors import InputError
 
@@ -487,7 +487,17 @@ def _read_text(path: Path) -> str:
 
 
 def _read_json(path: Path) -> Any:
-    return loads_json(_read_text(path), str(path))
+    try:
+        data, cut = read_head(path, MAX_JSON_BYTES)  # bounded: a 40 MB issue file is not read whole
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.__class__.__name__}: {exc}", where=str(path)) from None
+    if cut:
+        raise InputError(f"JSON larger than {MAX_JSON_BYTES // (1024 * 1024)} MB; refused", where=str(path))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read: not UTF-8 ({exc.reason} at byte {exc.start})", where=str(path)) from None
+    return loads_json(text, str(path))
 
 
 def _replace(issue_or_manifest: Any, **changes: Any) -> Any:
