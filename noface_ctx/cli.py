@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
 
-    p = sub.add_parser("index", help="build or refresh the code index under .noface/")
+    p = sub.add_parser("index", help="build or refresh the code index (in the user cache)")
     _common(p)
 
     p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
