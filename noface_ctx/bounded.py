@@ -61,6 +61,7 @@ def check_depth(value: Any, where: str, limit: int = MAX_DEPTH, *, what: str = "
     stack = [(value, 0)]
     while stack:
         v, d = stack.pop()
+        children: Any
         if isinstance(v, dict):
             children = v.values()
         elif isinstance(v, (list, tuple)):

@@ -229,7 +229,7 @@ class _Decoder:
 
 
 _FIELD_TYPES: dict[type, dict[str, str]] = {}
-_SIMPLE = {"str": str, "int": int, "float": (int, float), "bool": bool, "None": type(None)}
+_SIMPLE: dict[str, Any] = {"str": str, "int": int, "float": (int, float), "bool": bool, "None": type(None)}
 
 
 def _field_types(cls: type) -> dict[str, str]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import commit, write_tree
+from conftest import commit
 from noface_ctx.cli import main
 from noface_ctx.pipeline import build_prompt
 from noface_ctx.tokens import count_tokens
