@@ -174,11 +174,12 @@ def cache_dir(config: Config) -> Path:
     known = _CACHE_DIRS.get(key)
     if known is not None:
         return known
-    if config.context.cache_dir:
-        target = (config.root / config.context.cache_dir).resolve()
-    else:
-        target = user_cache_base() / repo_key(config.root)
+    target = Path("~")  # (named in the warning when even the user's home cannot be found)
     try:
+        if config.context.cache_dir:
+            target = (config.root / config.context.cache_dir).resolve()
+        else:
+            target = user_cache_base() / repo_key(config.root)
         target.mkdir(parents=True, exist_ok=True)
         probe = target / f".probe-{__import__('os').getpid()}"
         probe.write_bytes(b"")
@@ -186,7 +187,7 @@ def cache_dir(config: Config) -> Path:
         noface_dir = config.root / ".noface"
         if target.is_relative_to(noface_dir) and not (noface_dir / ".gitignore").exists():
             (noface_dir / ".gitignore").write_text("*\n")
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:  # RuntimeError: Path.home() without a HOME
         import atexit
         import shutil
         import tempfile
@@ -194,7 +195,8 @@ def cache_dir(config: Config) -> Path:
         fallback = Path(tempfile.mkdtemp(prefix="noface-ctx-"))
         atexit.register(shutil.rmtree, fallback, True)
         _CACHE_WARNINGS[key] = (
-            f"cache directory {target} is not writable ({exc.strerror or exc}); running without a persistent cache"
+            f"cache directory {target} is not writable ({getattr(exc, 'strerror', None) or exc}); "
+            "running without a persistent cache"
         )
         _CACHE_DIRS[key] = fallback
         return fallback

@@ -194,11 +194,17 @@ def test_a_broken_cache_file_is_rebuilt_not_a_crash(repo_factory, corruption):
     assert (root / "code/index.cache").read_bytes()[: len(cachefile.MAGIC)] == cachefile.MAGIC
 
 
-def test_unwritable_cache_runs_without_one_with_one_warning(repo_factory, tmp_path, monkeypatch):
+@pytest.mark.parametrize("how", ["cache dir", "home"])
+def test_unwritable_cache_runs_without_one_with_one_warning(repo_factory, tmp_path, monkeypatch, how):
     repo = repo_factory(REPO)
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("x")
-    monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(blocker / "cache"))
+    if how == "cache dir":
+        monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(blocker / "cache"))
+    else:  # an unwritable $HOME and no cache variables
+        monkeypatch.delenv("NOFACE_CTX_CACHE_DIR")
+        monkeypatch.delenv("XDG_CACHE_HOME")
+        monkeypatch.setenv("HOME", str(blocker))
     code, out, err = run(repo, "preview", "issue.md", "--no-embed", "-q")
     assert code == 0 and "add_item" in out
     warned = [ln for ln in err.splitlines() if "running without a persistent cache" in ln]
