@@ -275,10 +275,11 @@ def _over_budget(draft: Draft, budget: int) -> Draft:
         reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
     elif isinstance(draft.piece, CodePiece) and _first_line_too_long(draft.piece, budget - 60):
         reason = (f"line {draft.piece.start} alone is longer than an answer of {budget} tokens, so no request "
-                  f"can serve it within this budget")
+                  f"can serve it within this budget; only a larger budget can: {draft.request.signal}")
     else:  # asking again the same way cannot work: say what can
-        reason = (f"too big for an answer of {budget} tokens even on its own; ask for a part: "
-                  f"a line range (NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor)")
+        reason = (f"too big for an answer of {budget} tokens even on its own; ask for a part: a line range "
+                  f"(NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor), or use a larger budget: "
+                  f"{draft.request.signal}")
     return Draft(draft.request, "refused", reason)
 
 

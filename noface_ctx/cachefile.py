@@ -239,9 +239,14 @@ def _field_types(cls: type) -> dict[str, str]:
     return got
 
 
+_ALTS: dict[str, list[str]] = {}
+
+
 def _is(value: Any, typ: str) -> bool:
     """Whether `value` fits the annotation `typ` (as written); unknown names are not checked."""
-    alts = [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()]
+    alts = _ALTS.get(typ)
+    if alts is None:
+        alts = _ALTS[typ] = [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()]
     for a in alts:
         simple = _SIMPLE.get(a)
         if simple is not None:

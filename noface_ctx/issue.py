@@ -256,7 +256,8 @@ def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str
         try:
             obj = loads_json(line, f"{JSONL_PATH}:{lineno}")
         except InputError as exc:  # one bad line must not break every other id
-            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: {exc.message}")
+            why = "not valid JSON" if exc.message.startswith("invalid JSON") else exc.message
+            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: {why}")
             continue
         if not isinstance(obj, Mapping):
             warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not a JSON object")
@@ -381,7 +382,7 @@ def _manifest_from_state(issue_id: str, root: Path, warnings: list[str]) -> Mani
     try:
         state = read_json(path, STATE_PATH)
     except InputError as exc:
-        warnings.append(f"{STATE_PATH}: ignored: {exc.message}")
+        warnings.append(f"{STATE_PATH}: ignored: " + ("JSONDecodeError" if exc.message.startswith("invalid JSON") else exc.message))
         return None
     issues = state.get("issues") if isinstance(state, Mapping) else None
     entry: Any = None
