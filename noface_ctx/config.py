@@ -267,6 +267,8 @@ def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Confi
             raise ConfigError("config file not found", where=str(path))
         return Config(root=root)
     try:
+        if cfg_path.stat().st_size > _MAX_CONFIG_BYTES:
+            raise ConfigError(f"larger than {_MAX_CONFIG_BYTES // 1024} KB; refused", where=str(cfg_path))
         raw_text = cfg_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", where=str(cfg_path)) from None
@@ -357,6 +359,7 @@ def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> An
 
 
 _MAX_TOML_DEPTH = 64
+_MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _toml_too_deep(text: str) -> bool:

@@ -482,7 +482,10 @@ def _find_file(name: str, root: Path | None) -> Path | None:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8-sig")
+        data, cut = read_head(path, MAX_JSON_BYTES)  # bounded: never a whole multi-GB file
+        if cut:
+            raise InputError(f"larger than {MAX_JSON_BYTES // (1024 * 1024)} MB; refused", where=str(path))
+        return data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read: {exc.__class__.__name__}: {exc}", where=str(path)) from None
 

@@ -188,9 +188,10 @@ def test_non_utf8_file_name_under_a_strict_locale(repo_factory):
     strict_json(proc.stdout.decode("utf-8"))
 
 
-def test_huge_issue_file_is_refused_by_size(repo_factory, tmp_path):
+@pytest.mark.parametrize("name", ["big.json", "big.md"])
+def test_huge_issue_file_is_refused_by_size(repo_factory, tmp_path, name):
     repo = repo_factory(REPO)
-    big = tmp_path / "big.json"
+    big = tmp_path / name
     with open(big, "wb") as fh:
         fh.write(b'{"id": "x", "title": "t", "description": "')
         fh.seek(40 * 1024 * 1024)
@@ -198,3 +199,11 @@ def test_huge_issue_file_is_refused_by_size(repo_factory, tmp_path):
     code, out, err = run(repo, "preview", str(big), "--no-embed", "-q")
     msg = one_error_line(code, err)
     assert "larger than" in msg
+
+
+def test_huge_config_is_refused_by_size(repo_factory):
+    repo = repo_factory(REPO)
+    with open(repo / ".noface.toml", "ab") as fh:
+        fh.write(b"# padding\n" * 200_000)
+    msg = one_error_line(*run(repo, "preview", "issue.md", "--no-embed", "-q")[::2])
+    assert ".noface.toml" in msg and "larger than" in msg
