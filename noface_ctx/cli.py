@@ -188,6 +188,9 @@ def _print_summary(prompt: Any) -> None:
     console.print(code)
     if prompt.omitted:
         console.print(f"omitted (listed in the prompt): {len(prompt.omitted)}")
+    unlisted = sum(1 for s in prompt.details.get("skipped", ()) if "not listed: over" in str(s.get("reason", "")))
+    if unlisted:
+        console.print(f"omitted and not listed (counted in the prompt): {unlisted}")
     if prompt.excluded:
         by_cat: dict[str, int] = {}
         for e in prompt.excluded:
