@@ -31,7 +31,7 @@ from noface_ctx.languages import CONTAINER_KINDS, language_for_path, spec_for
 from noface_ctx.lexical import tokenize
 from noface_ctx.symbols import parse_source
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 INDEX_NAME = "index.cache"
 LOCK_NAME = "index.lock"
 LOCK_TIMEOUT = 120.0
@@ -47,7 +47,7 @@ Progress = Callable[[int, int], None]
 # (symbol, kind, start_line, end_line, signature, docstring, parent, references, language)
 Row = tuple
 # Stored columns: what ranking touches for every chunk is loaded eagerly; signatures,
-# docstrings and references live in one JSON string per file, decoded when that file is used.
+# docstrings and references live in one UTF-8 JSON byte range per file (one uint8 array for all), decoded when that file is used.
 
 
 @dataclass(slots=True)
@@ -84,8 +84,10 @@ class CodeIndex:
         self._kinds: list[str] = data["kinds"]
         self._parents: list[str] = data["parents"]
         self._lines: np.ndarray = data["lines"]
-        self._details_raw: dict[str, str] = data["details"]
+        self._details_blob: np.ndarray = data["details"]["blob"]  # UTF-8 JSON per file, in file order
+        self._details_offsets: np.ndarray = data["details"]["offsets"]
         self._details: dict[str, list[tuple]] = {}
+        self._file_pos: dict[str, int] | None = None
         self._vocab: list[str] = data["vocab"]
         self._bm25 = data["bm25"]
         self._file_bm25 = data["file_bm25"]
@@ -309,7 +311,9 @@ class CodeIndex:
     def _detail(self, path: str) -> list[tuple]:
         got = self._details.get(path)
         if got is None:
-            got = _details(self._details_raw.get(path), self._files[path].hi - self._files[path].lo)
+            if self._file_pos is None:
+                self._file_pos = {p: i for i, p in enumerate(self._file_order)}
+            got = _details(_detail_bytes(self._data, self._file_pos[path]), self._files[path].hi - self._files[path].lo)
             self._details[path] = got
         return got
 
@@ -553,7 +557,8 @@ class _Tables:
         self.kinds: list[str] = []
         self.parents: list[str] = []
         self.spans: list[np.ndarray] = []
-        self.details: dict[str, str] = {}
+        self.details: dict[str, bytes] = {}
+        self.old_pos = {p: i for i, p in enumerate(old["file_order"])} if old is not None else {}
         self.files: dict[str, tuple] = {}
         self.terms: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
@@ -565,7 +570,8 @@ class _Tables:
         self.kinds.extend(r[1] for r in p.rows)
         self.parents.extend(r[6] for r in p.rows)
         self.spans.append(np.array([(r[2], r[3]) for r in p.rows], dtype=np.int32).reshape(-1, 2))
-        self.details[p.path] = json.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], ensure_ascii=False)
+        self.details[p.path] = json.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], ensure_ascii=False).encode(
+            "utf-8", "surrogatepass")
         term_id = self.term_id
         for tc in p.terms:
             self.terms.append(np.fromiter((term_id.setdefault(t, len(term_id)) for t in tc), dtype=np.int32, count=len(tc)))
@@ -581,7 +587,7 @@ class _Tables:
         self.kinds.extend(old["kinds"][rec.lo : rec.hi])
         self.parents.extend(old["parents"][rec.lo : rec.hi])
         self.spans.append(old["lines"][rec.lo : rec.hi])
-        self.details[path] = old["details"][path]
+        self.details[path] = _detail_bytes(old, self.old_pos[path])
         indptr = old["tf"]["indptr"]
         s, e = indptr[rec.lo], indptr[rec.hi]
         self.terms.append(old["tf"]["terms"][s:e])
@@ -618,7 +624,7 @@ def _assemble(old: dict | None, reuse: dict[str, _FileRec], parsed: list[_Parsed
         "kinds": t.kinds,
         "parents": t.parents,
         "lines": np.concatenate(t.spans) if t.spans else np.zeros((0, 2), np.int32),
-        "details": t.details,
+        "details": _pack_details([t.details[p] for p in order]),
         "vocab": vocab,
         "tf": {"indptr": indptr, "terms": terms, "counts": counts},
         "bm25": _bm25_matrix(indptr, terms, counts, len(vocab)),
@@ -735,10 +741,14 @@ def _valid(data: object) -> bool:
             rec = files[p]
             if not (isinstance(rec, tuple) and len(rec) == 6 and 0 <= rec[4] <= rec[5] <= n):
                 return False
-            if not isinstance(data["details"].get(p), str):
-                return False
+
         lines = data["lines"]
         if not isinstance(lines, np.ndarray) or lines.shape != (n, 2):
+            return False
+        blob, offsets = data["details"]["blob"], data["details"]["offsets"]
+        if blob.dtype != np.uint8 or blob.ndim != 1 or offsets.ndim != 1 or len(offsets) != len(order) + 1:
+            return False
+        if len(offsets) and (int(offsets[0]) != 0 or int(offsets[-1]) != len(blob) or (np.diff(offsets) < 0).any()):
             return False
         tf = data["tf"]
         indptr, terms, counts = tf["indptr"], tf["terms"], tf["counts"]
@@ -758,7 +768,19 @@ def _valid(data: object) -> bool:
         return False
 
 
-def _details(raw: str | None, n: int) -> list[tuple]:
+def _pack_details(parts: list[bytes]) -> dict:
+    """Every file's detail JSON in one byte array, with offsets: nothing to parse at load time."""
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in parts], out=offsets[1:])
+    return {"blob": np.frombuffer(b"".join(parts), dtype=np.uint8).copy(), "offsets": offsets}
+
+
+def _detail_bytes(data: dict, pos: int) -> bytes:
+    d = data["details"]
+    return d["blob"][int(d["offsets"][pos]) : int(d["offsets"][pos + 1])].tobytes()
+
+
+def _details(raw: bytes | None, n: int) -> list[tuple]:
     """One file's (signature, docstring, references, language) per chunk, from its JSON string."""
     try:
         got = json.loads(raw) if raw else []
