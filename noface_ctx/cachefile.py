@@ -366,18 +366,22 @@ def write_atomic(path: Path, data: bytes) -> bool:
         return False
 
 
-def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE) -> int:
-    """Remove `*.tmp` files older than `max_age` seconds under `directory` (two levels); the count."""
+def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> int:
+    """Remove temp files of killed writers (`*.tmp`, `*.tmp.*`) older than `max_age` seconds,
+    up to `depth` folder levels under `directory` (links are not followed); the count."""
     removed = 0
     now = time.time()
-    for pattern in ("*.tmp", "*/*.tmp"):
-        try:
-            found = list(directory.glob(pattern))
-        except OSError:
-            continue
-        for p in found:
+    base = len(Path(directory).parts)
+    for folder, dirs, files in os.walk(directory):
+        if len(Path(folder).parts) - base >= depth - 1:
+            dirs[:] = []
+        for name in files:
+            if not (name.endswith(".tmp") or ".tmp." in name):
+                continue
+            p = Path(folder, name)
             try:
-                if p.is_file() and not p.is_symlink() and now - p.stat().st_mtime > max_age:
+                st = p.lstat()
+                if os.path.isfile(p) and not p.is_symlink() and now - st.st_mtime > max_age:
                     p.unlink()
                     removed += 1
             except OSError:

@@ -217,12 +217,20 @@ def test_orphan_tmp_files_are_swept(repo_factory):
     root = _cache_root(repo)
     (root / "code").mkdir(parents=True)
     old, fresh = root / "code/index.cache.123.tmp", root / "docs.cache.456.tmp"
-    old.write_bytes(b"half a file")
-    fresh.write_bytes(b"being written right now")
+    (root / "code/embeddings").mkdir()
+    old_npy = root / "code/embeddings/vectors.77.tmp.npy"
+    keep = root / "docs.cache"
+    for p in (old, fresh, old_npy, keep):
+        p.write_bytes(b"half a file")
     past = time.time() - 3600
-    os.utime(old, (past, past))
+    for p in (old, old_npy, keep):
+        os.utime(p, (past, past))
     assert run(repo, "preview", "issue.md", "--no-embed", "-q")[0] == 0
-    assert not old.exists() and fresh.exists()
+    assert not old.exists() and not old_npy.exists() and fresh.exists()
+    other = root / "old-but-real.cache"
+    other.write_bytes(b"x")
+    os.utime(other, (past, past))
+    assert cachefile.sweep_tmp(root) == 0 and other.exists()  # only temp files are swept
 
 
 def test_crash_log_goes_to_a_private_file_in_the_user_cache(repo_factory, monkeypatch):
