@@ -270,8 +270,22 @@ def assemble(drafts: Sequence[Draft], budget: int, *, header: str) -> tuple[str,
 
 
 def _over_budget(draft: Draft, budget: int) -> Draft:
-    reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
+    alone = draft.piece is not None and draft.piece.fit(max(1, budget - 60)) is not None
+    if alone:  # it would be served in an answer of its own
+        reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
+    elif isinstance(draft.piece, CodePiece) and _first_line_too_long(draft.piece, budget - 60):
+        reason = (f"line {draft.piece.start} alone is longer than an answer of {budget} tokens, so no request "
+                  f"can serve it within this budget; only a larger budget can: {draft.request.signal}")
+    else:  # asking again the same way cannot work: say what can
+        reason = (f"too big for an answer of {budget} tokens even on its own; ask for a part: a line range "
+                  f"(NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor), or use a larger budget: "
+                  f"{draft.request.signal}")
     return Draft(draft.request, "refused", reason)
+
+
+def _first_line_too_long(piece: "CodePiece", room: int) -> bool:
+    line = piece.lines[piece.start - 1] if 0 < piece.start <= len(piece.lines) else ""
+    return count_tokens(line[: max(0, room) * 12 + 12]) > room  # bounded: never tokenises a 50 MB line
 
 
 def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: str) -> tuple[str, list[AnswerItem], set[int]]:

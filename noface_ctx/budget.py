@@ -97,6 +97,7 @@ def select(
         docs_budget=docs_budget,
         code_budget=code_budget,
         skipped=tuple(skipped),
+        unlisted=len(beyond_cap),
     )
 
 

@@ -1,63 +1,392 @@
-"""One pickled value per cache file under `cache_dir(config)`, kept in memory between builds.
+"""One value per cache file under `cache_dir(config)`, kept in memory between builds.
 
-`load` returns what the last `save` wrote, or None when the file is missing, corrupt, or from
-another format `version`. A file this process already read (or wrote) is not read again while
-its size and mtime are unchanged, so a warm build in the same process costs one `stat`.
-Writes go to a temp file swapped in with `os.replace`: a reader never sees half a file, and of
-two concurrent writers the last one wins (every cache here is derived data, so that is safe).
+No code runs from data: a cache file is JSON plus raw numeric arrays, never a pickle (a
+repository can commit anything, `.noface/` included, and a cache dir can be pointed at it).
+The file is `MAGIC`, an 8-byte header length, a JSON header, then the array bytes:
+
+    {"format": 1, "version": <the cache's VERSION>, "arrays": [[dtype, shape, offset, nbytes], ...],
+     "value": <tagged JSON>}
+
+JSON stands for itself (str-keyed dicts, lists, str, int, float, bool, None). Anything else is a
+JSON object holding the key "\\u0000" naming its type: "t" tuple, "s" set, "f" frozenset,
+"b" bytes (base64), "a" numeric numpy array (index into "arrays"; dtypes "biuf" only, never
+object), "d" dict with non-str keys (pairs), "o" one of the allow-listed classes in `_CLASSES`
+(dataclasses by field, others through their own `to_state` / `from_state`). Decoding builds only
+those; an unknown tag, a class not on the list, a wrong field, a bad array or any other surprise
+makes the whole file count as absent (the cache is rebuilt), never a crash.
+
+`load` returns what the last `save` wrote, or None when the file is missing, corrupt, tracked by
+git (`set_tracked`), or from another format `version`. A file this process already read (or
+wrote) is not read again while its size and mtime are unchanged, so a warm build in the same
+process costs one `stat`. Writes go to a temp file swapped in with `os.replace`: a reader never
+sees half a file, and of two concurrent writers the last one wins (every cache here is derived
+data, so that is safe). `sweep_tmp` removes temp files left by killed writers.
 """
 
 from __future__ import annotations
 
+import base64
+import dataclasses
+import json
 import os
-import pickle
+import struct
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+import numpy as np
+
+FORMAT = 1
+MAGIC = b"NFCTX-CACHE\n"
+MAX_HEADER = 1 << 30
+TAG = "\x00"
+_ALIGN = 16
+TMP_MAX_AGE = 10 * 60  # seconds: a temp file older than this belongs to a killed writer
 
 _MEMO: dict[str, tuple[tuple[int, int], Any, Any]] = {}  # path -> ((mtime_ns, size), version, value)
 _MEMO_FILES = 64
+_TRACKED: set[str] = set()  # absolute paths git tracks: never read
 
 
-def load(path: Path | None, version: Any) -> Any | None:
-    """The value stored at `path` with this `version`, or None."""
+class CacheFormatError(ValueError):
+    """A cache file that does not decode to what was saved (treated as absent)."""
+
+
+# --------------------------------------------------------------------------- allow-listed classes
+
+
+def _classes() -> dict[str, tuple[type, Callable[[Any], Any] | None, Callable[[Any], Any] | None]]:
+    from noface_ctx.datatypes import Doc, ManifestEntry, MissingRef, Section, Staleness, WikiLink
+    from noface_ctx.lexical import BM25
+    from noface_ctx.references import Reference
+
+    out: dict[str, tuple[type, Any, Any]] = {}
+    for cls in (Doc, Section, WikiLink, MissingRef, Staleness, ManifestEntry, Reference):
+        out[cls.__name__] = (cls, None, None)
+    out["BM25"] = (BM25, BM25.to_state, BM25.from_state)
+    return out
+
+
+_CLASS_CACHE: dict[str, Any] = {}
+
+
+def _class_table() -> dict[str, Any]:
+    if not _CLASS_CACHE:
+        _CLASS_CACHE.update(_classes())
+    return _CLASS_CACHE
+
+
+# --------------------------------------------------------------------------- encoding
+
+
+class _Encoder:
+    def __init__(self) -> None:
+        self.arrays: list[np.ndarray] = []
+        self.by_type: dict[type, str] = {cls: name for name, (cls, _, _) in _class_table().items()}
+
+    def enc(self, v: Any) -> Any:
+        t = type(v)
+        if t is str or t is int or t is float or t is bool or v is None:
+            return v
+        if t is list:
+            if all(type(x) is str for x in v):
+                return v
+            return [self.enc(x) for x in v]
+        if t is dict:
+            if TAG not in v and all(type(k) is str for k in v):
+                return {k: self.enc(x) for k, x in v.items()}
+            return {TAG: "d", "v": [[self.enc(k), self.enc(x)] for k, x in v.items()]}
+        if t is tuple:
+            return {TAG: "t", "v": [self.enc(x) for x in v]}
+        if t is set or t is frozenset:
+            items = sorted(v, key=repr)
+            return {TAG: "s" if t is set else "f", "v": [self.enc(x) for x in items]}
+        if t is bytes:
+            return {TAG: "b", "v": base64.b64encode(v).decode("ascii")}
+        if isinstance(v, np.ndarray):
+            if v.dtype.kind not in "biuf":
+                raise TypeError(f"cannot cache an array of dtype {v.dtype}")
+            self.arrays.append(np.ascontiguousarray(v))
+            return {TAG: "a", "v": len(self.arrays) - 1}
+        if isinstance(v, (np.integer,)):
+            return int(v)
+        if isinstance(v, (np.floating,)):
+            return float(v)
+        name = self.by_type.get(t)
+        if name is None:
+            raise TypeError(f"cannot cache a {t.__name__}")
+        _, to_state, _ = _class_table()[name]
+        if to_state is not None:
+            return {TAG: "o", "c": name, "v": self.enc(to_state(v))}
+        fields = {f.name: self.enc(getattr(v, f.name)) for f in dataclasses.fields(v)}
+        return {TAG: "o", "c": name, "v": fields}
+
+
+def encode(version: Any, value: Any) -> bytes:
+    """The bytes of a cache file holding `value` (TypeError for a value it cannot hold)."""
+    e = _Encoder()
+    body = e.enc(value)
+    arrays, parts, offset = [], [], 0
+    for a in e.arrays:  # each array starts on a 16-byte boundary of the blob
+        pad = -offset % _ALIGN
+        parts += [b"\0" * pad, a.tobytes()]
+        offset += pad
+        arrays.append([a.dtype.str, list(a.shape), offset, a.nbytes])
+        offset += a.nbytes
+    header = json.dumps(
+        {"format": FORMAT, "version": e.enc(version), "arrays": arrays, "value": body},
+        ensure_ascii=False, separators=(",", ":"),
+    ).encode("utf-8", "surrogatepass")
+    header += b" " * (-(len(MAGIC) + 8 + len(header)) % _ALIGN)  # so the blob is aligned too
+    return b"".join([MAGIC, struct.pack("<Q", len(header)), header, *parts])
+
+
+def decode(data: bytes | bytearray | memoryview) -> tuple[Any, Any]:
+    """(version, value) from cache-file bytes; CacheFormatError for anything else. Arrays are
+    views into `data`: pass a writable buffer (as `load` does) to get writable arrays."""
+    view = memoryview(data)
+    if view.readonly:
+        view = memoryview(bytearray(view))
+    try:
+        return _decode(view)
+    except CacheFormatError:
+        raise
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError, MemoryError, OverflowError) as exc:
+        raise CacheFormatError(f"{type(exc).__name__}: {exc}") from None
+
+
+def _decode(data: memoryview) -> tuple[Any, Any]:
+    n = len(MAGIC)
+    if bytes(data[:n]) != MAGIC or len(data) < n + 8:
+        raise CacheFormatError("not a noface-ctx cache file")
+    (hlen,) = struct.unpack("<Q", data[n : n + 8])
+    if hlen > min(MAX_HEADER, len(data) - n - 8):
+        raise CacheFormatError("header length out of range")
+    header = json.loads(bytes(data[n + 8 : n + 8 + hlen]).decode("utf-8", "surrogatepass"))
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise CacheFormatError("unknown cache format")
+    blob = data[n + 8 + hlen :]
+    arrays = []
+    for spec in header["arrays"]:
+        dtype_s, shape, off, nbytes = spec
+        dtype = np.dtype(str(dtype_s))
+        if dtype.kind not in "biuf" or dtype.hasobject:
+            raise CacheFormatError(f"array dtype {dtype} not allowed")
+        shape = tuple(int(s) for s in shape)
+        if any(s < 0 for s in shape) or int(np.prod(shape, dtype=np.int64)) * dtype.itemsize != nbytes:
+            raise CacheFormatError("array size does not match its shape")
+        if off < 0 or off + nbytes > len(blob):
+            raise CacheFormatError("array outside the file")
+        arrays.append(np.frombuffer(blob, dtype=dtype, count=int(np.prod(shape, dtype=np.int64)), offset=off).reshape(shape))
+    d = _Decoder(arrays)
+    return d.dec(header["version"]), d.dec(header["value"])
+
+
+class _Decoder:
+    def __init__(self, arrays: list[np.ndarray]) -> None:
+        self.arrays = arrays
+        self.classes = _class_table()
+
+    def dec(self, v: Any) -> Any:
+        t = type(v)
+        if t is list:
+            if all(type(x) is str for x in v):
+                return v
+            return [self.dec(x) for x in v]
+        if t is not dict:
+            return v
+        tag = v.get(TAG)
+        if tag is None:
+            return {k: self.dec(x) for k, x in v.items()}
+        if tag == "t":
+            return tuple(self.dec(x) for x in v["v"])
+        if tag == "s":
+            return {self.dec(x) for x in v["v"]}
+        if tag == "f":
+            return frozenset(self.dec(x) for x in v["v"])
+        if tag == "b":
+            return base64.b64decode(v["v"], validate=True)
+        if tag == "a":
+            return self.arrays[int(v["v"])]
+        if tag == "d":
+            return {self.dec(k): self.dec(x) for k, x in v["v"]}
+        if tag == "o":
+            entry = self.classes.get(v["c"])
+            if entry is None:
+                raise CacheFormatError(f"class {v['c']!r} not allowed")
+            cls, _, from_state = entry
+            state = self.dec(v["v"])
+            if from_state is not None:
+                return from_state(state)
+            fields = _field_types(cls)
+            if not isinstance(state, dict) or set(state) != set(fields):
+                raise CacheFormatError(f"fields of {v['c']} do not match")
+            for name, typ in fields.items():
+                if not _is(state[name], typ):
+                    raise CacheFormatError(f"{v['c']}.{name}: not a {typ}")
+            return cls(**state)
+        raise CacheFormatError(f"unknown tag {tag!r}")
+
+
+_FIELD_TYPES: dict[type, dict[str, str]] = {}
+_SIMPLE: dict[str, Any] = {"str": str, "int": int, "float": (int, float), "bool": bool, "None": type(None)}
+
+
+def _field_types(cls: type) -> dict[str, str]:
+    got = _FIELD_TYPES.get(cls)
+    if got is None:
+        got = _FIELD_TYPES[cls] = {f.name: str(f.type) for f in dataclasses.fields(cls)}
+    return got
+
+
+_ALTS: dict[str, list[str]] = {}
+
+
+def _is(value: Any, typ: str) -> bool:
+    """Whether `value` fits the annotation `typ` (as written); unknown names are not checked."""
+    alts = _ALTS.get(typ)
+    if alts is None:
+        alts = _ALTS[typ] = [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()]
+    for a in alts:
+        simple = _SIMPLE.get(a)
+        if simple is not None:
+            if isinstance(value, simple) and (a in ("bool", "None") or not isinstance(value, bool)):
+                return True
+            continue
+        if a.startswith("tuple[") and a.endswith(", ...]"):
+            inner = a[6:-6]
+            if isinstance(value, tuple) and all(_is(x, inner) for x in value):
+                return True
+            continue
+        if a.startswith("tuple[") and a.endswith("]"):
+            if isinstance(value, tuple):
+                return True
+            continue
+        if a.startswith("Mapping[") or a.startswith("dict["):
+            if isinstance(value, dict):
+                return True
+            continue
+        if a in _CLASS_CACHE:
+            if isinstance(value, _CLASS_CACHE[a][0]):
+                return True
+            continue
+        if a in ("Verdict", "RefKind", "FileKind", "ExclusionCategory", "CandidateKind"):
+            if isinstance(value, str):
+                return True
+            continue
+        return True  # a type this check does not know: accept
+    return False
+
+
+# --------------------------------------------------------------------------- files
+
+
+def set_tracked(paths: set[str]) -> None:
+    """Absolute paths of cache files git tracks in the repository: `load` never reads them."""
+    _TRACKED.update(paths)
+
+
+def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = None) -> Any | None:
+    """The value stored at `path` with this `version` (and passing `valid`, when given), or None."""
     if path is None:
         return None
     try:
         st = os.stat(path)
     except OSError:
         return None
-    stamp = (st.st_mtime_ns, st.st_size)
-    memo = _MEMO.get(str(path))
-    if memo is not None and memo[0] == stamp:
-        return memo[2] if memo[1] == version else None
-    try:
-        with open(path, "rb") as fh:
-            stored_version, value = pickle.load(fh)
-    except Exception:  # missing, truncated, or written by an incompatible version: rebuild
+    key = str(path)
+    if key in _TRACKED:
         return None
-    _remember(str(path), stamp, stored_version, value)
-    return value if stored_version == version else None
+    stamp = (st.st_mtime_ns, st.st_size)
+    memo = _MEMO.get(key)
+    if memo is not None and memo[0] == stamp:
+        return memo[2] if memo[1] == version else None  # validated when it was read
+    try:
+        buf = bytearray(st.st_size)  # writable, so arrays decoded from it are writable too
+        with open(path, "rb") as fh:
+            got = fh.readinto(buf)
+        stored_version, value = decode(memoryview(buf)[:got])
+    except (OSError, CacheFormatError):  # missing, truncated, foreign or from another version: rebuild
+        return None
+    if stored_version != version:
+        return None
+    if valid is not None:
+        try:
+            ok = bool(valid(value))
+        except Exception:  # a malformed value may break the check itself: same answer
+            ok = False
+        if not ok:
+            return None
+    _remember(key, stamp, stored_version, value)
+    return value
+
+
+def read_json(path: Path) -> Any:
+    """A JSON cache file (bounded size and depth); ValueError when git tracks it, `InputError`
+    when it is not JSON or too big or deep, OSError when it cannot be read."""
+    if str(path) in _TRACKED:
+        raise ValueError("tracked by git")
+    from noface_ctx.bounded import read_json as bounded_read
+
+    return bounded_read(path)
 
 
 def save(path: Path | None, version: Any, value: Any) -> bool:
     """Store `value` atomically; False (and nothing raised) when the cache cannot be written."""
-    if path is None:
+    if path is None or str(path) in _TRACKED:
         return False
+    try:
+        data = encode(version, value)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    if not write_atomic(path, data):
+        return False
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    _remember(str(path), (st.st_mtime_ns, st.st_size), version, value)
+    return True
+
+
+def write_atomic(path: Path, data: bytes) -> bool:
+    """`data` into `path` through a temp file and `os.replace`; False when it cannot be written."""
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(tmp, "wb") as fh:
-            pickle.dump((version, value), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            fh.write(data)
         os.replace(tmp, path)
-        st = os.stat(path)
-    except (OSError, pickle.PicklingError):
+        return True
+    except OSError:
         try:
             tmp.unlink()
         except OSError:
             pass
         return False
-    _remember(str(path), (st.st_mtime_ns, st.st_size), version, value)
-    return True
+
+
+def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> int:
+    """Remove temp files of killed writers (`*.tmp`, `*.tmp.*`) older than `max_age` seconds,
+    up to `depth` folder levels under `directory` (links are not followed); the count."""
+    removed = 0
+    now = time.time()
+    base = len(Path(directory).parts)
+    for folder, dirs, files in os.walk(directory):
+        if len(Path(folder).parts) - base >= depth - 1:
+            dirs[:] = []
+        for name in files:
+            if not (name.endswith(".tmp") or ".tmp." in name):
+                continue
+            p = Path(folder, name)
+            try:
+                st = p.lstat()
+                if os.path.isfile(p) and not p.is_symlink() and now - st.st_mtime > max_age:
+                    p.unlink()
+                    removed += 1
+            except OSError:
+                pass
+    return removed
 
 
 def _remember(key: str, stamp: tuple[int, int], version: Any, value: Any) -> None:

@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
 
-    p = sub.add_parser("index", help="build or refresh the code index under .noface/")
+    p = sub.add_parser("index", help="build or refresh the code index (in the user cache)")
     _common(p)
 
     p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
@@ -79,6 +79,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
     """Entry point for `noface-ctx` and `python -m noface_ctx`; returns the exit code."""
+    _safe_streams()
     try:
         args = build_parser().parse_args(argv)
         if not args.command:
@@ -100,6 +101,18 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
         log = _write_crash_log()
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc} (traceback: {log})", file=sys.stderr)
         return 3
+
+
+def _safe_streams() -> None:
+    """Invalid UTF-8 on stdin becomes U+FFFD instead of a crash, and nothing we print (file
+    names with undecodable bytes included) can put invalid UTF-8 on stdout/stderr."""
+    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors=errors)
+            except (ValueError, OSError):
+                pass
 
 
 def _load_config(args: argparse.Namespace):
@@ -140,6 +153,9 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
         _emit(prompt.text)
         if not args.quiet:
             _print_summary(prompt)
+        else:  # -q drops the table, never a warning that changes the result (config, cache, manifest)
+            for w in prompt.details.get("result_warnings", ()):
+                print(f"{PROG}: warning: {w}", file=sys.stderr)
     return 0
 
 
@@ -187,6 +203,9 @@ def _print_summary(prompt: Any) -> None:
     console.print(code)
     if prompt.omitted:
         console.print(f"omitted (listed in the prompt): {len(prompt.omitted)}")
+    unlisted = sum(1 for s in prompt.details.get("skipped", ()) if "not listed: over" in str(s.get("reason", "")))
+    if unlisted:
+        console.print(f"omitted and not listed (counted in the prompt): {unlisted}")
     if prompt.excluded:
         by_cat: dict[str, int] = {}
         for e in prompt.excluded:
@@ -229,6 +248,8 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.check_docs import check_docs
 
     config = _load_config(args)
+    for path in args.paths:
+        _checkable(path, config.root)
     report = check_docs(args.paths, repo=config.root, config=config)
     if args.json:
         _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
@@ -238,6 +259,21 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
         for w in report.warnings:
             print(f"{PROG}: warning: {w}", file=sys.stderr)
     return report.exit_code
+
+
+def _checkable(path: str, root: Path) -> None:
+    """`UsageError` (exit 2) for a path check-docs cannot check: missing, outside the repository
+    (links resolved), or a directory. Relative paths are tried against the repository, then the cwd."""
+    p = Path(path)
+    candidates = [p] if p.is_absolute() else [root / p, Path.cwd() / p]
+    found = next((c for c in candidates if c.exists()), None)
+    if found is None:
+        raise UsageError("cannot check: no such file", where=path)
+    real = found.resolve()
+    if not real.is_relative_to(Path(root).resolve()):
+        raise UsageError(f"cannot check: outside the repository {root}", where=path)
+    if real.is_dir():
+        raise UsageError("cannot check a directory: give its files, or no path to check every doc", where=path)
 
 
 # --------------------------------------------------------------------------- signals
@@ -315,11 +351,29 @@ def _version() -> str:
 
 
 def _write_crash_log() -> str:
+    """The traceback in a new file of the user cache (`crash-<time>-<pid>.log`), else a private
+    mkstemp file: never a fixed shared /tmp path another user could plant or read."""
     import tempfile
+    import time
 
-    path = Path(tempfile.gettempdir()) / "noface-ctx-crash.log"
+    text = traceback.format_exc()
     try:
-        path.write_text(traceback.format_exc())
+        from noface_ctx.config import user_cache_base
+
+        base = user_cache_base()
+        base.mkdir(parents=True, exist_ok=True)
+        path = base / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except (OSError, RuntimeError):
+        try:
+            fd, name = tempfile.mkstemp(prefix="noface-ctx-crash-", suffix=".log")
+            path = Path(name)
+        except OSError:
+            return "unavailable"
+    try:
+        os.write(fd, text.encode("utf-8", "backslashreplace"))
     except OSError:
         return "unavailable"
+    finally:
+        os.close(fd)
     return str(path)

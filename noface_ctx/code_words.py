@@ -53,7 +53,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
 
     The same answer as splitting `code_texts`; with `cache`, unchanged files are not read.
     """
-    stored = cachefile.load(cache, _VERSION) if cache is not None else None
+    stored = cachefile.load(cache, _VERSION, _valid) if cache is not None else None
     known: dict[str, Entry] = stored if isinstance(stored, dict) else {}
     fresh: dict[str, Entry] = {}
     changed = False
@@ -83,6 +83,15 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
     if cache is not None and (changed or len(fresh) != len(known)):
         cachefile.save(cache, _VERSION, fresh)
     return words, sources
+
+
+def _valid(value: object) -> bool:
+    """(size, mtime, words or None, truncated) per path: anything else means rebuild."""
+    return isinstance(value, dict) and all(
+        isinstance(e, tuple) and len(e) == 4 and type(e[0]) is int and type(e[1]) is int
+        and (e[2] is None or isinstance(e[2], str)) and isinstance(e[3], bool)
+        for e in value.values()
+    )
 
 
 def _entry(full: str, size: int, mtime: int) -> Entry | None:

@@ -9,6 +9,7 @@ let files through or silently change a budget).
 from __future__ import annotations
 
 import dataclasses
+import math
 import difflib
 import re
 import sys
@@ -56,7 +57,7 @@ class ContextConfig:
     fail_on_age: bool = False
     stale_churn_commits: int = 5  # commits to a doc's referenced files since its update → "possibly stale"
     stale_churn_lines: int = 300  # or this many changed lines in them
-    cache_dir: str = ""  # "" = <repo>/.noface/index
+    cache_dir: str = ""  # "" = user cache: $NOFACE_CTX_CACHE_DIR or $XDG_CACHE_HOME/noface-ctx/<repo key>
     split_large_sources: bool = True  # source files over max_file_size_kb still give single definitions
     request_log: str = ".noface/requests.jsonl"
 
@@ -132,33 +133,126 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
 }
 
 
-def cache_dir(config: Config) -> Path:
-    """Where indexes, embeddings and logs go; created on first use.
-
-    `[context] cache_dir` (relative to the repo) wins; then `$NOFACE_CTX_CACHE_DIR/<repo-hash>`;
-    then `<repo>/.noface/index`; then, for a read-only repo, the user cache dir. A `.gitignore`
-    holding `*` is dropped into a new `.noface/` so our files never become candidates.
-    """
-    import hashlib
+def user_cache_base() -> Path:
+    """The user's cache root for this tool: `$NOFACE_CTX_CACHE_DIR`, else
+    `$XDG_CACHE_HOME/noface-ctx`, else `~/.cache/noface-ctx` (never inside a work tree)."""
     import os
 
-    repo_key = hashlib.sha1(str(config.root).encode()).hexdigest()[:16]
-    if config.context.cache_dir:
-        target = (config.root / config.context.cache_dir).resolve()
-    elif os.environ.get("NOFACE_CTX_CACHE_DIR"):
-        target = Path(os.environ["NOFACE_CTX_CACHE_DIR"]) / repo_key
-    else:
-        target = config.root / ".noface" / "index"
+    if os.environ.get("NOFACE_CTX_CACHE_DIR"):
+        return Path(os.environ["NOFACE_CTX_CACHE_DIR"]).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg) / "noface-ctx"
+    return Path.home() / ".cache" / "noface-ctx"
+
+
+def repo_key(root: Path) -> str:
+    """`<readable name>-<hash of the resolved root>`: one cache per work tree."""
+    import hashlib
+
+    resolved = str(Path(root).resolve())
+    name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(resolved).name)[:40] or "root"
+    return f"{name}-{hashlib.sha1(resolved.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
+
+
+_CACHE_DIRS: dict[tuple[str, str, str], Path] = {}  # (root, configured cache_dir, user base) -> dir in use
+_CACHE_WARNINGS: dict[tuple[str, str, str], str] = {}  # same key -> why no persistent cache
+
+
+def cache_dir(config: Config) -> Path:
+    """Where indexes, embeddings and other caches go; created on first use.
+
+    `[context] cache_dir` (relative to the repo; `load_config` refuses one outside the repository
+    and the user cache) wins; else `user_cache_base() / repo_key(root)`. When that cannot be
+    created or written (read-only home), a private temp dir for this process only is used, with
+    one warning (`cache_warnings()`): no persistent cache, never a crash. Once per directory and
+    process: temp files of killed writers are swept, and, for a cache inside the repository, the
+    files git tracks there are listed so `cachefile` never reads them. A `.gitignore` holding `*`
+    is dropped into a new `<repo>/.noface/` so our files never become candidates.
+    """
+    key = (str(config.root), config.context.cache_dir, str(user_cache_base()))
+    known = _CACHE_DIRS.get(key)
+    if known is not None:
+        return known
+    target = Path("~")  # (named in the warning when even the user's home cannot be found)
     try:
+        if config.context.cache_dir:
+            target = (config.root / config.context.cache_dir).resolve()
+        else:
+            target = user_cache_base() / repo_key(config.root)
         target.mkdir(parents=True, exist_ok=True)
+        probe = target / f".probe-{__import__('os').getpid()}"
+        probe.write_bytes(b"")
+        probe.unlink()
         noface_dir = config.root / ".noface"
         if target.is_relative_to(noface_dir) and not (noface_dir / ".gitignore").exists():
             (noface_dir / ".gitignore").write_text("*\n")
-        return target
-    except OSError:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "noface-ctx" / repo_key
-        base.mkdir(parents=True, exist_ok=True)
-        return base
+    except (OSError, RuntimeError) as exc:  # RuntimeError: Path.home() without a HOME
+        import atexit
+        import shutil
+        import tempfile
+
+        fallback = Path(tempfile.mkdtemp(prefix="noface-ctx-"))
+        atexit.register(shutil.rmtree, fallback, True)
+        _CACHE_WARNINGS[key] = (
+            f"cache directory {target} is not writable ({getattr(exc, 'strerror', None) or exc}); "
+            "running without a persistent cache"
+        )
+        _CACHE_DIRS[key] = fallback
+        return fallback
+    _prepare(target, config.root)
+    _CACHE_DIRS[key] = target
+    return target
+
+
+def cache_warnings(config: Config | None = None) -> list[str]:
+    """Why `config`'s cache (or any, for None) is not persistent: empty when it is."""
+    if config is None:
+        return list(_CACHE_WARNINGS.values())
+    got = _CACHE_WARNINGS.get((str(config.root), config.context.cache_dir, str(user_cache_base())))
+    return [got] if got else []
+
+
+def _prepare(target: Path, root: Path) -> None:
+    from noface_ctx import cachefile
+
+    cachefile.sweep_tmp(target)
+    try:
+        rel = target.resolve().relative_to(Path(root).resolve())
+    except ValueError:
+        return  # outside the repository: git cannot track it
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", rel.as_posix() or "."],
+                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    if out.returncode == 0:
+        names = [p for p in out.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        cachefile.set_tracked({str(base / p) for base in {Path(root), Path(root).resolve()} for p in names})
+
+
+def _confine(config: Config, key: str, value: str) -> None:
+    """`ConfigError` when a path the repository's config names resolves (links included) outside
+    both the repository and the user cache: a cloned repository must not read or write elsewhere."""
+    if not value:
+        return
+    root = config.root.resolve()
+    target = Path(value)
+    target = (target if target.is_absolute() else config.root / target).resolve()
+    allowed = [root]
+    try:
+        allowed.append(user_cache_base().resolve())
+    except (OSError, RuntimeError):
+        pass
+    if not any(target == a or target.is_relative_to(a) for a in allowed):
+        where = _display(config.source, config.root)
+        locate = _Locator(config.source.read_text(encoding="utf-8", errors="replace") if config.source else "", where)
+        raise ConfigError(
+            f"[context] {key}: {value!r} resolves outside the repository and the user cache ({target}); refused",
+            where=locate("context", key),
+        )
 
 
 def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Config:
@@ -173,17 +267,26 @@ def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Confi
             raise ConfigError("config file not found", where=str(path))
         return Config(root=root)
     try:
+        if cfg_path.stat().st_size > _MAX_CONFIG_BYTES:
+            raise ConfigError(f"larger than {_MAX_CONFIG_BYTES // 1024} KB; refused", where=str(cfg_path))
         raw_text = cfg_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", where=str(cfg_path)) from None
-    return parse_config(raw_text, root=root, source=cfg_path)
+    config = parse_config(raw_text, root=root, source=cfg_path)
+    _confine(config, "cache_dir", config.context.cache_dir)
+    _confine(config, "request_log", config.context.request_log)
+    return config
 
 
 def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Config:
     """Validate TOML text into a `Config`; errors name `file:line`."""
     label = _display(source, root)
+    if raw_text.count("[") + raw_text.count("{") > 1000 and _toml_too_deep(raw_text):
+        raise ConfigError(f"nested deeper than {_MAX_TOML_DEPTH} levels; refused", where=label)
     try:
         data = tomllib.loads(raw_text)
+    except RecursionError:
+        raise ConfigError("nested too deeply; refused", where=label) from None
     except tomllib.TOMLDecodeError as exc:
         line = getattr(exc, "lineno", None) or _lineno_from_message(str(exc))
         msg = str(exc).split(" (at line")[0]
@@ -239,6 +342,8 @@ def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> An
     elif typ is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         value = float(value) if ok else value
+        if ok and not math.isfinite(value):
+            raise ConfigError(f"[{table}] {key}: must be a finite number, got {value!r}", where=where)
     elif typ is str:
         ok = isinstance(value, str)
     else:
@@ -251,6 +356,25 @@ def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> An
         bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
         raise ConfigError(f"[{table}] {key}: must be {bounds}, got {value!r}", where=where)
     return value
+
+
+_MAX_TOML_DEPTH = 64
+_MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def _toml_too_deep(text: str) -> bool:
+    """Arrays/inline tables nested deeper than `_MAX_TOML_DEPTH` (strings and comments skipped
+    roughly: a bracket inside a string can only make this stricter, never crash)."""
+    depth = 0
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]|\n', text):
+        c = m.group()
+        if c in ("[", "{"):
+            depth += 1
+            if depth > _MAX_TOML_DEPTH:
+                return True
+        elif c in ("]", "}"):
+            depth = max(0, depth - 1)
+    return False
 
 
 class _Locator:

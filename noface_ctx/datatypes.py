@@ -341,6 +341,7 @@ class Selection:
     docs_budget: int
     code_budget: int
     skipped: tuple[Omitted, ...] = ()  # decided but not listed: duplicates, beyond the omitted cap
+    unlisted: int = 0  # relevant omissions not even listed (over the cap or its room): counted in the prompt
 
 
 # --------------------------------------------------------------------------- output

@@ -1,10 +1,10 @@
 """On-disk caches of what is derived from each doc, so a new process (or a changed vault)
-redoes only the docs that changed (issue #4). Each cache is one pickle under `cache_dir(config)`
+redoes only the docs that changed (issue #4). Each cache is one file (JSON and numeric arrays, never a pickle) under `cache_dir(config)`
 (see `noface_ctx.cachefile`), with a VERSION to bump whenever what it holds is computed differently.
 
-- `ParseCache` (`docs.pkl`): each doc file parsed into a `Doc`, by path and content.
-- `TermCache` (`doc-terms.pkl`): each doc's terms, and the vault's BM25 index, for doc ranking.
-- `FreshnessStore` (`freshness.pkl`): each doc's references by content, and its freshness
+- `ParseCache` (`docs.cache`): each doc file parsed into a `Doc`, by path and content.
+- `TermCache` (`doc-terms.cache`): each doc's terms, and the vault's BM25 index, for doc ranking.
+- `FreshnessStore` (`freshness.cache`): each doc's references by content, and its freshness
   inputs under a key of everything they depend on (see the class).
 - `count_tokens`: token counts of rendered doc forms, remembered in memory.
 """
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class ParseCache:
-    """Parsed docs by path and content hash: in memory, and in `<cache_dir>/docs.pkl`."""
+    """Parsed docs by path and content hash: in memory, and in `<cache_dir>/docs.cache`."""
 
     VERSION = 1  # bump whenever parsing changes what a `Doc` holds
     _memory: dict[str, tuple[str, Doc, str]] = {}  # absolute path -> (text, doc, warning)
@@ -62,10 +62,10 @@ class ParseCache:
             from noface_ctx.config import cache_dir
 
             try:
-                self.path = cache_dir(self.config) / "docs.pkl"
+                self.path = cache_dir(self.config) / "docs.cache"
             except OSError:
                 self.path = None
-            loaded = cachefile.load(self.path, self.VERSION)
+            loaded = cachefile.load(self.path, self.VERSION, _valid_parsed)
             self.disk = dict(loaded) if isinstance(loaded, dict) else {}
         return self.disk
 
@@ -76,7 +76,7 @@ class ParseCache:
 
 class TermCache:
     """Each doc's terms by content, and the BM25 index of the whole vault, in
-    `<cache_dir>/doc-terms.pkl`: a new process re-tokenises only docs that changed."""
+    `<cache_dir>/doc-terms.cache`: a new process re-tokenises only docs that changed."""
 
     VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
 
@@ -85,10 +85,10 @@ class TermCache:
 
         self.tokenizer = tokenizer
         try:
-            self.path: Any = cache_dir(config) / "doc-terms.pkl"
+            self.path: Any = cache_dir(config) / "doc-terms.cache"
         except OSError:
             self.path = None
-        stored = cachefile.load(self.path, self.VERSION)
+        stored = cachefile.load(self.path, self.VERSION, _valid_terms)
         self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
         self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
         ok = isinstance(stored, dict)
@@ -120,7 +120,7 @@ class TermCache:
 
 
 class FreshnessStore:
-    """`<cache_dir>/freshness.pkl`: each doc's references by content (kept while the doc is
+    """`<cache_dir>/freshness.cache`: each doc's references by content (kept while the doc is
     unchanged), and each doc's judgement inputs under a key naming everything they depend on:
     the scanned files with their stats (`RepoFiles.fingerprint`), HEAD, the set of docs and the
     symbol table's kind. Anything else (age, verdict, reasons) is recomputed on every read."""
@@ -131,7 +131,7 @@ class FreshnessStore:
         self.path = path
         self.key = key
         self.doc_paths = set(doc_paths)
-        stored = cachefile.load(path, self.VERSION)
+        stored = cachefile.load(path, self.VERSION, _valid_freshness)
         ok = isinstance(stored, dict)
         self.refs: dict[str, tuple[str, tuple[Reference, ...]]] = dict(stored["refs"]) if ok else {}
         self.docs: dict[str, tuple[str, tuple]] = dict(stored["docs"]) if ok and stored.get("key") == key else {}
@@ -149,7 +149,7 @@ class FreshnessStore:
         from noface_ctx.config import cache_dir
 
         try:
-            path = cache_dir(config) / "freshness.pkl"
+            path = cache_dir(config) / "freshness.cache"
         except OSError:
             return None
         parts = (cls.VERSION, repo_files.fingerprint, head, repo_files.has_git, kind, sorted(doc_paths), extra)
@@ -172,6 +172,56 @@ class FreshnessStore:
             refs = {p: v for p, v in self.refs.items() if p in self.doc_paths}
             cachefile.save(self.path, self.VERSION, {"key": self.key, "refs": refs, "docs": dict(self.docs)})
             self.dirty = False
+
+
+def _pairs(value: Any, check: Callable[[Any], bool]) -> bool:
+    """A dict of path -> (str key, value passing `check`)."""
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and check(v[1])
+        for k, v in value.items()
+    )
+
+
+def _strs(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)
+
+
+def _valid_parsed(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, tuple) and len(v) == 3 and isinstance(v[0], str)
+        and isinstance(v[1], Doc) and isinstance(v[2], str)
+        for k, v in value.items()
+    )
+
+
+def _valid_terms(value: Any) -> bool:
+    from noface_ctx.lexical import BM25
+
+    def terms(v: Any) -> bool:
+        return isinstance(v, tuple) and len(v) == 2 and _strs(v[0]) and isinstance(v[1], list) and all(map(_strs, v[1]))
+
+    return (isinstance(value, dict) and isinstance(value.get("signature"), str) and _pairs(value.get("docs"), terms)
+            and (value.get("bm25") is None or isinstance(value.get("bm25"), BM25)))
+
+
+def _valid_freshness(value: Any) -> bool:
+    from noface_ctx.datatypes import MissingRef
+    from noface_ctx.references import Reference
+
+    def refs(v: Any) -> bool:
+        return isinstance(v, tuple) and all(isinstance(r, Reference) for r in v)
+
+    def missing(v: Any) -> bool:
+        return isinstance(v, tuple) and all(isinstance(r, MissingRef) for r in v)
+
+    def judged(v: Any) -> bool:
+        return (isinstance(v, tuple) and len(v) == 9 and refs(v[0]) and isinstance(v[1], tuple)
+                and all(isinstance(k, str) for k in v[1]) and isinstance(v[2], dict) and missing(v[3])
+                and missing(v[4]) and (v[5] is None or isinstance(v[5], int)) and isinstance(v[6], bool)
+                and (v[7] is None or isinstance(v[7], (int, float))))
+
+    return (isinstance(value, dict) and isinstance(value.get("key"), str) and _pairs(value.get("refs"), refs)
+            and _pairs(value.get("docs"), judged))
 
 
 def text_key(doc: Doc) -> str:

@@ -188,10 +188,12 @@ def resolve_vault(config: Config) -> Vault:
         return Vault(base / "vault" if (base / "vault").is_dir() else base)
     import yaml
 
+    from noface_ctx.bounded import YamlLimitError, load_yaml
+
     warnings: list[str] = []
     try:
-        data = yaml.safe_load(yml.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        data = load_yaml(yml.read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, YamlLimitError) as exc:
         data = {}
         warnings.append(f"{_rel(yml, root)}: cannot read ({str(exc).splitlines()[0]}); using defaults")
     if not isinstance(data, dict):

@@ -24,8 +24,10 @@ from typing import Collection, Iterable, NamedTuple
 import pathspec
 
 from noface_ctx import git
+from noface_ctx.cachefile import read_json as cache_json
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
+from noface_ctx.errors import InputError
 from noface_ctx.secret_rules import content_secret, find_secret, is_secret_path, secret_path_kind
 from noface_ctx.walk import ignored, walk_cached
 
@@ -269,11 +271,11 @@ class _ScanCache:
             if memo is not None and memo[0] == (st.st_mtime_ns, st.st_size):
                 self.entries = memo[1]
                 return
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
+            raw = cache_json(self.path)
             if isinstance(raw, dict) and raw.get("version") == self.VERSION and isinstance(raw.get("entries"), dict):
                 self.entries = raw["entries"]
-        except (OSError, ValueError):
-            pass  # missing or corrupt: start empty
+        except (OSError, ValueError, InputError):
+            pass  # missing, corrupt, nested too deep or tracked by git: start empty
 
     def get(self, path: str, size: int, mtime: int) -> tuple[str, str] | None:
         e = self.entries.get(path)

@@ -23,7 +23,7 @@ otherwise **fresh** (a doc without references is fresh).
 
 Cost (issue #4): docs are judged lazily, when a result is first read, and in batches
 (`Freshness.prefetch`), so a prompt pays only for the docs ranking considers while `check-docs`
-reads them all. What a judgement depends on is cached in `<cache_dir>/freshness.pkl`: each doc's
+reads them all. What a judgement depends on is cached in `<cache_dir>/freshness.cache`: each doc's
 references by its content, and its resolution, history and churn under a key of the scanned
 files' stats, HEAD and the doc set, so an unchanged repository is judged without reading code
 or asking git. Suggestions come from `references.FuzzyPool` (exact `difflib` answers, found fast).
@@ -182,7 +182,7 @@ class _Results(Mapping[str, Any]):
 
 
 class _Assessor:
-    """Judges docs in batches, reusing what `<cache_dir>/freshness.pkl` knows (see the module docstring)."""
+    """Judges docs in batches, reusing what `<cache_dir>/freshness.cache` knows (see the module docstring)."""
 
     def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
                  git_times: Mapping[str, int] | None, now: float | None, suggest_unresolved: bool = True) -> None:
@@ -226,7 +226,7 @@ class _Assessor:
 
     def _codebase(self) -> Codebase:
         if self._code is None:
-            words = self._store.path.with_name("words.pkl") if self._store is not None else None
+            words = self._store.path.with_name("words.cache") if self._store is not None else None
             self._code = Codebase(self.repo_files, self.symbols, self.doc_paths, words_cache=words)
         return self._code
 

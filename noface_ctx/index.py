@@ -1,18 +1,20 @@
 """The on-disk code index: every definition in the repository, and BM25 over them.
 
-Layout under `cache_dir(config) / "code"`: one pickle (`index.pkl`) holding, per file, its content
+Layout under `cache_dir(config) / "code"`: one cache file (`index.cache`, the JSON + numeric
+arrays format of `noface_ctx.cachefile`: never a pickle) holding, per file, its content
 hash, stat and parsed chunk rows (without text: text comes from the file), plus the term counts of
 every chunk and the BM25 weights built from them. A rebuild re-parses only files whose content
 changed (stat first, then hash) and recomputes the weights from the stored counts, so nothing else
 is re-tokenised. Writes happen under a file lock into a temp file swapped in with `os.replace`;
-an index that cannot be read, or was written by another version, is rebuilt.
+an index that cannot be read, fails validation (`_valid`: shapes, ranges, types), is tracked by
+git, or was written by another version, is rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 import re
 import time
 from collections import Counter
@@ -22,14 +24,15 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
+from noface_ctx import cachefile
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import CodeChunk, RepoFiles
 from noface_ctx.languages import CONTAINER_KINDS, language_for_path, spec_for
 from noface_ctx.lexical import tokenize
 from noface_ctx.symbols import parse_source
 
-INDEX_VERSION = 4
-INDEX_NAME = "index.pkl"
+INDEX_VERSION = 6
+INDEX_NAME = "index.cache"
 LOCK_NAME = "index.lock"
 LOCK_TIMEOUT = 120.0
 K1, B = 1.2, 0.75
@@ -44,7 +47,7 @@ Progress = Callable[[int, int], None]
 # (symbol, kind, start_line, end_line, signature, docstring, parent, references, language)
 Row = tuple
 # Stored columns: what ranking touches for every chunk is loaded eagerly; signatures,
-# docstrings and references live in one pickled blob per file, decoded when that file is used.
+# docstrings and references live in one UTF-8 JSON byte range per file (one uint8 array for all), decoded when that file is used.
 
 
 @dataclass(slots=True)
@@ -81,8 +84,10 @@ class CodeIndex:
         self._kinds: list[str] = data["kinds"]
         self._parents: list[str] = data["parents"]
         self._lines: np.ndarray = data["lines"]
-        self._details_raw: dict[str, bytes] = data["details"]
+        self._details_blob: np.ndarray = data["details"]["blob"]  # UTF-8 JSON per file, in file order
+        self._details_offsets: np.ndarray = data["details"]["offsets"]
         self._details: dict[str, list[tuple]] = {}
+        self._file_pos: dict[str, int] | None = None
         self._vocab: list[str] = data["vocab"]
         self._bm25 = data["bm25"]
         self._file_bm25 = data["file_bm25"]
@@ -306,8 +311,9 @@ class CodeIndex:
     def _detail(self, path: str) -> list[tuple]:
         got = self._details.get(path)
         if got is None:
-            raw = self._details_raw.get(path)
-            got = pickle.loads(raw) if raw else []
+            if self._file_pos is None:
+                self._file_pos = {p: i for i, p in enumerate(self._file_order)}
+            got = _details(_detail_bytes(self._data, self._file_pos[path]), self._files[path].hi - self._files[path].lo)
             self._details[path] = got
         return got
 
@@ -552,6 +558,7 @@ class _Tables:
         self.parents: list[str] = []
         self.spans: list[np.ndarray] = []
         self.details: dict[str, bytes] = {}
+        self.old_pos = {p: i for i, p in enumerate(old["file_order"])} if old is not None else {}
         self.files: dict[str, tuple] = {}
         self.terms: list[np.ndarray] = []
         self.counts: list[np.ndarray] = []
@@ -563,7 +570,8 @@ class _Tables:
         self.kinds.extend(r[1] for r in p.rows)
         self.parents.extend(r[6] for r in p.rows)
         self.spans.append(np.array([(r[2], r[3]) for r in p.rows], dtype=np.int32).reshape(-1, 2))
-        self.details[p.path] = pickle.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], protocol=pickle.HIGHEST_PROTOCOL)
+        self.details[p.path] = json.dumps([(r[4], r[5], r[7], r[8]) for r in p.rows], ensure_ascii=False).encode(
+            "utf-8", "surrogatepass")
         term_id = self.term_id
         for tc in p.terms:
             self.terms.append(np.fromiter((term_id.setdefault(t, len(term_id)) for t in tc), dtype=np.int32, count=len(tc)))
@@ -579,7 +587,7 @@ class _Tables:
         self.kinds.extend(old["kinds"][rec.lo : rec.hi])
         self.parents.extend(old["parents"][rec.lo : rec.hi])
         self.spans.append(old["lines"][rec.lo : rec.hi])
-        self.details[path] = old["details"][path]
+        self.details[path] = _detail_bytes(old, self.old_pos[path])
         indptr = old["tf"]["indptr"]
         s, e = indptr[rec.lo], indptr[rec.hi]
         self.terms.append(old["tf"]["terms"][s:e])
@@ -616,7 +624,7 @@ def _assemble(old: dict | None, reuse: dict[str, _FileRec], parsed: list[_Parsed
         "kinds": t.kinds,
         "parents": t.parents,
         "lines": np.concatenate(t.spans) if t.spans else np.zeros((0, 2), np.int32),
-        "details": t.details,
+        "details": _pack_details([t.details[p] for p in order]),
         "vocab": vocab,
         "tf": {"indptr": indptr, "terms": terms, "counts": counts},
         "bm25": _bm25_matrix(indptr, terms, counts, len(vocab)),
@@ -704,34 +712,89 @@ def _load(where: Path | None) -> tuple[dict | None, str]:
     path = where / INDEX_NAME
     if not path.exists():
         return None, ""
-    try:
-        with open(path, "rb") as fh:
-            data = pickle.load(fh)
-    except Exception as exc:  # any unreadable or truncated pickle means: rebuild
-        return None, f"index unreadable ({type(exc).__name__}), rebuilt"
-    if not isinstance(data, dict) or data.get("version") != INDEX_VERSION:
-        return None, "index from another version, rebuilt"
-    if not _KEYS <= set(data):
-        return None, "index incomplete, rebuilt"
+    data = cachefile.load(path, INDEX_VERSION)
+    if data is None:
+        return None, "index unreadable, tracked by git or from another version, rebuilt"
+    if not _valid(data):
+        return None, "index fails validation, rebuilt"
     return data, ""
 
 
 _KEYS = frozenset({"files", "file_order", "symbols", "kinds", "parents", "lines", "details", "vocab", "tf", "bm25", "file_bm25"})
 
 
-def _save(where: Path, data: dict) -> bool:
-    tmp = where / f"{INDEX_NAME}.{os.getpid()}.tmp"
+def _valid(data: object) -> bool:
+    """Every shape, range and type that lookups rely on (so a bad file is rebuilt, never a crash)."""
     try:
-        with open(tmp, "wb") as fh:
-            pickle.dump(data, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, where / INDEX_NAME)
+        if not isinstance(data, dict) or not _KEYS <= set(data):
+            return False
+        n = len(data["symbols"])
+        order, files, vocab = data["file_order"], data["files"], data["vocab"]
+        if not (isinstance(order, list) and isinstance(files, dict) and isinstance(vocab, list)):
+            return False
+        if set(order) != set(files) or len(data["kinds"]) != n or len(data["parents"]) != n:
+            return False
+        for lst in (data["symbols"], data["kinds"], data["parents"], vocab, order):
+            if not all(type(x) is str for x in lst):
+                return False
+        for p in order:
+            rec = files[p]
+            if not (isinstance(rec, tuple) and len(rec) == 6 and 0 <= rec[4] <= rec[5] <= n):
+                return False
+
+        lines = data["lines"]
+        if not isinstance(lines, np.ndarray) or lines.shape != (n, 2):
+            return False
+        blob, offsets = data["details"]["blob"], data["details"]["offsets"]
+        if blob.dtype != np.uint8 or blob.ndim != 1 or offsets.ndim != 1 or len(offsets) != len(order) + 1:
+            return False
+        if len(offsets) and (int(offsets[0]) != 0 or int(offsets[-1]) != len(blob) or (np.diff(offsets) < 0).any()):
+            return False
+        tf = data["tf"]
+        indptr, terms, counts = tf["indptr"], tf["terms"], tf["counts"]
+        if len(indptr) != n + 1 or len(terms) != len(counts) or (len(indptr) and int(indptr[-1]) != len(terms)):
+            return False
+        if len(terms) and (int(terms.min()) < 0 or int(terms.max()) >= len(vocab)):
+            return False
+        for m, rows in ((data["bm25"], n), (data["file_bm25"], len(order))):
+            if int(m["n"]) != rows or len(m["indptr"]) != len(vocab) + 1 or len(m["rows"]) != len(m["weights"]):
+                return False
+            if len(m["indptr"]) and (int(m["indptr"][0]) != 0 or int(m["indptr"][-1]) != len(m["rows"])):
+                return False
+            if len(m["rows"]) and (int(m["rows"].min()) < 0 or int(m["rows"].max()) >= rows):
+                return False
         return True
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         return False
+
+
+def _pack_details(parts: list[bytes]) -> dict:
+    """Every file's detail JSON in one byte array, with offsets: nothing to parse at load time."""
+    offsets = np.zeros(len(parts) + 1, dtype=np.int64)
+    np.cumsum([len(b) for b in parts], out=offsets[1:])
+    return {"blob": np.frombuffer(b"".join(parts), dtype=np.uint8).copy(), "offsets": offsets}
+
+
+def _detail_bytes(data: dict, pos: int) -> bytes:
+    d = data["details"]
+    return d["blob"][int(d["offsets"][pos]) : int(d["offsets"][pos + 1])].tobytes()
+
+
+def _details(raw: bytes | None, n: int) -> list[tuple]:
+    """One file's (signature, docstring, references, language) per chunk, from its JSON string."""
+    try:
+        got = json.loads(raw) if raw else []
+        out = [(str(s), str(d), tuple(str(r) for r in refs), lang if isinstance(lang, str) else None)
+               for s, d, refs, lang in got]
+    except (ValueError, TypeError, RecursionError):
+        out = []
+    if len(out) != n:
+        out = [("", "", (), None)] * n
+    return out
+
+
+def _save(where: Path, data: dict) -> bool:
+    return cachefile.save(where / INDEX_NAME, INDEX_VERSION, data)
 
 
 def _lock(where: Path | None):

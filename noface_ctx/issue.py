@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Mapping, TextIO
 
+from noface_ctx.bounded import MAX_JSON_BYTES, check_depth, loads_json, read_head, read_json
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.errors import InputError
 
@@ -289,9 +290,14 @@ def _from_text(text: str, *, source: str, default_id: str) -> tuple[Issue, list[
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
         try:
-            return _from_json_value(json.loads(text), source=source, default_id=default_id)
+            value = json.loads(text)
         except json.JSONDecodeError:
-            pass  # Markdown that happens to start with a bracket
+            value = None  # Markdown that happens to start with a bracket
+        except RecursionError:
+            raise InputError("JSON nested too deeply; refused", where=source) from None
+        if value is not None:
+            check_depth(value, source, what="JSON ")
+            return _from_json_value(value, source=source, default_id=default_id)
     return _from_markdown(text, source=source, default_id=default_id)
 
 
@@ -384,9 +390,9 @@ def _bd_json(bd: str, issue_id: str, root: Path, *flags: str) -> tuple[Any, str]
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         return None, (err[-1] if err else f"exit code {proc.returncode}")[:200]
     try:
-        return json.loads(proc.stdout.decode("utf-8", "replace")), ""
-    except (json.JSONDecodeError, RecursionError):
-        return None, "output is not JSON"
+        return loads_json(proc.stdout.decode("utf-8", "replace"), "bd show"), ""
+    except InputError as exc:
+        return None, f"output refused: {exc.message}"
 
 
 def _has_comment_bodies(comments: Any) -> bool:
@@ -406,9 +412,10 @@ def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
-        except json.JSONDecodeError:
-            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not valid JSON")
+            obj = loads_json(line, f"{JSONL_PATH}:{lineno}")
+        except InputError as exc:  # one bad line must not break every other id
+            why = "not valid JSON" if exc.message.startswith("invalid JSON") else exc.message
+            warnings.append(f"{JSONL_PATH}:{lineno}: skipped: {why}")
             continue
         if not isinstance(obj, Mapping):
             warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not a JSON object")
@@ -543,9 +550,9 @@ def _manifest_from_state(issue_id: str, root: Path, warnings: list[str]) -> Mani
     if not issue_id or not path.is_file():
         return None
     try:
-        state = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        warnings.append(f"{STATE_PATH}: ignored: {type(exc).__name__}")
+        state = read_json(path, STATE_PATH)
+    except InputError as exc:
+        warnings.append(f"{STATE_PATH}: ignored: " + ("JSONDecodeError" if exc.message.startswith("invalid JSON") else exc.message))
         return None
     issues = state.get("issues") if isinstance(state, Mapping) else None
     entry: Any = None
@@ -650,16 +657,26 @@ def _find_file(name: str, root: Path | None) -> Path | None:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8-sig")
+        data, cut = read_head(path, MAX_JSON_BYTES)  # bounded: never a whole multi-GB file
+        if cut:
+            raise InputError(f"larger than {MAX_JSON_BYTES // (1024 * 1024)} MB; refused", where=str(path))
+        return data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read: {exc.__class__.__name__}: {exc}", where=str(path)) from None
 
 
 def _read_json(path: Path) -> Any:
     try:
-        return json.loads(_read_text(path))
-    except json.JSONDecodeError as exc:
-        raise InputError(f"invalid JSON: {exc.msg}", where=f"{path}:{exc.lineno}") from None
+        data, cut = read_head(path, MAX_JSON_BYTES)  # bounded: a 40 MB issue file is not read whole
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.__class__.__name__}: {exc}", where=str(path)) from None
+    if cut:
+        raise InputError(f"JSON larger than {MAX_JSON_BYTES // (1024 * 1024)} MB; refused", where=str(path))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"cannot read: not UTF-8 ({exc.reason} at byte {exc.start})", where=str(path)) from None
+    return loads_json(text, str(path))
 
 
 def _replace(issue_or_manifest: Any, **changes: Any) -> Any:

@@ -49,6 +49,41 @@ class BM25:
         if self.size:
             self._retriever.index(bm25s.tokenization.Tokenized(ids=ids, vocab=vocab), show_progress=False)
 
+    def to_state(self) -> dict:
+        """Plain data (numbers, strings, numeric arrays) for a cache file: never a pickle."""
+        r = self._retriever
+        scores = getattr(r, "scores", None) or {}
+        return {
+            "size": self.size, "k1": float(r.k1), "b": float(r.b), "vocab": dict(self._vocab),
+            "vocab_dict": dict(getattr(r, "vocab_dict", {}) or {}),
+            "scores": {k: scores[k] for k in ("data", "indices", "indptr", "num_docs") if k in scores},
+            "unique": sorted(int(i) for i in getattr(r, "unique_token_ids_set", ()) or ()),
+        }
+
+    @classmethod
+    def from_state(cls, state: dict) -> "BM25":
+        """The index `to_state` described; ValueError when `state` is not one."""
+        import bm25s
+
+        size, vocab, scores = int(state["size"]), state["vocab"], state["scores"]
+        if not isinstance(vocab, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()):
+            raise ValueError("bad BM25 vocabulary")
+        self = cls.__new__(cls)
+        self.size = size
+        self._vocab = vocab
+        self._retriever = bm25s.BM25(k1=float(state["k1"]), b=float(state["b"]))
+        if size:
+            if set(scores) != {"data", "indices", "indptr", "num_docs"} or int(scores["num_docs"]) != size:
+                raise ValueError("bad BM25 scores")
+            for k in ("data", "indices", "indptr"):
+                if not isinstance(scores[k], np.ndarray) or scores[k].ndim != 1:
+                    raise ValueError("bad BM25 scores")
+            self._retriever.scores = dict(scores)
+            self._retriever.vocab_dict = dict(state["vocab_dict"])
+            self._retriever.unique_token_ids_set = set(state["unique"])
+            self._retriever.nonoccurrence_array = None  # only set for BM25L/BM25+, not the default method
+        return self
+
     def scores(self, query_tokens: Iterable[str]) -> np.ndarray:
         """One score per document (zeros when no query term is in the corpus)."""
         known = [t for t in query_tokens if t in self._vocab]

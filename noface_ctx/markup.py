@@ -118,8 +118,12 @@ def split_frontmatter(text: str, path: str = "") -> Frontmatter:
     body = "".join(lines[end + 1 :])
     import yaml
 
+    from noface_ctx.bounded import YamlLimitError, load_yaml
+
     try:
-        data = yaml.safe_load("".join(lines[1:end]))
+        data = load_yaml("".join(lines[1:end]))  # no aliases, bounded depth and size (hostile input)
+    except YamlLimitError as exc:
+        return Frontmatter({}, body, end + 2, f"{path}:2: frontmatter refused ({exc}); ignored")
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = mark.line + 2 if mark is not None else 1

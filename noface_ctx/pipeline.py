@@ -15,7 +15,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 from noface_ctx.budget import omitted_cost, select
 from noface_ctx.complexity import Complexity, assess_complexity
-from noface_ctx.config import Config, cache_dir, load_config
+from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.docs import DocSet, load_docs
 from noface_ctx.errors import UsageError
@@ -44,6 +44,7 @@ class _Run:
 
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    important: list[str] = field(default_factory=list)  # warnings that change the result: kept by -q
 
     def stage(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
@@ -59,8 +60,10 @@ class _Run:
             self.timings[source] = round(max(0.0, self.timings[source] - ms), 1)
             self.timings[target] = round(self.timings.get(target, 0.0) + ms, 1)
 
-    def warn(self, items: Sequence[str]) -> None:
+    def warn(self, items: Sequence[str], *, important: bool = False) -> None:
         self.warnings.extend(w for w in items if w and w not in self.warnings)
+        if important:
+            self.important.extend(w for w in items if w and w not in self.important)
 
 
 def build_prompt(
@@ -82,12 +85,13 @@ def build_prompt(
     run = _Run()
     cfg = run.stage("config", _config, config, repo)
     total = cfg.context.budget_tokens if budget is None else int(budget)
-    run.warn(cfg.warnings)
+    run.warn(cfg.warnings, important=True)
     the_issue = run.stage("issue", _issue, issue, cfg, manifest, run)
     _check_budget(cfg, the_issue, total)
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
     docset = run.stage("docs", load_docs, cfg, files)
     index = run.stage("index", _index, files, cfg)
+    run.warn(cache_warnings(cfg), important=True)
     fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, suggest_unresolved=False)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
@@ -121,7 +125,7 @@ def _check_budget(cfg: Config, issue: Issue, total: int) -> None:
 
 def _issue(ref: Any, cfg: Config, manifest: Any, run: _Run) -> Issue:
     issue, warnings = load_issue_with_warnings(ref, cfg.root, manifest=manifest)
-    run.warn(warnings)
+    run.warn(warnings, important=True)  # the issue and its manifest: what the agent may touch
     return issue
 
 
@@ -348,6 +352,7 @@ def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
         "clashes": list(packed.clashes),
         "notes": [*doc_rank.notes, *code_rank.notes],
         "skipped": [_omitted_dict(o) for o in sel.skipped],
+        "result_warnings": list(run.important),  # the warnings `preview -q` still prints
     }
     return Prompt(
         text=packed.text,

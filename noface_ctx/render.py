@@ -24,6 +24,8 @@ NO_DOCS = "none selected: no doc passed the relevance bar"
 NO_CODE = "none selected: no code passed the relevance bar"
 OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch any of it with the line under it."
 NOTHING_OMITTED = "none: nothing relevant was left out"
+UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
+UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +236,7 @@ def render_prompt(
         fixed.head,
         f"DESIGN CONTEXT:\n{design_body}",
         f"CODE CONTEXT:\n{code_body}",
-        _omitted_section(omitted),
+        _omitted_section(omitted, selection.unlisted if selection else 0),
         fixed.tail,
     ]
     return SECTION_SEP.join(sections) + "\n"
@@ -244,16 +246,20 @@ def _clash_block(clashes: Sequence[str]) -> str:
     return "Conflicts between these docs (prefer the current code):\n" + "\n".join(f"- {c}" for c in clashes)
 
 
-def _omitted_section(omitted: Sequence[Omitted]) -> str:
-    if not omitted:
+def _omitted_section(omitted: Sequence[Omitted], unlisted: int = 0) -> str:
+    """The listed omissions, and how many relevant ones were not even listed (never silent)."""
+    if not omitted and not unlisted:
         return f"OMITTED CONTEXT:\n{NOTHING_OMITTED}"
-    return f"OMITTED CONTEXT:\n{OMITTED_INTRO}\n" + "\n".join(omitted_line(o) for o in omitted)
+    lines = [omitted_line(o) for o in omitted]
+    if unlisted:
+        lines.append(UNLISTED.format(n=unlisted, s="" if unlisted == 1 else "s"))
+    return f"OMITTED CONTEXT:\n{OMITTED_INTRO}\n" + "\n".join(lines)
 
 
 def frame_tokens(fixed: Fixed, *, no_docs: str = NO_DOCS, no_code: str = NO_CODE) -> int:
     """Tokens the packer can never use: the prompt with nothing selected, plus the OMITTED intro."""
     empty = render_prompt(fixed, None, no_docs=no_docs, no_code=no_code)
-    return count_tokens(empty) + count_tokens(OMITTED_INTRO) + 1
+    return count_tokens(empty) + count_tokens(OMITTED_INTRO) + 1 + count_tokens(UNLISTED_RESERVE) + 1
 
 
 # --------------------------------------------------------------------------- explain table

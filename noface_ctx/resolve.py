@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from noface_ctx.answer import CodePiece, DocPiece, Draft
+from noface_ctx.bounded import read_head
 from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, Section
 from noface_ctx.signals import Request, normalise_path
 
 MAX_SUGGESTIONS = 3
+MAX_REQUEST_BYTES = 2_000_000  # the largest file NEED_CODE reads (the index's MAX_SOURCE_BYTES too)
 
 
 class Resolver:
@@ -141,7 +143,13 @@ class Resolver:
         if full.is_dir():
             inside = [p for p in self._servable_paths() if p.startswith(req.path.rstrip("/") + "/")]
             return Draft(req, "not found", "is a directory: ask for a file in it", tuple(inside[:MAX_SUGGESTIONS]))
-        data = full.read_bytes()
+        try:  # bounded: a request never reads more than MAX_REQUEST_BYTES (a 50 MB file costs nothing)
+            data, cut = read_head(full, MAX_REQUEST_BYTES)
+        except OSError as exc:
+            return Draft(req, "refused", f"cannot read: {exc.strerror or exc}")
+        if cut:
+            return Draft(req, "refused", f"file is over the {MAX_REQUEST_BYTES // 1_000_000} MB a request can read, "
+                                         "so no request (whole, lines or definition) can serve it")
         if b"\0" in data[:8192]:
             return Draft(req, "refused", "binary file")
         try:

@@ -8,7 +8,6 @@ JSON fragments for file paths). Every target is confined to the repository befor
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -288,9 +287,12 @@ def _load(line: Any) -> dict | None:
     line = line.strip()
     if not line.startswith("{"):
         return None
+    from noface_ctx.bounded import loads_json
+    from noface_ctx.errors import InputError
+
     try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
+        value = loads_json(line, "agent output")  # bounded depth: a hostile event is skipped
+    except InputError:
         return None
     return value if isinstance(value, dict) else None
 

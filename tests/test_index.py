@@ -172,7 +172,10 @@ def test_unwritable_cache_still_builds_in_memory(repo, tmp_path, monkeypatch):
     monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(blocked / "sub"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked / "sub"))
     index = build(repo)
-    assert index.has_symbol("persist") and index.stats["saved"] is False
+    from noface_ctx.config import cache_warnings
+
+    assert index.has_symbol("persist")  # built; only a temp dir for this process holds the cache
+    assert any("running without a persistent cache" in w for w in cache_warnings())
 
 
 _BUILD_SCRIPT = """
