@@ -319,3 +319,75 @@ def is_ignored(root: str | Path, path: str) -> bool | None:
     except FileNotFoundError:
         return None
     return {0: True, 1: False}.get(proc.returncode)
+
+
+def iter_history(root: str | Path, since: str | None = None) -> Iterator[tuple[str, int, str, list[tuple[str, str, str]]]]:
+    """Stream `(sha, commit_time, subject, [(status, path, old_path), ...])` oldest first: one
+    `git log --first-parent -m --name-status -M` pass over HEAD's mainline (only the commits
+    after `since` when given). A merge lists what it changed against its first parent, so every
+    version of a file on the mainline is some commit's; `old_path` is set for renames."""
+    args = ["log", "--reverse", "--first-parent", "-m", "-z", "--name-status", "-M",
+            f"--format={_COMMIT_MARK}%H %ct %s"]
+    args += [f"{since}..HEAD" if since else "HEAD"]
+    current: tuple[str, int, str, list[tuple[str, str, str]]] | None = None
+    pending: list[str] = []
+    for token in _iter_z(root, args):
+        token = token.lstrip("\n")
+        if token.startswith(_COMMIT_MARK):
+            if current is not None:
+                yield current
+            sha, when, subject = (token[1:].split(" ", 2) + [""])[:3]
+            current, pending = (sha, int(when), subject, []), []
+            continue
+        if current is None or not token:
+            continue
+        pending.append(token)
+        status = pending[0]
+        if status[:1] in "RC" and len(pending) == 3:
+            current[3].append((status[0], pending[2], pending[1] if status[0] == "R" else ""))
+            pending = []
+        elif status[:1] not in "RC" and len(pending) == 2:
+            current[3].append((status[:1], pending[1], ""))
+            pending = []
+    if current is not None:
+        yield current
+
+
+def is_ancestor(root: str | Path, old: str, new: str = "HEAD") -> bool:
+    try:
+        return subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", old, new],
+                              capture_output=True, env=_env()).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+class Blobs:
+    """File contents at revisions (`rev:path`), read through one `git cat-file --batch` process."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = root
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def read(self, rev: str, path: str) -> str | None:
+        """The text of `path` at `rev`, or None when it is not there."""
+        if self._proc is None:
+            self._proc = subprocess.Popen(
+                ["git", "-C", str(self.root), "cat-file", "--batch"],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
+            )
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(f"{rev}:{path}\n".encode("utf-8", "surrogateescape"))
+        self._proc.stdin.flush()
+        header = self._proc.stdout.readline().split()
+        if len(header) != 3 or header[1] != b"blob":
+            return None
+        data = self._proc.stdout.read(int(header[2]) + 1)[:-1]
+        return data.decode("utf-8", "replace")
+
+    def close(self) -> None:
+        if self._proc is not None:
+            for stream in (self._proc.stdin, self._proc.stdout):
+                if stream is not None:
+                    stream.close()
+            self._proc.wait()
+            self._proc = None
