@@ -477,6 +477,8 @@ def _scan(doc: Doc, code: Codebase) -> _Scan:
                 scan.keys.append(res.key)
             if res.path:
                 scan.files.setdefault(res.path, ref.line)
+                if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
+                    scan.symbols.append((ref, [res.path]))
             elif ref.kind != "path":
                 files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS]
                 for p in files:

@@ -140,7 +140,8 @@ class SymbolTable(Protocol):
 
 
 def extract_references(doc: Doc) -> list[Reference]:
-    """Code-like references in a doc, in order, one per distinct (kind, name); see module docstring."""
+    """Code-like references in a doc, in order, one per distinct (kind, name, code language); see
+    the module docstring."""
     lines = doc.text.split("\n")
     prose: list[Reference] = []
     blocks: list[tuple[list[tuple[int, str]], str]] = []
@@ -176,11 +177,12 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs = [r for b, lang in code for r in _code_block_refs(b, lang, local)]
     refs += [r for r in prose if _root(r.name) not in local]
     refs.sort(key=lambda r: r.line)
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     out = []
-    for r in refs:
-        if (r.kind, r.name) not in seen:
-            seen.add((r.kind, r.name))
+    for r in refs:  # once per code language too: a snippet in another language may not count
+        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS else "")
+        if key not in seen:
+            seen.add(key)
             out.append(r)
     return out
 
@@ -504,9 +506,14 @@ class Codebase:
         if any(".".join(parts[i:]) in self.qualified for i in range(len(parts) - 1)):
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
-        for cand in (as_path + ".py", "/".join(parts[:-1]) + ".py", as_path + "/__init__.py"):
+        for cand in (as_path + ".py", as_path + "/__init__.py"):
             if cand in self.paths:
                 return Resolution("found", ref.name, path=cand)
+        holder = "/".join(parts[:-1]) + ".py"  # `pkg.mod.name`: a member of pkg/mod.py
+        if holder in self.paths:
+            if self.known(parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
+                return Resolution("found", ref.name, path=holder)
+            return Resolution("missing", lookup=parts[-1], scope=(holder,))
         if as_path in self.dirs:
             return Resolution("found", ref.name)
         root = parts[0]
