@@ -46,6 +46,7 @@ _DEF = re.compile(
 _CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "impl", "union", "object", "record"})
 _DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
 _COMMENT = re.compile(r"^\s*(#|//)")
+_TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\w+|\S")
 _TRAILING_COMMENT = re.compile(r"\s+(#|//)\s.*$")
 
 
@@ -222,21 +223,23 @@ class HistoryIndex:
         text = self._text(sha, path)
         return text is not None and re.search(rf"\b{re.escape(word)}\b", text) is not None
 
-    def removal(self, name: str, path: str, since: Commit) -> tuple[Commit, str | None] | None:
+    def removal(self, name: str, path: str, since: Commit, *, dirty: bool = False) -> tuple[Commit | None, str | None] | None:
         """(the commit after `since` that removed the word `name` from `path` — followed through
-        renames —, the identifier that took its place there or None), or None when not found."""
+        renames —, the identifier that took its place there or None), or None when not found.
+        `dirty`: `path` has uncommitted edits, which are where the name went when no commit
+        removed it (the commit is then None)."""
         versions = self.path_history(path, since.seq)
-        if not versions:
-            return None
-        gone = [False] * len(versions)
+        current = versions[-1][1] if versions else path
+        if current is not None and (not versions or self.has_word(versions[-1][0].sha, current, name)):
+            if not dirty:  # still in the committed file
+                return None
+            diff = git.run(self.root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", current, check=False)
+            return None, next((c for c, _ in replacements(diff, name).most_common() if c != name), None)
 
         def absent(i: int) -> bool:
             c, p = versions[i]
-            gone[i] = p is None or not self.has_word(c.sha, p, name)
-            return gone[i]
+            return p is None or not self.has_word(c.sha, p, name)
 
-        if not absent(len(versions) - 1):
-            return None
         lo, hi = 0, len(versions) - 1
         while lo < hi:
             mid = (lo + hi) // 2
@@ -355,11 +358,34 @@ def _first(text: str) -> str:
 
 
 def _normal(block: str) -> str:
-    """A definition without docstrings, comments, blank lines, and type annotations in its header
-    (an annotation-only change says nothing a doc describes)."""
+    """A definition as comparable text: its header without type annotations on the first line,
+    then its body as tokens (docstrings, comments, layout, quote style and trailing commas
+    aside), so reformatting (Black) or an annotation-only change is no change."""
     block = _untyped_header(_DOCSTRING.sub("", block))
-    return "\n".join(_TRAILING_COMMENT.sub("", ln).rstrip() for ln in block.split("\n")
-                     if ln.strip() and not _COMMENT.match(ln))
+    lines = [_TRAILING_COMMENT.sub("", ln) for ln in block.split("\n") if ln.strip() and not _COMMENT.match(ln)]
+    if not lines:
+        return ""
+    return _tokens(lines[0]) + "\n" + _tokens(" ".join(lines[1:]))
+
+
+def _tokens(text: str) -> str:
+    """Tokens joined by spaces; grouping parentheses (not calls, not tuples' commas) dropped."""
+    out: list[str] = []
+    groups: list[bool] = []  # per open "(": a grouping one (dropped with its ")")
+    for tok in _TOKEN.findall(text):
+        if tok[0] in "'\"":
+            tok = '"' + tok[1:-1] + '"'
+        elif tok in ")]}" and out and out[-1] == ",":
+            out.pop()
+        if tok == "(":
+            grouping = not out or not (out[-1][-1].isalnum() or out[-1][-1] in "_)]\"")
+            groups.append(grouping)
+            if grouping:
+                continue
+        elif tok == ")" and groups and groups.pop():
+            continue
+        out.append(tok)
+    return " ".join(out)
 
 
 def _untyped_header(block: str) -> str:
@@ -415,13 +441,8 @@ def _split_top(text: str, sep: str) -> tuple[str, str, str]:
 
 
 def _signature(block: str) -> str:
-    """A definition's header: its lines up to the first ending in `:` or holding `{` (at most 12)."""
-    out = []
-    for ln in _normal(block).split("\n")[:12]:
-        out.append(ln.strip())
-        if ln.rstrip().endswith(":") or "{" in ln:
-            break
-    return " ".join(out)
+    """A definition's header (its comparable first line)."""
+    return _first(_normal(block))
 
 
 def replacements(diff: str, name: str) -> Counter[str]:

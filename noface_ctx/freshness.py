@@ -59,7 +59,7 @@ from noface_ctx.references import (
 
 __all__ = ["DocFreshness", "Freshness", "Reference", "assess_docs", "extract_references", "find_clashes"]
 
-RULES = 7  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 9  # bump whenever what a judgement means changes: cached judgements are then redone
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
@@ -327,6 +327,7 @@ class _Assessor:
                 found[sha] = {}
                 continue
             found[sha] = git.grep_words(self.root, [sha], names, exclude=_DOC_EXCLUDES, paths=scope)
+        dirty = self._dirty_files()
         for s, commits in plans:
             for ref, lookup, scope in s.candidates:
                 if ref.kind == "path":
@@ -342,13 +343,12 @@ class _Assessor:
                 since = commits[-1] if len(commits) > 1 and not (found.get(commits[0].sha, {}).get(lookup)) else commits[0]
                 removal = None
                 for path in sorted(held):
-                    removal = index.removal(lookup, path, since)
+                    removal = index.removal(lookup, path, since, dirty=bool(dirty & {path, index.path_now(path, since.seq)}))
                     if removal is not None:
                         break
-                suggestion = None
-                if removal is not None and removal[1] and code.known(removal[1]):
-                    suggestion = removal[1]
-                s.missing.append(_missing(ref, lookup, suggestion, removal[0].label() if removal else None))
+                suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
+                label = None if removal is None else removal[0].label() if removal[0] else "uncommitted edits"
+                s.missing.append(_missing(ref, lookup, suggestion, label))
                 for path in held:
                     s.files.setdefault(path, ref.line)
 
@@ -480,7 +480,7 @@ def _scan(doc: Doc, code: Codebase) -> _Scan:
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
                     scan.symbols.append((ref, [res.path]))
             elif ref.kind != "path":
-                files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS]
+                files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not _is_test(p)]
                 for p in files:
                     scan.files.setdefault(p, ref.line)
                 if files:
@@ -491,6 +491,14 @@ def _scan(doc: Doc, code: Codebase) -> _Scan:
         elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
             scan.candidates.append((ref, res.lookup, res.scope))
     return scan
+
+
+def _is_test(path: str) -> bool:
+    """Test code: a definition there is a test's helper, not what a doc describes."""
+    parts = path.lower().split("/")
+    base = parts[-1].rsplit(".", 1)[0]
+    return any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1]) or \
+        base.startswith("test_") or base.endswith(("_test", "_tests", ".spec", ".test")) or base == "conftest"
 
 
 _SIG = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
