@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import keyword
 import re
 import sqlite3
 from collections import Counter
@@ -36,16 +37,16 @@ from noface_ctx import git
 
 SCHEMA = 1
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEF = re.compile(
+_DEF_HEAD = (
     r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
     r"pub(?:\([^)]*\))?|unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
     r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|impl|union|object|record)\s+"
-    r"(?:\([^)]*\)\s*)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
-    re.M,
+    r"(?:\([^)]*\)\s*)?"
 )
 _CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "impl", "union", "object", "record"})
 _DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
 _COMMENT = re.compile(r"^\s*(#|//)")
+_KEYWORDS = frozenset(keyword.kwlist)
 _TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\w+|\S")
 _TRAILING_COMMENT = re.compile(r"\s+(#|//)\s.*$")
 
@@ -70,7 +71,7 @@ class HistoryIndex:
         self.root = str(root)
         self.db = _connect(db_path)
         self.blobs = git.Blobs(self.root)
-        self._defs: dict[tuple[str, str], dict[str, str | None]] = {}
+        self._defs: dict[tuple[str, str, str], str | None] = {}
         self._texts: dict[tuple[str, str], str | None] = {}
 
     # ---------------------------------------------------------------- building
@@ -81,16 +82,19 @@ class HistoryIndex:
         if known == head:
             return 0
         since = known if known and git.is_ancestor(self.root, known, head) else None
-        added = 0
+        have: set[str] = set() if since else {r[0] for r in self.db.execute("SELECT sha FROM commits")}
         cur = self.db.cursor()
+        seq = cur.execute("SELECT COALESCE(MAX(seq), 0) FROM commits").fetchone()[0]
+        commits, touches = [], []
         for sha, when, subject, changes in git.iter_history(self.root, since):
-            cur.execute("INSERT OR IGNORE INTO commits(sha, time, subject) VALUES (?, ?, ?)", (sha, when, subject))
-            if cur.rowcount != 1:
+            if sha in have:
                 continue  # reached again from a new HEAD: already indexed
-            seq = cur.lastrowid
-            cur.executemany("INSERT INTO touches(path, seq, status, old) VALUES (?, ?, ?, ?)",
-                            [(path, seq, status, old) for status, path, old in changes])
-            added += 1
+            seq += 1
+            commits.append((seq, sha, when, subject))
+            touches += [(path, seq, status, old) for status, path, old in changes]
+        cur.executemany("INSERT INTO commits(seq, sha, time, subject) VALUES (?, ?, ?, ?)", commits)
+        cur.executemany("INSERT INTO touches(path, seq, status, old) VALUES (?, ?, ?, ?)", touches)
+        added = len(commits)
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
         self.db.commit()
         return added
@@ -173,12 +177,22 @@ class HistoryIndex:
 
     # ---------------------------------------------------------------- symbols in history
 
-    def defs_at(self, sha: str, path: str) -> dict[str, str | None]:
-        key = (sha, path)
+    def def_at(self, sha: str, path: str, name: str) -> str | None:
+        """`definition` of `name` in `path` at commit `sha` (read once per version)."""
+        key = (sha, path, name)
         if key not in self._defs:
             text = self._text(sha, path)
-            self._defs[key] = definitions(text) if text is not None else {}
+            self._defs[key] = definition(text, name) if text is not None else None
         return self._defs[key]
+
+    def def_name(self, sha: str, path: str, name: str) -> str | None:
+        """Which spelling of a reference's name `path` defines at `sha`: all of it, its last two
+        parts (`Class.method`) or its last part."""
+        parts = name.split(".")
+        for k in dict.fromkeys((name, ".".join(parts[-2:]), parts[-1])):
+            if self.def_at(sha, path, k) is not None:
+                return k
+        return None
 
     def symbol_change(self, path: str, name: str, since: Commit, now_text: str | None, *,
                       signature_only: bool = False) -> tuple[Commit | None, str] | None:
@@ -187,12 +201,12 @@ class HistoryIndex:
         comparable (absent then or now, or ambiguous). `signature_only`: ignore body changes."""
         if now_text is None and not self.touched_after(path, since.seq):
             return None
-        before = self.defs_at(since.sha, path).get(name)
+        before = self.def_at(since.sha, path, name)
         if before is None:
             return None
         versions = [(c, p) for c, p in self.path_history(path, since.seq) if p is not None]
-        committed = self.defs_at(versions[-1][0].sha, versions[-1][1]).get(name) if versions else before
-        now = definitions(now_text).get(name) if now_text is not None else committed
+        committed = self.def_at(versions[-1][0].sha, versions[-1][1], name) if versions else before
+        now = definition(now_text, name) if now_text is not None else committed
         if now is None:
             return None
         what = "signature" if _first(now) != _first(before) else "body"
@@ -205,7 +219,7 @@ class HistoryIndex:
         while lo < hi:
             mid = (lo + hi) // 2
             c, p = versions[mid]
-            if key(self.defs_at(c.sha, p).get(name) or "") == key(now):
+            if key(self.def_at(c.sha, p, name) or "") == key(now):
                 hi = mid
             else:
                 lo = mid + 1
@@ -303,53 +317,54 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
     return db
 
 
-def definitions(text: str) -> dict[str, str | None]:
-    """Each definition's comparable text by qualified (`Class.method`) and bare name (None when a
-    bare name is defined more than once). A function: its lines without docstrings, comments
-    and blank lines; a container (class, struct, ...): its header and its `__init__` signature."""
+def definition(text: str, name: str) -> str | None:
+    """The comparable text of `name`'s definition in `text` (`Class.method` is looked up inside
+    `Class`), or None when it is not defined there or defined more than once at that level.
+    A function: its header without type annotations, then its body as tokens (docstrings,
+    comments, layout aside); a container (class, struct, ...): its header and its `__init__`
+    signature."""
     text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # examples in docstrings define nothing
-    lines = text.split("\n")
-    starts = [0]
-    for ln in lines:
-        starts.append(starts[-1] + len(ln) + 1)
-    found: list[tuple[int, int, str, str]] = []  # (line, indent, kw, qualified name)
-    stack: list[tuple[int, str]] = []
-    import bisect
+    lo, hi, outer = 0, len(text), -1
+    found: tuple[int, int, int, str] | None = None
+    for part in name.split("."):
+        pattern = re.compile(_DEF_HEAD + re.escape(part) + r"\b", re.M)
+        hits = [(len(m.group("indent").expandtabs(4)), m) for m in pattern.finditer(text, lo, hi)]
+        hits = [(ind, m) for ind, m in hits if ind > outer]
+        if not hits:
+            return None
+        top = min(ind for ind, _ in hits)
+        level = [m for ind, m in hits if ind == top]
+        if len(level) != 1:
+            return None
+        m = level[0]
+        end = _block_end(text, m.end(), top)
+        found = (m.start(), end, top, m.group("kw"))
+        lo, hi, outer = m.end(), end, top
+    assert found is not None
+    start, end, indent, kw = found
+    block = text[start:end]
+    if kw not in _CONTAINERS:
+        return _normal(block)
+    head = _signature(block)
+    init = re.compile(_DEF_HEAD + r"__init__\b", re.M).search(text, start, end)
+    if init is not None:
+        head += "\n" + _signature(text[init.start():_block_end(text, init.end(), len(init.group("indent")))])
+    return head
 
-    for m in _DEF.finditer(text):
-        line = bisect.bisect_right(starts, m.start()) - 1
-        indent = len(m.group("indent").expandtabs(4))
-        while stack and stack[-1][0] >= indent:
-            stack.pop()
-        qual = ".".join([n for _, n in stack] + [m.group("name")])
-        found.append((line, indent, m.group("kw"), qual))
-        if m.group("kw") in _CONTAINERS:
-            stack.append((indent, m.group("name")))
-    out: dict[str, str | None] = {}
-    bare: Counter[str] = Counter()
-    texts: dict[str, str] = {}
-    for line, indent, kw, qual in found:
-        end = line + 1
-        while end < len(lines):
-            s = lines[end]
-            if s.strip() and len(s.expandtabs(4)) - len(s.expandtabs(4).lstrip()) <= indent and s.strip()[0] not in ")]}":
-                break
-            end += 1
-        block = "\n".join(lines[line:end])
-        texts[qual] = _signature(block) if kw in _CONTAINERS else _normal(block)
-        bare[qual.rsplit(".", 1)[-1]] += 1
-    for qual, body in texts.items():
-        if qual.endswith(".__init__") and qual.rsplit(".", 1)[0] in texts:
-            owner = qual.rsplit(".", 1)[0]
-            texts[owner] = texts[owner] + "\n" + _signature(body)
-    for qual, body in texts.items():
-        out[qual] = body
-        name = qual.rsplit(".", 1)[-1]
-        if name != qual:
-            out.setdefault(name, body if bare[name] == 1 else None)
-            if bare[name] > 1:
-                out[name] = None
-    return out
+
+def _block_end(text: str, pos: int, indent: int) -> int:
+    """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
+    `indent` (closing brackets aside)."""
+    nl = text.find("\n", pos)
+    while nl != -1:
+        line_start = nl + 1
+        nxt = text.find("\n", line_start)
+        line = text[line_start:nxt if nxt != -1 else len(text)]
+        stripped = line.strip()
+        if stripped and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent and stripped[0] not in ")]}":
+            return nl
+        nl = nxt
+    return len(text)
 
 
 def _first(text: str) -> str:
@@ -378,7 +393,7 @@ def _tokens(text: str) -> str:
         elif tok in ")]}" and out and out[-1] == ",":
             out.pop()
         if tok == "(":
-            grouping = not out or not (out[-1][-1].isalnum() or out[-1][-1] in "_)]\"")
+            grouping = not out or out[-1] in _KEYWORDS or not (out[-1][-1].isalnum() or out[-1][-1] in "_)]\"")
             groups.append(grouping)
             if grouping:
                 continue

@@ -38,6 +38,7 @@ import hashlib
 import posixpath
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from typing import Any, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
@@ -316,17 +317,19 @@ class _Assessor:
             for c in commits if names else ():
                 wanted.setdefault(c.sha, set()).update(names)
             plans.append((s, commits))
-        found: dict[str, dict[str, set[str]]] = {}
+        jobs = []
         for sha, names in wanted.items():
             c = index.commit(sha)
             scope = None
             if c is not None:
                 touched = {p for p in index.files_after(c.seq - 1) if file_ext(p) not in DOC_EXTS}
                 scope = sorted(touched) if len(touched) <= MAX_SCOPE else None
-            if scope == []:
-                found[sha] = {}
-                continue
-            found[sha] = git.grep_words(self.root, [sha], names, exclude=_DOC_EXCLUDES, paths=scope)
+            if scope != []:
+                jobs.append((sha, names, scope))
+        with ThreadPoolExecutor(max_workers=2) as pool:  # each `git grep` is a process: two at a time
+            greps = pool.map(lambda job: git.grep_words(self.root, [job[0]], job[1], exclude=_DOC_EXCLUDES,
+                                                        paths=job[2]), jobs)
+            found: dict[str, dict[str, set[str]]] = {job[0]: hits for job, hits in zip(jobs, greps)}
         dirty = self._dirty_files()
         for s, commits in plans:
             for ref, lookup, scope in s.candidates:
@@ -380,7 +383,7 @@ class _Assessor:
                         if path not in texts:
                             texts[path] = _read(self.repo_files.abspath(path))
                         now_text = texts[path]
-                    name = _def_name(ref.name, index.defs_at(since.sha, path)) if (
+                    name = index.def_name(since.sha, path, ref.name) if (
                         now_text is not None or index.touched_after(path, since.seq)) else None
                     if name is None:
                         continue
@@ -438,15 +441,6 @@ def missing_reason(m: MissingRef) -> str:
 def changed_reason(c: ChangedRef, updated: str | None) -> str:
     since = f" since this doc was last updated ({updated})" if updated else ""
     return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
-
-
-def _def_name(name: str, defs: Mapping[str, str | None]) -> str | None:
-    """The key of `defs` a reference's name stands for: qualified, else its last two or one parts."""
-    parts = name.split(".")
-    for k in (name, ".".join(parts[-2:]), parts[-1]):
-        if defs.get(k) is not None:
-            return k
-    return None
 
 
 def _read(path: str) -> str | None:
