@@ -5,7 +5,9 @@ questions freshness asks of it (see `noface_ctx.freshness`).
 number along the first-parent chain, sha, time, subject) and every file it touched (status,
 and the old path of a rename; a merge against its first parent), from one `git log
 --first-parent -m --name-status -M` pass. When HEAD moves only the new
-commits are read and appended (`git log <old head>..HEAD`); the index is never rewritten whole.
+commits are read and appended (`git log <old head>..HEAD`); when HEAD leaves the indexed line
+(a reset, another branch) only the commits after the fork point are dropped first. The index
+is never rewritten whole.
 The same database keeps each doc's judgement (`judged`), keyed by everything it depends on.
 
 - `symbol_change`: did the definition of a symbol a doc names change since the doc's last
@@ -82,6 +84,13 @@ class HistoryIndex:
         if known == head:
             return 0
         since = known if known and git.is_ancestor(self.root, known, head) else None
+        if known and since is None:  # HEAD moved off the indexed line: drop the abandoned tail only
+            base = git.run(self.root, "merge-base", known, head, check=False).strip()
+            fork = self.commit(base) if base else None
+            cut = fork.seq if fork is not None else 0
+            self.db.execute("DELETE FROM touches WHERE seq > ?", (cut,))
+            self.db.execute("DELETE FROM commits WHERE seq > ?", (cut,))
+            since = fork.sha if fork is not None else None
         have: set[str] = set() if since else {r[0] for r in self.db.execute("SELECT sha FROM commits")}
         cur = self.db.cursor()
         seq = cur.execute("SELECT COALESCE(MAX(seq), 0) FROM commits").fetchone()[0]

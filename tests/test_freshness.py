@@ -359,6 +359,9 @@ def test_history_index_is_extended_not_rebuilt(repo_factory, tmp_path):
     assert index.commit(first.sha) == first  # earlier rows untouched
     assert index.last_touch("src/extra.py").subject == "extra"
     assert index.last_touch("docs/auth.md").seq == 1
+    git(root, "reset", "-q", "--hard", first.sha)  # HEAD leaves the indexed line: the tail goes
+    assert index.update(first.sha) == 0
+    assert index.last_touch("src/extra.py") is None and index.commit(first.sha) == first
     index.close()
 
 
