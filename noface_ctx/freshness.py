@@ -60,7 +60,7 @@ from noface_ctx.references import (
 
 __all__ = ["DocFreshness", "Freshness", "Reference", "assess_docs", "extract_references", "find_clashes"]
 
-RULES = 9  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 10  # bump whenever what a judgement means changes: cached judgements are then redone
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
@@ -203,7 +203,6 @@ class _Assessor:
         self._dirty: set[str] | None = None
         self._index: HistoryIndex | None = None
         self._head_commit: Commit | None = None
-        self._kind = "index" if symbols is not None else "light"
 
     # ---------------------------------------------------------------- plumbing
 
@@ -249,7 +248,7 @@ class _Assessor:
         return self._dirty
 
     def _key(self, doc: Doc) -> str:
-        h = hashlib.sha1(f"{RULES}\0{self.head}\0{self._kind}\0{self.config.context.stale_after_days}\0".encode())
+        h = hashlib.sha1(f"{RULES}\0{self.head}\0{self.config.context.stale_after_days}\0".encode())
         h.update(doc.text.encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
@@ -459,7 +458,7 @@ def _scan(doc: Doc, code: Codebase) -> _Scan:
     resolved = []
     for ref in refs:
         res = code.resolve(ref, doc_dir)
-        if ref.binds and res.status != "found":
+        if ref.binds and res.status == "skip":  # imported from a package outside the repository
             foreign.add(ref.binds)
             continue
         resolved.append((ref, res))

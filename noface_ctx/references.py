@@ -507,10 +507,11 @@ class Codebase:
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
         for cand in (as_path + ".py", as_path + "/__init__.py"):
-            if cand in self.paths:
-                return Resolution("found", ref.name, path=cand)
-        holder = "/".join(parts[:-1]) + ".py"  # `pkg.mod.name`: a member of pkg/mod.py
-        if holder in self.paths:
+            hit = self._module_file(cand)
+            if hit:
+                return Resolution("found", ref.name, path=hit)
+        holder = self._module_file("/".join(parts[:-1]) + ".py")  # `pkg.mod.name`: a member of pkg/mod.py
+        if holder:
             if self.known(parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
                 return Resolution("found", ref.name, path=holder)
             return Resolution("missing", lookup=parts[-1], scope=(holder,))
@@ -527,6 +528,13 @@ class Codebase:
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)
+
+    def _module_file(self, path: str) -> str:
+        """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""
+        if path in self.paths:
+            return path
+        hits = self._by_suffix().get(path, []) if "/" in path else []
+        return hits[0] if len(hits) == 1 else ""
 
     def _by_suffix(self) -> dict[str, list[str]]:
         """`b/c.py` → every path ending in `/b/c.py` (whole trailing components), in `paths` order."""
