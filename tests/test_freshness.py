@@ -454,3 +454,20 @@ def test_preview_downranks_stale_doc_with_note(repo_factory):
     assert rows["auth"]["included"]  # relevant, so still shown: downranked, not dropped
     assert f"{NOTE}\n- {reason}" in prompt.text
     assert prompt.text.index("### login") < prompt.text.index("### auth")
+
+
+def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
+    pipeline = pytest.importorskip("noface_ctx.pipeline")
+    from conftest import FakeEmbedder
+
+    notes = "# 1.9\n\nThe paginator now validates page numbers; `Paginator.page()` raises on bad input.\n"
+    root = repo_factory({
+        "src/paginator.py": "class Paginator:\n    def page(self, number):\n        return number\n",
+        "docs/releases/1.9.md": notes, "NEWS.md": notes,
+        "docs/paginator.md": "# Paginator\n\nThe paginator splits results into pages; `Paginator.page()`.\n",
+    }, date=JAN)
+    issue = {"id": "T-2", "title": "Paginator page numbers are not validated",
+             "description": "Paginator.page() accepts bad page numbers; validate them."}
+    prompt = pipeline.build_prompt(issue, repo=root, embed=FakeEmbedder())
+    slugs = {row["path"] for row in prompt.to_dict()["docs"]}
+    assert "docs/paginator.md" in slugs and not slugs & {"docs/releases/1.9.md", "NEWS.md"}
