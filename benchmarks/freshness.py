@@ -144,6 +144,7 @@ def mutate(repo: Path, symbols: dict[str, tuple[str, list[str]]]) -> dict[str, s
     for i, name in enumerate(names):
         kinds[name] = "rename" if i < (len(names) + 1) // 2 else "delete"
     word = {n: re.compile(rf"\b{re.escape(n)}\b") for n in names}
+    changed: list[str] = []
     for rel in code_files:
         path = repo / rel
         try:
@@ -162,7 +163,9 @@ def mutate(repo: Path, symbols: dict[str, tuple[str, list[str]]]) -> dict[str, s
                 new = "\n".join(ln for ln in new.split("\n") if not word[name].search(ln))
         if new != text:
             path.write_text(new, encoding="utf-8")
-    git(repo, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-qam",
+            changed.append(rel)
+    git(repo, "add", "--", *changed)  # only these: `commit -a` trips over files with a working-tree encoding
+    git(repo, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-qm",
         f"benchmark: rename/delete {len(names)} symbols")
     return kinds
 
