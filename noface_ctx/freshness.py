@@ -188,6 +188,7 @@ class _Assessor:
         self.repo_files, self.symbols, self.config = repo_files, symbols, config
         self.root = repo_files.root
         self.head, shallow = git.head(self.root) if repo_files.has_git else (None, False)
+        self.shallow = shallow
         self.warnings: list[str] = []
         if not repo_files.has_git:
             self.warnings.append("not a git repository: freshness checks only that members of the repository's "
@@ -277,17 +278,22 @@ class _Assessor:
             return
         code = self._codebase()
         scans = [_scan(doc, code) for doc in misses]
+        no_history = scans if index is None else []
         if index is not None:
             for s in scans:
                 s.editing = s.doc.path in dirty
                 s.commit = index.last_touch(s.doc.path)
                 if s.commit is None:
                     s.editing = True
-            self._removed(scans, index, code)
-            self._changed(scans, index)
-        else:
-            for s in scans:
-                s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
+            if self.shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
+                no_history = [s for s in scans if s.commit is not None and s.commit.seq == 1]
+                scans_with = [s for s in scans if s not in no_history]
+            else:
+                scans_with = scans
+            self._removed(scans_with, index, code)
+            self._changed(scans_with, index)
+        for s in no_history:  # no history to tell: only members of the repository's modules and classes
+            s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
         rows = []
         for s in scans:
             judged = self._judge(s)

@@ -376,13 +376,16 @@ def test_without_git_only_members_of_repository_modules_are_checked(tmp_path):
     assert fresh.by_slug["b"].verdict == "fresh" and fresh.by_slug["b"].last_updated is None
 
 
-def test_shallow_clone_warns(repo_factory, tmp_path):
+def test_shallow_clone_warns_and_checks_members_without_history(repo_factory, tmp_path):
     origin = renamed_repo(repo_factory)
+    write_tree(origin, {"docs/mod.md": "Call `login.get_user()` or `get_user()`.\n"})
+    commit(origin, "doc", date="2025-02-02T12:00:00+00:00")
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{origin}", str(clone)], check=True)
     fresh = assess(clone)
     assert any("shallow clone" in w for w in fresh.warnings)
     assert fresh.by_slug["sessions"].verdict == "fresh"
+    assert [m.ref for m in fresh.by_slug["mod"].missing] == ["login.get_user()"]
 
 
 # --------------------------------------------------------------------------- clashes
