@@ -286,6 +286,11 @@ def set_tracked(paths: set[str]) -> None:
     _TRACKED.update(paths)
 
 
+def is_tracked(path: Path) -> bool:
+    """Whether git tracks this cache file (a sqlite cache that is must not be opened either)."""
+    return str(path) in _TRACKED
+
+
 def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = None) -> Any | None:
     """The value stored at `path` with this `version` (and passing `valid`, when given), or None."""
     if path is None:

@@ -2,11 +2,11 @@
 
 Given paths (pre-commit passes the staged files), it checks the docs among them plus every doc
 that references one of the code files among them (or a file deleted in the index, which
-pre-commit never passes); with no paths, every doc. Missing references are errors; churn and
-age findings are warnings unless `[context] fail_on_churn` / `fail_on_age` make them errors; a
-reference that never existed is a warning when it looks like a typo of an existing name. Never
-imports the embedding or ranking stages, nor the tree-sitter index: symbols come from
-`references.LightSymbols`.
+pre-commit never passes); with no paths, every doc. Records (release notes, changelogs) are
+never checked. A removed name is an error (`stale-ref`); a changed definition is a warning
+(`changed-ref`) unless `[context] fail_on_changes` makes it an error, or `fail_on_age` does
+for a doc older than `stale_after_days`. Never imports the embedding or ranking stages, nor the
+tree-sitter index: symbols come from `references.LightSymbols`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any, Literal, Sequence
 from noface_ctx import git
 from noface_ctx.config import Config, load_config
 from noface_ctx.errors import UsageError
+from noface_ctx.markup import is_record
 
 Severity = Literal["error", "warning"]
 REPORT_VERSION = 1
@@ -29,7 +30,7 @@ REPORT_VERSION = 1
 class Finding:
     path: str
     line: int
-    code: str  # "stale-ref" | "unresolved-ref" | "churn" | "age"
+    code: str  # "stale-ref" | "changed-ref"
     message: str
     severity: Severity = "error"
 
@@ -91,6 +92,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         selected = [d for d in fresh.details.values() if d.path in wanted or d.files & code]
     else:
         selected = list(fresh.details.values())
+    selected = [d for d in selected if not is_record(d.path, config.context.record_dirs)]
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in _findings(d, config)]
     rows = tuple(
@@ -102,28 +104,13 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
 
 
 def _findings(d: Any, config: Config) -> list[Finding]:
+    from noface_ctx.freshness import changed_reason, missing_reason
+
     ctx = config.context
-    out = []
-    for m in d.staleness.missing:
-        what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
-        hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
-        out.append(Finding(d.path, m.line, "stale-ref", f"references `{m.ref}` which no longer exists{hint}"))
-    for m in d.unresolved:  # never in the code: a plan or an example, unless it is a near miss
-        if m.suggestion:
-            out.append(Finding(d.path, m.line, "unresolved-ref",
-                               f"references `{m.ref}`, which is not in the code (did you mean `{m.suggestion}`?)", "warning"))
-    if d.churn_flagged:
-        sev: Severity = "error" if ctx.fail_on_churn else "warning"
-        for c in d.churn[:3]:
-            plural = "s" if c.commits != 1 else ""
-            out.append(Finding(d.path, c.line, "churn",
-                               f"{c.path} changed in {c.commits} commit{plural} (+{c.added}/-{c.deleted} lines) "
-                               f"since this doc was last updated ({d.staleness.last_updated})", sev))
-    if d.age_flagged:
-        sev = "error" if ctx.fail_on_age else "warning"
-        out.append(Finding(d.path, 1, "age",
-                           f"last updated {d.staleness.last_updated}, {d.age_days} days ago "
-                           f"(stale_after_days = {ctx.stale_after_days}), and the code it references changed since", sev))
+    out = [Finding(d.path, m.line, "stale-ref", missing_reason(m)) for m in d.staleness.missing]
+    sev: Severity = "error" if ctx.fail_on_changes or (ctx.fail_on_age and d.age_flagged) else "warning"
+    for c in d.staleness.changed:
+        out.append(Finding(d.path, c.line, "changed-ref", changed_reason(c, d.staleness.last_updated), sev))
     return out
 
 

@@ -2,9 +2,9 @@
 
 A reference that is any word of a non-doc file (a local variable, an imported library, a key)
 is not reported. Reading and splitting every file of a large repository takes seconds, so the
-words of each file are kept in a cache file keyed by the file's size and mtime: after a commit
-or an edit only the changed files are read again. Files changed in the last two seconds are
-never cached (an equal stat would not prove an equal content).
+words of each file are kept in a sqlite file (`<cache_dir>/words.sqlite`) keyed by the file's
+size and mtime: after a commit or an edit only the changed files are read again. Files changed
+in the last two seconds are never cached (an equal stat would not prove an equal content).
 """
 
 from __future__ import annotations
@@ -14,17 +14,18 @@ import re
 import time
 from pathlib import Path
 
+import sqlite3
+
 from noface_ctx import cachefile
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.references import DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_VERSION = 2
+_SCHEMA = 1
 _RACY_NS = 2_000_000_000
 
-# path -> (size, mtime_ns, words joined by newlines or None for a binary file, cut at TEXT_LIMIT);
-# one string per file pickles and loads far faster than one object per word
+# path -> (size, mtime_ns, words joined by newlines or None for a binary file, cut at TEXT_LIMIT)
 Entry = tuple[int, int, "str | None", bool]
 
 
@@ -53,8 +54,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
 
     The same answer as splitting `code_texts`; with `cache`, unchanged files are not read.
     """
-    stored = cachefile.load(cache, _VERSION, _valid) if cache is not None else None
-    known: dict[str, Entry] = stored if isinstance(stored, dict) else {}
+    known = _load(cache) if cache is not None else {}
     fresh: dict[str, Entry] = {}
     changed = False
     recent = time.time_ns() - _RACY_NS
@@ -81,17 +81,45 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             if not entry[3]:
                 sources.add(path)
     if cache is not None and (changed or len(fresh) != len(known)):
-        cachefile.save(cache, _VERSION, fresh)
+        _save(cache, fresh)
     return words, sources
 
 
-def _valid(value: object) -> bool:
-    """(size, mtime, words or None, truncated) per path: anything else means rebuild."""
-    return isinstance(value, dict) and all(
-        isinstance(e, tuple) and len(e) == 4 and type(e[0]) is int and type(e[1]) is int
-        and (e[2] is None or isinstance(e[2], str)) and isinstance(e[3], bool)
-        for e in value.values()
-    )
+def _open(cache: Path) -> sqlite3.Connection:
+    if cachefile.is_tracked(cache):  # a committed cache is never read (nor written)
+        raise sqlite3.OperationalError(f"{cache} is tracked by git")
+    db = sqlite3.connect(str(cache), timeout=30)
+    if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
+        db.executescript(f"DROP TABLE IF EXISTS words; PRAGMA user_version = {_SCHEMA};")
+    db.execute("CREATE TABLE IF NOT EXISTS words(path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, "
+               "words TEXT, truncated INTEGER)")
+    return db
+
+
+def _load(cache: Path) -> dict[str, Entry]:
+    try:
+        db = _open(cache)
+        try:
+            rows = db.execute("SELECT path, size, mtime, words, truncated FROM words").fetchall()
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError, UnicodeError):
+        return {}
+    return {p: (int(size), int(mtime), w, bool(t)) for p, size, mtime, w, t in rows}
+
+
+def _save(cache: Path, entries: dict[str, Entry]) -> None:
+    try:
+        db = _open(cache)
+        try:
+            with db:
+                db.execute("DELETE FROM words")
+                db.executemany("INSERT INTO words VALUES (?, ?, ?, ?, ?)",
+                               [(p, e[0], e[1], e[2], int(e[3])) for p, e in entries.items()])
+        finally:
+            db.close()
+    except (sqlite3.Error, OSError, UnicodeError):
+        pass  # not writable or busy: the words are read again next time
 
 
 def _entry(full: str, size: int, mtime: int) -> Entry | None:

@@ -23,6 +23,7 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 from noface_ctx.errors import ConfigError
+from noface_ctx.markup import RECORD_DIRS
 
 CONFIG_NAME = ".noface.toml"
 
@@ -52,11 +53,10 @@ class ContextConfig:
     link_boost: float = 1.0
     doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (rank_docs.py docstring)
     instruction_min_score: float = 0.6  # the same for runbooks, checklists, how-tos
-    stale_after_days: int = 180
-    fail_on_churn: bool = False
+    stale_after_days: int = 180  # age against the repository's latest commit, with a changed symbol
+    fail_on_changes: bool = False  # `check-docs`: a changed symbol a doc names is an error, not a warning
     fail_on_age: bool = False
-    stale_churn_commits: int = 5  # commits to a doc's referenced files since its update → "possibly stale"
-    stale_churn_lines: int = 300  # or this many changed lines in them
+    record_dirs: tuple[str, ...] = RECORD_DIRS  # folders of release notes/changelogs: never ranked or judged
     cache_dir: str = ""  # "" = user cache: $NOFACE_CTX_CACHE_DIR or $XDG_CACHE_HOME/noface-ctx/<repo key>
     split_large_sources: bool = True  # source files over max_file_size_kb still give single definitions
     request_log: str = ".noface/requests.jsonl"
@@ -125,8 +125,6 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "doc_min_score": (0.0, 1.0),
     "instruction_min_score": (0.0, 1.0),
     "stale_after_days": (0, None),
-    "stale_churn_commits": (1, None),
-    "stale_churn_lines": (1, None),
     "neighbor_depth": (0, 10),
     "max_context_docs": (0, 100),
     "max_file_size_kb": (1, None),
@@ -351,6 +349,8 @@ def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> An
         value = tuple(value) if ok else value
     if not ok:
         raise ConfigError(f"[{table}] {key}: expected {names[typ]}, got {value!r}", where=where)
+    if key == "record_dirs" and any(not v.strip("/") or any(c in v for c in "*?[]") for v in value):
+        raise ConfigError(f"[{table}] {key}: folder names only (no globs, none empty), got {list(value)!r}", where=where)
     lo, hi = _RANGES.get(key, (None, None))
     if (lo is not None and value < lo) or (hi is not None and value > hi):
         bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"

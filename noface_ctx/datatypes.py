@@ -243,11 +243,23 @@ Verdict = Literal["fresh", "possibly stale", "stale"]
 
 @dataclass(frozen=True, slots=True)
 class MissingRef:
-    """A code reference in a doc that no longer resolves."""
+    """A code reference in a doc that resolved when the doc was last updated and no longer does."""
 
     ref: str
     line: int
-    suggestion: str | None = None
+    suggestion: str | None = None  # what replaced it in the commit that removed it, if anything
+    commit: str | None = None  # that commit: `sha (date, "subject")`
+
+
+@dataclass(frozen=True, slots=True)
+class ChangedRef:
+    """A symbol a doc names whose definition changed since the doc was last updated."""
+
+    ref: str
+    line: int
+    path: str  # the file defining it
+    commit: str  # the commit that made it what it is now: `sha (date, "subject")`, or "uncommitted edits"
+    what: str = "body"  # "signature" | "body"
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,10 +269,10 @@ class Staleness:
     verdict: Verdict = "fresh"
     reasons: tuple[str, ...] = ()
     missing: tuple[MissingRef, ...] = ()
-    churn_commits: int = 0
-    churn_lines: int = 0
+    changed: tuple[ChangedRef, ...] = ()
     last_updated: str | None = None  # ISO date
     references: tuple[str, ...] = ()  # resolved code refs (symbols and paths) the doc talks about
+    signatures: tuple[tuple[str, str], ...] = ()  # (symbol, "(args)") as the doc's prose states them
 
     @property
     def stale(self) -> bool:

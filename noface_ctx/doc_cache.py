@@ -4,24 +4,17 @@ redoes only the docs that changed (issue #4). Each cache is one file (JSON and n
 
 - `ParseCache` (`docs.cache`): each doc file parsed into a `Doc`, by path and content.
 - `TermCache` (`doc-terms.cache`): each doc's terms, and the vault's BM25 index, for doc ranking.
-- `FreshnessStore` (`freshness.cache`): each doc's references by content, and its freshness
-  inputs under a key of everything they depend on (see the class).
 - `count_tokens`: token counts of rendered doc forms, remembered in memory.
 """
 
 from __future__ import annotations
 
 import hashlib
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import Any, Callable
 
 from noface_ctx import cachefile
-from noface_ctx.datatypes import Doc, RepoFiles
-
-if TYPE_CHECKING:
-    from noface_ctx.doc_history import Scan
-    from noface_ctx.references import Reference
+from noface_ctx.datatypes import Doc
 
 
 class ParseCache:
@@ -119,61 +112,6 @@ class TermCache:
             self.dirty = False
 
 
-class FreshnessStore:
-    """`<cache_dir>/freshness.cache`: each doc's references by content (kept while the doc is
-    unchanged), and each doc's judgement inputs under a key naming everything they depend on:
-    the scanned files with their stats (`RepoFiles.fingerprint`), HEAD, the set of docs and the
-    symbol table's kind. Anything else (age, verdict, reasons) is recomputed on every read."""
-
-    VERSION = 1  # bump whenever reference rules, resolution or history questions change
-
-    def __init__(self, path: Any, key: str, doc_paths: Iterable[str]) -> None:
-        self.path = path
-        self.key = key
-        self.doc_paths = set(doc_paths)
-        stored = cachefile.load(path, self.VERSION, _valid_freshness)
-        ok = isinstance(stored, dict)
-        self.refs: dict[str, tuple[str, tuple[Reference, ...]]] = dict(stored["refs"]) if ok else {}
-        self.docs: dict[str, tuple[str, tuple]] = dict(stored["docs"]) if ok and stored.get("key") == key else {}
-        self.dirty = False
-
-    @classmethod
-    def open(cls, config: Any, repo_files: RepoFiles, symbols: Any, head: str | None, doc_paths: Sequence[str],
-             *extra: Any) -> "FreshnessStore | None":
-        """The store for this repository state; None when it cannot be keyed (or written).
-
-        `extra`: anything else the answers depend on (it goes into the key)."""
-        kind = _symbols_kind(symbols)
-        if not repo_files.fingerprint or kind is None:
-            return None  # cannot tell when the cached answers would go stale: do not keep any
-        from noface_ctx.config import cache_dir
-
-        try:
-            path = cache_dir(config) / "freshness.cache"
-        except OSError:
-            return None
-        parts = (cls.VERSION, repo_files.fingerprint, head, repo_files.has_git, kind, sorted(doc_paths), extra)
-        return cls(path, hashlib.sha1(repr(parts).encode("utf-8", "surrogateescape")).hexdigest(), doc_paths)
-
-    def get(self, doc: Doc) -> tuple | None:
-        entry = self.docs.get(doc.path)
-        return entry[1] if entry is not None and entry[0] == text_key(doc) else None
-
-    def put(self, s: Scan, git_time: int | None, editing: bool, churn_at: float | None, churn: Any) -> None:
-        value = (tuple(s.refs), tuple(s.keys), dict(s.files), tuple(s.missing), tuple(s.unresolved),
-                 git_time, editing, churn_at, churn)
-        old = self.docs.get(s.doc.path)
-        if old is None or old[1] != value:
-            self.docs[s.doc.path] = (text_key(s.doc), value)
-            self.dirty = True
-
-    def save(self) -> None:
-        if self.dirty:  # copies: the saved value must not change with later `put`s
-            refs = {p: v for p, v in self.refs.items() if p in self.doc_paths}
-            cachefile.save(self.path, self.VERSION, {"key": self.key, "refs": refs, "docs": dict(self.docs)})
-            self.dirty = False
-
-
 def _pairs(value: Any, check: Callable[[Any], bool]) -> bool:
     """A dict of path -> (str key, value passing `check`)."""
     return isinstance(value, dict) and all(
@@ -202,40 +140,6 @@ def _valid_terms(value: Any) -> bool:
 
     return (isinstance(value, dict) and isinstance(value.get("signature"), str) and _pairs(value.get("docs"), terms)
             and (value.get("bm25") is None or isinstance(value.get("bm25"), BM25)))
-
-
-def _valid_freshness(value: Any) -> bool:
-    from noface_ctx.datatypes import MissingRef
-    from noface_ctx.references import Reference
-
-    def refs(v: Any) -> bool:
-        return isinstance(v, tuple) and all(isinstance(r, Reference) for r in v)
-
-    def missing(v: Any) -> bool:
-        return isinstance(v, tuple) and all(isinstance(r, MissingRef) for r in v)
-
-    def judged(v: Any) -> bool:
-        return (isinstance(v, tuple) and len(v) == 9 and refs(v[0]) and isinstance(v[1], tuple)
-                and all(isinstance(k, str) for k in v[1]) and isinstance(v[2], dict) and missing(v[3])
-                and missing(v[4]) and (v[5] is None or isinstance(v[5], int)) and isinstance(v[6], bool)
-                and (v[7] is None or isinstance(v[7], (int, float))))
-
-    return (isinstance(value, dict) and isinstance(value.get("key"), str) and _pairs(value.get("refs"), refs)
-            and _pairs(value.get("docs"), judged))
-
-
-def text_key(doc: Doc) -> str:
-    return hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _symbols_kind(symbols: Any) -> str | None:
-    """What built the symbol table, for the cache key; None for one we cannot vouch for."""
-    if symbols is None:
-        return "light"
-    module = type(symbols).__module__
-    if module == "noface_ctx.index":
-        return f"index-{getattr(sys.modules[module], 'INDEX_VERSION', '?')}"
-    return None
 
 
 class TokenMemo:

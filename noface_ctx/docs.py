@@ -26,7 +26,7 @@ from noface_ctx.errors import ConfigError
 if TYPE_CHECKING:
     from noface_ctx.config import Config
 from noface_ctx.markup import (  # re-exported: docs.slugify etc. are the public names
-    RECORD_DOCS,
+    PEOPLE_DOCS,
     doc_stem,
     is_instruction_doc,
     parse_wikilinks,
@@ -271,7 +271,7 @@ def _doc_files(config: Any, repo_files: RepoFiles, vault: Vault) -> tuple[str, l
             f.path
             for f in repo_files.files
             if f.path.lower().endswith(GLOB_EXTS) and any(glob_match(f.path, g) for g in globs)
-            and doc_stem(f.path) not in RECORD_DOCS  # a changelog matches every issue; it is not design
+            and doc_stem(f.path) not in PEOPLE_DOCS  # credits and licences are neither design nor records
         ]
         return "", [(p, root / p) for p in hits]
     try:

@@ -310,9 +310,22 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
 
 # Docs that record the past (release notes) or the people (credits, licence), not the design.
 HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases"})
-RECORD_DOCS = HISTORICAL_DOCS | frozenset({
+PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })
+
+
+RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history")  # `[context] record_dirs`
+
+
+def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
+    """Release notes, changelogs, history: by file name (`CHANGELOG.md`, `docs/HISTORY.rst`) or by a
+    folder anywhere on the path (`docs/releases/1.9.txt`). Records are never ranked as design docs
+    and never judged for freshness (they rightly name APIs that are gone); `NEED_DOC` serves them."""
+    if doc_stem(path) in HISTORICAL_DOCS:
+        return True
+    folders = {d.strip("/").lower() for d in record_dirs}
+    return any(part.lower() in folders for part in path.split("/")[:-1])
 
 
 def doc_stem(path: str) -> str:

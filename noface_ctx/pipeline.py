@@ -92,7 +92,7 @@ def build_prompt(
     docset = run.stage("docs", load_docs, cfg, files)
     index = run.stage("index", _index, files, cfg)
     run.warn(cache_warnings(cfg), important=True)
-    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, suggest_unresolved=False)
+    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, fresh,

@@ -31,6 +31,7 @@ from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
 from noface_ctx.doc_cache import TermCache
 from noface_ctx.docs import DocSet, doc_forms, parse_wikilinks
 from noface_ctx.lexical import BM25, tokenize, zscore
+from noface_ctx.markup import is_record
 
 if TYPE_CHECKING:
     from noface_ctx.complexity import Complexity
@@ -222,6 +223,8 @@ def rank_docs(
             for doc in docset.docs:
                 _item(items, doc)
     _add_neighbors(docset, config, complexity, doc_bm25, items)
+    for slug in [s for s, it in items.items() if is_record(it.doc.path, ctx.record_dirs)]:
+        del items[slug]  # release notes and changelogs are records, not design (NEED_DOC still serves them)
     for n, (doc, i, _) in enumerate(corpus.refs):
         item = items.get(doc.slug)
         if item is not None and item.doc is doc:

@@ -36,8 +36,6 @@ from pathlib import Path
 from typing import Any, Iterable, Literal, Mapping, Protocol
 
 from noface_ctx.datatypes import Doc, RepoFiles
-from noface_ctx.fuzzy import FuzzyPool
-from noface_ctx.markup import HISTORICAL_DOCS, doc_stem
 
 RefKind = Literal["symbol", "path", "call", "method"]
 
@@ -106,7 +104,10 @@ _CODE_DEF = re.compile(
 _CODE_ASSIGN = re.compile(rf"^\s*((?:{_IDENT}\s*,\s*)*{_IDENT})\s*(?::[^=\n]*)?:?=(?!=)")
 _CODE_BIND = re.compile(rf"\b(?:for|as)\s+({_IDENT})")
 _PY_FROM = re.compile(rf"^\s*from\s+({_DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
-_PY_IMPORT = re.compile(rf"^\s*import\s+({_IDENT}(?:\.{_IDENT})+)\s*$")
+_PY_IMPORT = re.compile(rf"^\s*import\s+({_IDENT}(?:\.{_IDENT})*)(?:\s+as\s+({_IDENT}))?\s*$")
+_ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
+_PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
 
@@ -123,7 +124,8 @@ class Reference:
     kind: RefKind
     line: int
     strict: bool = True  # may be reported when it does not resolve
-    source: str = "span"  # "span", "prose", "link", or a fenced block's language tag
+    source: str = "span"  # "span", "prose", "link", or a code block's language tag
+    binds: str = ""  # an import in a code example: the local name it binds
 
 
 class SymbolTable(Protocol):
@@ -138,37 +140,97 @@ class SymbolTable(Protocol):
 
 
 def extract_references(doc: Doc) -> list[Reference]:
-    """Code-like references in a doc, in order, one per distinct (kind, name); see module docstring."""
-    if doc_stem(doc.path) in HISTORICAL_DOCS:
-        return []
+    """Code-like references in a doc, in order, one per distinct (kind, name, code language); see
+    the module docstring."""
     lines = doc.text.split("\n")
-    refs: list[Reference] = []
+    prose: list[Reference] = []
+    blocks: list[tuple[list[tuple[int, str]], str]] = []
     start = _frontmatter_end(lines)
+    rst = doc.path.lower().endswith((".rst", ".txt"))  # Sphinx projects write .txt in reStructuredText too
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
-    for i in range(start, len(lines)):
+    i = start
+    while i < len(lines):
         lineno, line = i + 1, lines[i]
         m = _FENCE.match(line)
         if fence is None and m:
             fence, block = (m.group(1), m.group(2).lower()), []
-            continue
-        if fence is not None:
+        elif fence is not None:
             if line.strip().startswith(fence[0][:3]) and line.strip().strip(fence[0][0]) == "":
-                if fence[1] in FENCE_LANGS:
-                    refs += _code_block_refs(block, fence[1])
+                blocks.append((block, fence[1]))
                 fence = None
             else:
                 block.append((lineno, line))
-            continue
-        if IGNORE_MARK not in line:
-            refs += _prose_refs(line, lineno)
-    seen: set[tuple[str, str]] = set()
+        else:
+            lang = _rst_block_lang(line) if rst else None
+            if lang is not None:
+                body, i = _indented_block(lines, i)
+                blocks.append((body, lang))
+                if not line.lstrip().startswith(".."):  # a paragraph ending in `::` is prose too
+                    prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno)
+                continue
+            if IGNORE_MARK not in line:
+                prose += _prose_refs(line, lineno)
+        i += 1
+    code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
+    local = _example_names([b for b, _ in code])
+    refs = [r for b, lang in code for r in _code_block_refs(b, lang, local)]
+    refs += [r for r in prose if _root(r.name) not in local]
+    refs.sort(key=lambda r: r.line)
+    seen: set[tuple[str, str, str]] = set()
     out = []
-    for r in refs:
-        if (r.kind, r.name) not in seen:
-            seen.add((r.kind, r.name))
+    for r in refs:  # once per code language too: a snippet in another language may not count
+        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS else "")
+        if key not in seen:
+            seen.add(key)
             out.append(r)
     return out
+
+
+def _root(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def _rst_block_lang(line: str) -> str | None:
+    """The language of the reStructuredText code block `line` opens, or None: `.. code-block::
+    python` (and `code`, `sourcecode`, `testcode`, `doctest`), or a paragraph ending in `::`
+    (a literal block, taken as Python)."""
+    m = _RST_DIRECTIVE.match(line)
+    if m:
+        return (m.group(2) or "python").lower() if m.group(1) != "doctest" else "pycon"
+    stripped = line.rstrip()
+    if stripped.endswith("::") and not stripped.lstrip().startswith(".."):
+        return "python"
+    return None
+
+
+def _indented_block(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
+    """The lines indented under line `i` (blank lines included), and the index after them."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    body = []
+    j = i + 1
+    while j < len(lines):
+        text = lines[j]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        if text.strip() and not text.lstrip().startswith(":"):  # directive options (`:linenos:`)
+            body.append((j + 1, text))
+        j += 1
+    return body, j
+
+
+def _example_names(blocks: list[list[tuple[int, str]]]) -> set[str]:
+    """Names the doc's own code examples define, assign, bind or import as an alias: in any
+    block, they are the example's names, not the repository's (in prose too)."""
+    local: set[str] = set()
+    for block in blocks:
+        text = "\n".join(_PROMPT.sub("", line) for _, line in block)
+        local |= set(_CODE_DEF.findall(text)) | set(_CODE_BIND.findall(text))
+        for line in text.split("\n"):
+            m = _CODE_ASSIGN.match(_STRING.sub('""', line))
+            if m:
+                local.update(n.strip() for n in m.group(1).split(","))
+    return local
 
 
 def _frontmatter_end(lines: list[str]) -> int:
@@ -203,6 +265,8 @@ def _prose_refs(line: str, lineno: int) -> list[Reference]:
 
 def _span_ref(text: str, lineno: int) -> Reference | None:
     """Classify one backticked span; None when it is not a code reference."""
+    role = _ROLE_TARGET.match(text)  # a Sphinx role: :func:`~pkg.mod.name` or :class:`title <target>`
+    text = (role.group(1) if role else text).lstrip("~!")
     if not text or "://" in text or text[0] in "-$~<@#/\\%!&*":
         return None
     m = _CALL.match(text)
@@ -225,34 +289,34 @@ def _span_ref(text: str, lineno: int) -> Reference | None:
     return None
 
 
-def _code_block_refs(block: list[tuple[int, str]], lang: str) -> list[Reference]:
-    """Calls and imports in a fenced code block, minus what the block itself defines."""
-    text = "\n".join(line for _, line in block)
-    local = set(_CODE_DEF.findall(text)) | set(_CODE_BIND.findall(text))
-    for line in text.split("\n"):
-        m = _CODE_ASSIGN.match(_STRING.sub('""', line))
-        if m:
-            local.update(n.strip() for n in m.group(1).split(","))
+def _code_block_refs(block: list[tuple[int, str]], lang: str, local: set[str]) -> list[Reference]:
+    """Calls and imports in a code block, minus the example's own names (`local`).
+
+    An import is kept with the local name it binds (`binds`): when its module is not part of
+    the repository (a third-party package), freshness drops every reference through that name."""
     comment = "#" if lang in ("python", "py", "python3", "py3", "pycon", "ruby", "rb") else "//"
     refs: list[Reference] = []
     for lineno, raw in block:
         if IGNORE_MARK in raw:
             continue
+        raw = _PROMPT.sub("", raw)
         m = _PY_FROM.match(raw) if comment == "#" else None
         if m:
-            for name in (n.strip().split(" as ")[0] for n in m.group(2).split(",")):
-                if _IDENT_ONLY.match(name):
-                    refs.append(Reference(name, f"{m.group(1)}.{name}", "method", lineno, True, lang))
+            for part in m.group(2).split(","):
+                name, _, alias = part.strip().partition(" as ")
+                if _IDENT_ONLY.match(name.strip()):
+                    name = name.strip()
+                    refs.append(Reference(name, f"{m.group(1)}.{name}", "method", lineno, True, lang,
+                                          alias.strip() or name))
             continue
         m = _PY_IMPORT.match(raw) if comment == "#" else None
         if m:
-            refs.append(Reference(m.group(1), m.group(1), "method", lineno, True, lang))
+            refs.append(Reference(m.group(1), m.group(1), "method", lineno, True, lang, m.group(2) or _root(m.group(1))))
             continue
         line = _STRING.sub('""', raw).split(comment, 1)[0]
         for cm in _CODE_CALL.finditer(line):
             name = cm.group(1).replace("::", ".")
-            root = name.split(".", 1)[0]
-            if root in local or name in EXTERNAL_NAMES or _placeholder(name):
+            if _root(name) in local or name in EXTERNAL_NAMES or _placeholder(name):
                 continue
             if "." in name:
                 refs.append(Reference(name + "()", name, "method", lineno, True, lang))
@@ -356,6 +420,7 @@ class Resolution:
     key: str = ""  # canonical reference (path or symbol) when found
     lookup: str = ""  # the identifier or path that is missing
     path: str = ""  # the file a found path reference points at
+    scope: tuple[str, ...] = ()  # for a missing member: the files it must have lived in (else anywhere)
 
 
 class Codebase:
@@ -397,9 +462,6 @@ class Codebase:
         self.qualified = {n for n in names if "." in n}
         self.bare = {n.rsplit(".", 1)[-1] for n in names}
         self._suffixes: dict[str, list[str]] | None = None
-        self._symbols_in: dict[str, set[str]] = {}
-        self._pools: dict[str, FuzzyPool] = {}
-        self._close: dict[str, str | None] = {}
 
     def known(self, word: str) -> bool:
         return word in self.words or word in self.bare or word in self.modules
@@ -444,9 +506,15 @@ class Codebase:
         if any(".".join(parts[i:]) in self.qualified for i in range(len(parts) - 1)):
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
-        for cand in (as_path + ".py", "/".join(parts[:-1]) + ".py", as_path + "/__init__.py"):
-            if cand in self.paths:
-                return Resolution("found", ref.name, path=cand)
+        for cand in (as_path + ".py", as_path + "/__init__.py"):
+            hit = self._module_file(cand)
+            if hit:
+                return Resolution("found", ref.name, path=hit)
+        holder = self._module_file("/".join(parts[:-1]) + ".py")  # `pkg.mod.name`: a member of pkg/mod.py
+        if holder:
+            if self.known(parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
+                return Resolution("found", ref.name, path=holder)
+            return Resolution("missing", lookup=parts[-1], scope=(holder,))
         if as_path in self.dirs:
             return Resolution("found", ref.name)
         root = parts[0]
@@ -455,11 +523,18 @@ class Codebase:
         if root in self.bare or root in self.modules or root in self.top:
             for part in parts[1:]:
                 if not self.known(part) and part not in EXTERNAL_NAMES:
-                    return Resolution("missing", lookup=part)
+                    return Resolution("missing", lookup=part, scope=tuple(self.home_of(root)))
             return Resolution("found", ref.name)
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)
+
+    def _module_file(self, path: str) -> str:
+        """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""
+        if path in self.paths:
+            return path
+        hits = self._by_suffix().get(path, []) if "/" in path else []
+        return hits[0] if len(hits) == 1 else ""
 
     def _by_suffix(self) -> dict[str, list[str]]:
         """`b/c.py` → every path ending in `/b/c.py` (whole trailing components), in `paths` order."""
@@ -472,6 +547,13 @@ class Codebase:
             self._suffixes = table
         return self._suffixes
 
+    def home_of(self, root: str) -> list[str]:
+        """Files a member of `root` lives in: the files defining the symbol `root`, or the module
+        `root.py` / `root/__init__.py` (empty when neither is known: anywhere will do)."""
+        homes = list(self.basenames.get(root + ".py", ()))
+        homes += [p for p in self.basenames.get("__init__.py", ()) if posixpath.basename(posixpath.dirname(p)) == root]
+        return sorted(set(homes) | set(self.defining_files(root)))
+
     def defining_files(self, name: str) -> list[str]:
         """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""
         if name not in self.bare and name not in self.qualified:
@@ -483,46 +565,3 @@ class Codebase:
             found = self.symbols.find_symbol(name) or ()
             paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
         return paths if len(paths) <= 3 else []
-
-    def symbols_in(self, path: str) -> set[str]:
-        """Bare names defined in `path` (empty when the symbol table cannot list a file)."""
-        got = self._symbols_in.get(path)
-        if got is not None:
-            return got
-        chunk_ids, all_symbols = getattr(self.symbols, "chunk_ids", None), getattr(self.symbols, "symbols", None)
-        chunks_for = getattr(self.symbols, "chunks_for", None)
-        if callable(chunk_ids) and callable(all_symbols):  # the code index: names without building chunks
-            table = all_symbols()
-            got = {table[i].rsplit(".", 1)[-1] for i in chunk_ids(path) if table[i]}
-        elif chunks_for is None:
-            got = set()
-        else:
-            got = {c.symbol.rsplit(".", 1)[-1] for c in chunks_for(path) if getattr(c, "symbol", "")}
-        self._symbols_in[path] = got
-        return got
-
-    def pool(self, which: Literal["paths", "bare"]) -> "FuzzyPool":
-        if which not in self._pools:
-            self._pools[which] = FuzzyPool(self.paths if which == "paths" else self.bare)
-        return self._pools[which]
-
-
-def close_name(code: Codebase, name: str) -> str | None:
-    """The existing symbol or path a reference most likely misspells (strict: typos only)."""
-    if name not in code._close:
-        pool = code.pool("paths" if "/" in name or "." in name else "bare")
-        code._close[name] = pool.closest(name, 0.85, exclude=name)
-    return code._close[name]
-
-
-def similar(code: Codebase, name: str, files: Iterable[str]) -> str | None:
-    """A likely replacement: the closest symbol of the given files, else a close name anywhere."""
-    if "/" in name or "." in name:
-        base = posixpath.basename(name)
-        same = [p for p in code.basenames.get(base, []) if p != name]
-        if len(same) == 1:
-            return same[0]
-        return code.pool("paths").closest(name, 0.8)
-    pool = set().union(*(code.symbols_in(f) for f in files if f in code.paths)) - {name}
-    best = FuzzyPool(pool).most_similar(name, 0.5) if pool else None
-    return best if best is not None else code.pool("bare").closest(name, 0.8, exclude=name)

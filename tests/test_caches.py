@@ -3,13 +3,10 @@ notices the change that should invalidate it."""
 
 from __future__ import annotations
 
-import difflib
 import os
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from conftest import commit, git, write_tree
 from noface_ctx import cachefile
@@ -20,7 +17,6 @@ from noface_ctx.docs import load_docs
 from noface_ctx.files import scan_repo
 from noface_ctx.freshness import assess_docs
 from noface_ctx.index import CodeIndex
-from noface_ctx.references import FuzzyPool
 
 JAN = "2025-01-01T12:00:00+00:00"
 CODE = "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n"
@@ -48,21 +44,6 @@ def _repo(repo_factory) -> Path:
     return repo_factory({"src/__init__.py": "", "src/login.py": CODE, **DOCS}, date=JAN)
 
 
-# --------------------------------------------------------------------------- suggestions
-
-names = st.text(alphabet="abc_de.", min_size=1, max_size=9)
-
-
-@settings(max_examples=150, deadline=None)
-@given(pool=st.sets(names, max_size=40), word=names, cutoff=st.sampled_from([0.5, 0.8, 0.85]))
-def test_fuzzy_pool_gives_difflibs_answers(pool, word, cutoff):
-    expected = difflib.get_close_matches(word, sorted(pool - {word}), n=1, cutoff=cutoff)
-    assert FuzzyPool(pool).closest(word, cutoff, exclude=word) == (expected[0] if expected else None)
-    scored = sorted(((difflib.SequenceMatcher(None, word, c).ratio(), c) for c in pool), reverse=True)
-    best = scored[0][1] if scored and scored[0][0] >= 0.5 else None
-    assert FuzzyPool(pool).most_similar(word, 0.5) == best
-
-
 # --------------------------------------------------------------------------- freshness
 
 
@@ -82,7 +63,7 @@ def test_freshness_from_disk_equals_a_fresh_judgement(repo_factory):
     finally:
         freshness_mod.extract_references = real
     assert again == first
-    assert calls == []  # everything came from freshness.pkl
+    assert calls == []  # every judgement came from history.sqlite
 
 
 def test_an_uncommitted_rename_invalidates_cached_freshness(repo_factory):

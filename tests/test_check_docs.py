@@ -34,9 +34,13 @@ def day(n: int) -> str:
 
 JAN = day(0)
 FEB = day(10)
-STALE_LINE = (
-    "docs/auth.md:3: stale-ref: references `get_user()` which no longer exists (renamed to `authenticate_user`?)"
-)
+
+
+def stale_line(root: Path) -> str:
+    sha = git(root, "rev-parse", "HEAD").strip()[:10]
+    return (f"docs/auth.md:3: stale-ref: references `get_user()` which no longer exists, removed in {sha} "
+            f"({FEB[:10]}, \"rename get_user\") (renamed to `authenticate_user`?)")
+
 
 FILES = {
     "src/auth.py": "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n",
@@ -65,7 +69,7 @@ def stale_repo(repo_factory) -> Path:
 def test_stale_doc_fails_with_linter_line(stale_repo):
     report = check_docs(repo=stale_repo)
     assert report.exit_code == 1
-    assert report.lines() == [STALE_LINE]
+    assert report.lines() == [stale_line(stale_repo)]
     assert [(f.code, f.severity) for f in report.findings] == [("stale-ref", "error")]
     verdicts = {d["path"]: d["verdict"] for d in report.docs}
     assert verdicts == {"docs/auth.md": "stale", "docs/sessions.md": "fresh", "docs/util.md": "fresh"}
@@ -79,7 +83,7 @@ def test_fixed_doc_passes(stale_repo):
 
 def test_paths_select_given_docs_and_docs_referencing_given_code(stale_repo):
     # a code file that held the vanished symbol selects the doc that names it
-    assert check_docs(["src/auth.py"], repo=stale_repo).lines() == [STALE_LINE]
+    assert check_docs(["src/auth.py"], repo=stale_repo).lines() == [stale_line(stale_repo)]
     report = check_docs(["src/util.py"], repo=stale_repo)
     assert report.exit_code == 0 and [d["path"] for d in report.docs] == ["docs/util.md"]
     report = check_docs(["docs/sessions.md", "README.txt"], repo=stale_repo)
@@ -93,7 +97,8 @@ def test_staged_rename_is_caught_before_commit(repo_factory):
     git(root, "add", "src/auth.py")
     report = check_docs(["src/auth.py"], repo=root)
     assert report.lines() == [
-        "docs/sessions.md:3: stale-ref: references `logout()` which no longer exists (renamed to `sign_out`?)"
+        "docs/sessions.md:3: stale-ref: references `logout()` which no longer exists, removed in uncommitted edits "
+        "(renamed to `sign_out`?)"
     ]
 
 
@@ -107,21 +112,33 @@ def test_staged_deletion_selects_docs_naming_the_deleted_file(repo_factory):
     assert {f.message.split(" which")[0] for f in report.findings} == {"references `slug()`", "references `src/util.py`"}
 
 
-def test_churn_is_a_warning_unless_configured_to_fail(repo_factory):
+def test_changed_definition_is_a_warning_unless_configured_to_fail(repo_factory):
     root = repo_factory(FILES, date=JAN)
-    for i in range(5):
+    (root / "src/util.py").write_text("def slug(text, sep='-'):\n    return text.lower()\n")
+    commit(root, "slug takes sep", date=FEB)
+    sha = git(root, "rev-parse", "HEAD").strip()[:10]
+    for i in range(5):  # churn elsewhere in the file is not a finding
         with open(root / "src/util.py", "a") as fh:
             fh.write(f"\nX{i} = {i}\n")
-        commit(root, f"util {i}", date=day(i + 1))
+        commit(root, f"util {i}", date=day(i + 11))
     report = check_docs(["docs/util.md"], repo=root)
     assert report.exit_code == 0
     assert report.lines() == [
-        "docs/util.md:3: churn: warning: src/util.py changed in 5 commits (+10/-0 lines) "
-        f"since this doc was last updated ({_BASE.date().isoformat()})"
+        f"docs/util.md:3: changed-ref: warning: signature of `slug()` (src/util.py) changed in {sha} "
+        f"({FEB[:10]}, \"slug takes sep\") since this doc was last updated ({JAN[:10]})"
     ]
-    strict = load_config(root).with_context(fail_on_churn=True)
+    strict = load_config(root).with_context(fail_on_changes=True)
     report = check_docs(["docs/util.md"], repo=root, config=strict)
     assert report.exit_code == 1 and report.findings[0].severity == "error"
+
+
+def test_release_notes_are_never_checked(stale_repo):
+    write_tree(stale_repo, {"docs/releases/2.0.md": "# 2.0\n\nRemoved `get_user()`.\n",
+                            "CHANGES.md": "# Changes\n\n- `get_user()` is now `authenticate_user()`\n"})
+    commit(stale_repo, "release notes", date=day(12))
+    report = check_docs(repo=stale_repo)
+    assert {f.path for f in report.findings} == {"docs/auth.md"}
+    assert "docs/releases/2.0.md" not in {d["path"] for d in report.docs}
 
 
 def test_json_report(stale_repo):
@@ -129,17 +146,18 @@ def test_json_report(stale_repo):
     assert data["version"] == 1 and data["exit_code"] == 1
     assert data["findings"] == [{
         "path": "docs/auth.md", "line": 3, "code": "stale-ref", "severity": "error",
-        "message": "references `get_user()` which no longer exists (renamed to `authenticate_user`?)",
+        "message": stale_line(stale_repo).split(": stale-ref: ", 1)[1],
     }]
     assert {d["path"] for d in data["docs"]} == {"docs/auth.md", "docs/sessions.md", "docs/util.md"}
 
 
-def test_without_git_checks_symbols_and_warns(tmp_path):
+def test_without_git_checks_members_of_repository_modules_and_warns(tmp_path):
     root = tmp_path / "plain"
     renamed = {k: FILES[k].replace("get_user", "authenticate_user") for k in ("src/auth.py", "src/app.py")}
-    write_tree(root, {**FILES, **renamed})
+    write_tree(root, {**FILES, **renamed, "docs/mod.md": "# Mod\n\nCall `auth.get_user()`.\n"})
     report = check_docs(repo=root)
-    assert report.exit_code == 1 and report.lines()[0].startswith("docs/auth.md:3: stale-ref: references `get_user()`")
+    assert report.exit_code == 1
+    assert report.lines() == ["docs/mod.md:3: stale-ref: references `auth.get_user()` which no longer exists"]
     assert any("not a git repository" in w for w in report.warnings)
 
 
@@ -152,7 +170,7 @@ def test_path_outside_repo_is_a_usage_error(stale_repo, tmp_path):
 
 def test_cli_exit_codes_and_output(stale_repo, capsys):
     assert main(["check-docs", "--repo", str(stale_repo)]) == 1
-    assert capsys.readouterr().out.splitlines() == [STALE_LINE]
+    assert capsys.readouterr().out.splitlines() == [stale_line(stale_repo)]
     assert main(["check-docs", "--repo", str(stale_repo), "--json", "docs/sessions.md"]) == 0
     assert json.loads(capsys.readouterr().out)["findings"] == []
     assert main(["check-docs", "--repo", str(stale_repo / "missing")]) == 2
@@ -256,7 +274,7 @@ def test_pre_commit_try_repo_fails_on_stale_doc_and_passes_once_fixed(tmp_path):
     run = _try_repo(user, hook, env, "--all-files")
     assert run.returncode == 1, run.stdout + run.stderr
     assert "noface doc freshness" in run.stdout and "Failed" in run.stdout
-    assert STALE_LINE in run.stdout
+    assert stale_line(user) in run.stdout
 
     (user / "docs/auth.md").write_text("# Auth\n\nLoad users with `authenticate_user()`.\n")
     git(user, "add", "docs/auth.md")

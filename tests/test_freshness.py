@@ -1,4 +1,5 @@
-"""Freshness on real git repositories: missing references, renames, churn, age, clashes."""
+"""Freshness on real git repositories: references, records, removed and changed names, age, clashes,
+the history index."""
 
 from __future__ import annotations
 
@@ -21,18 +22,14 @@ FEB = "2025-02-01T12:00:00+00:00"
 NOTE = "Note: this doc may be outdated; prefer the current code as source of truth."
 
 
-def ts(day: str) -> float:
-    return datetime.fromisoformat(day).replace(tzinfo=timezone.utc).timestamp()
-
-
-def assess(root: Path, *, now: str = "2025-03-01", index: bool = True, **context):
+def assess(root: Path, *, index: bool = True, **context):
     config = load_config(root)
     if context:
         config = config.with_context(**context)
     repo_files = scan_repo(config)
     docset = load_docs(config, repo_files)
     symbols = CodeIndex.build(repo_files, config) if index else None
-    return assess_docs(docset.docs, repo_files, symbols, config, now=ts(now))
+    return assess_docs(docset.docs, repo_files, symbols, config)
 
 
 LOGIN = '''def get_user(name):
@@ -117,50 +114,123 @@ def test_ordinary_spans_are_never_strict_references(span):
     assert all(not r.strict for r in refs), refs
 
 
-def test_links_resolve_relative_to_the_doc(repo_factory):
-    root = repo_factory({
-        "README.md": "# Readme\n", "src/tool.py": "def run_tool():\n    pass\n",
-        "docs/guide.md": "See [the readme](../README.md), [the tool](../src/tool.py#L1), [web](https://x.org/y.py),\n"
-                         "[a section](#usage) and [the old page](old-page.md).\n",
-    })
-    details = assess(root).details["guide"]
-    assert {"README.md", "src/tool.py"} <= set(details.staleness.references)
-    assert [m.ref for m in details.unresolved] == ["old-page.md"]  # never existed: a warning only
+def sha(root: Path, rev: str = "HEAD") -> str:
+    return git(root, "rev-parse", rev).strip()[:10]
+
+
+def test_names_defined_in_the_docs_own_examples_are_not_references():
+    text = """Subclass it::
+
+    from flask import Flask, Request
+    class MyRequest(Request):
+        pass
+    asgi_app = wrap(app)
+
+Then `MyRequest(Request)` is used and ``asgi_app`` is served; `real_thing()` is not local.
+
+.. code-block:: python
+
+    @signal.connect
+    def when_rendered(sender, template):
+        pass
+
+Connect `when_rendered(sender, template)` first.
+"""
+    names = {r.name for r in extract_references(doc(text, "docs/sub.rst"))}
+    assert "real_thing" in names and "flask.Request" in names
+    assert not names & {"MyRequest", "asgi_app", "when_rendered"}
+
+
+def test_third_party_imports_in_examples_are_not_references(repo_factory):
+    text = ("```python\nfrom otherlib import Model, helper_fn\nimport numpy as np\n"
+            "helper_fn(np.zeros(3))\n```\n\nSubclass `Model.query_all()` and call `helper_fn()`.\n")
+    root = repo_factory({"app.py": "class Model:\n    pass\n\n\ndef helper_fn():\n    return 1\n",
+                         "docs/ext.md": text}, date=JAN)
+    (root / "app.py").write_text("def other():\n    return 2\n")
+    commit(root, "drop Model and helper_fn", date=FEB)
+    fresh = assess(root)
+    assert fresh.by_slug["ext"].verdict == "fresh" and fresh.by_slug["ext"].missing == ()
+
+
+def test_ignore_marker_and_plain_words_and_never_existing_names(repo_factory):
+    root = repo_factory({"src/a.py": "def present():\n    pass\n\n\ndef going_away():\n    pass\n",
+                         "docs/plan.md": "We will add `planned_feature()` next to `present()`.\n"
+                                         "Old: `going_away()` <!-- noface-ctx: ignore -->\n"}, date=JAN)
+    (root / "src/a.py").write_text("def present():\n    pass\n")
+    commit(root, "remove going_away", date=FEB)
+    st = assess(root).by_slug["plan"]
+    assert st.verdict == "fresh" and st.missing == () and st.reasons == ()
 
 
 def test_snippets_in_languages_the_repo_does_not_use_are_ignored(repo_factory):
-    text = "```rust\nlet v = missing_helper(Widget::build());\n```\n\n```python\nvanished_call()\n```\n"
-    root = repo_factory({"app.py": "def main():\n    pass\n", "docs/x.md": text})
-    assert [m.ref for m in assess(root).details["x"].unresolved] == ["vanished_call()"]
+    text = "```rust\nlet v = old_helper(Widget::build());\n```\n\n```python\nold_helper()\n```\n"
+    root = repo_factory({"app.py": "def old_helper():\n    pass\n", "docs/x.md": text}, date=JAN)
+    (root / "app.py").write_text("def new_helper():\n    pass\n")
+    commit(root, "rename", date=FEB)
+    assert [m.ref for m in assess(root).by_slug["x"].missing] == ["old_helper()"]  # the python block only
 
 
-def test_changelog_has_no_references():
-    assert extract_references(doc("Renamed `get_user()` to `authenticate_user()`.\n", "CHANGELOG.md")) == []
+# --------------------------------------------------------------------------- records
 
 
-# --------------------------------------------------------------------------- missing references
+def test_records_are_never_judged_or_ranked_but_still_loaded(repo_factory):
+    from noface_ctx.markup import is_record
+
+    assert is_record("CHANGELOG.md") and is_record("docs/releases/1.9.txt") and is_record("a/whatsnew/x.rst")
+    assert not is_record("docs/ref/paginator.txt") and not is_record("docs/release-process.md")
+    assert is_record("docs/past/1.0.md", ("past",)) and not is_record("docs/releases/1.0.md", ("past",))
+    root = renamed_repo(repo_factory)
+    write_tree(root, {"docs/releases/1.0.md": "# 1.0\n\nRemoved `get_user()`.\n",
+                      "HISTORY.md": "# History\n\n`get_user()` was renamed.\n"})
+    commit(root, "notes", date="2025-02-10T12:00:00+00:00")
+    fresh = assess(root)
+    verdicts = {d.path: d.staleness.verdict for d in fresh.details.values()}
+    assert verdicts["docs/releases/1.0.md"] == verdicts["HISTORY.md"] == "fresh"
+    assert verdicts["docs/auth.md"] == "stale"
+    config = load_config(root)
+    paths = {d.path for d in load_docs(config, scan_repo(config)).docs}
+    assert {"docs/releases/1.0.md", "HISTORY.md"} <= paths  # NEED_DOC can still serve them
+
+
+def test_record_dirs_config_is_validated(repo_factory):
+    from noface_ctx.errors import ConfigError
+
+    root = repo_factory({"a.py": "x = 1\n", ".noface.toml": '[context]\nrecord_dirs = ["past", "notes/*"]\n'})
+    with pytest.raises(ConfigError, match="record_dirs"):
+        load_config(root)
+    (root / ".noface.toml").write_text('[context]\nrecord_dirs = ["past"]\n')
+    assert load_config(root).context.record_dirs == ("past",)
+
+
+# --------------------------------------------------------------------------- removed names
 
 
 @pytest.mark.parametrize("index", [True, False], ids=["code-index", "light-symbols"])
-def test_renamed_function_flags_doc_with_reason_and_suggestion(repo_factory, index):
-    fresh = assess(renamed_repo(repo_factory), index=index)
-    auth = fresh.by_slug["auth"]
+def test_renamed_function_is_an_error_naming_the_commit_and_the_new_name(repo_factory, index):
+    root = renamed_repo(repo_factory)
+    auth = assess(root, index=index).by_slug["auth"]
     assert auth.verdict == "stale"
-    assert auth.missing == (MissingRef("get_user()", 6, "authenticate_user"),)
-    reason = "references `get_user()` which no longer exists (renamed to `authenticate_user`?)"
-    assert auth.reasons[0] == reason
+    label = f'{sha(root)} (2025-02-01, "rename get_user")'
+    assert auth.missing == (MissingRef("get_user()", 6, "authenticate_user", label),)
+    reason = f"references `get_user()` which no longer exists, removed in {label} (renamed to `authenticate_user`?)"
+    assert auth.reasons == (reason,)
     assert auth.note().splitlines() == [NOTE, f"- {reason}"]
-    assert "src/auth/login.py" in auth.references
     assert auth.last_updated == "2025-01-01"
 
 
-def test_doc_with_only_live_references_is_fresh(repo_factory):
-    fresh = assess(renamed_repo(repo_factory))
-    sessions = fresh.by_slug["sessions"]
+def test_deleted_function_gets_no_guessed_replacement(repo_factory):
+    root = repo_factory({"src/util.py": "def parse_date(x):\n    return x\n\n\ndef parse_data(x):\n    return x\n",
+                         "docs/u.md": "Use `parse_date()`.\n"}, date=JAN)
+    (root / "src/util.py").write_text("def parse_data(x):\n    return x\n")
+    commit(root, "drop parse_date", date=FEB)
+    st = assess(root).by_slug["u"]
+    assert st.verdict == "stale" and [(m.ref, m.suggestion) for m in st.missing] == [("parse_date()", None)]
+
+
+def test_doc_with_only_live_unchanged_references_is_fresh(repo_factory):
+    sessions = assess(renamed_repo(repo_factory)).by_slug["sessions"]
     assert sessions.verdict == "fresh" and sessions.reasons == () and sessions.note() == ""
     assert set(sessions.references) >= {"logout", "src/auth/login.py"}
-    # the rename commit touched the referenced file once: counted, below the threshold
-    assert (sessions.churn_commits, sessions.churn_lines) == (1, 2)
 
 
 @pytest.mark.parametrize("index", [True, False], ids=["code-index", "light-symbols"])
@@ -175,7 +245,7 @@ def test_renamed_method_and_import_in_code_block(repo_factory, index):
     commit(root, "rename method", date=FEB)
     st = assess(root, index=index).by_slug["api"]
     assert st.verdict == "stale"
-    assert st.missing == (MissingRef("UserService.get_user()", 1, "UserService.fetch_user"),)
+    assert [(m.ref, m.line, m.suggestion) for m in st.missing] == [("UserService.get_user()", 1, "UserService.fetch_user")]
 
 
 def test_moved_file_is_flagged_with_its_new_path(repo_factory):
@@ -185,141 +255,137 @@ def test_moved_file_is_flagged_with_its_new_path(repo_factory):
     commit(root, "move", date=FEB)
     st = assess(root).by_slug["layout"]
     assert st.verdict == "stale"
-    assert st.missing == (MissingRef("src/old_name.py", 1, "src/runner.py"),)
-    assert st.reasons == ("references `src/old_name.py` which no longer exists (moved to `src/runner.py`?)",)
+    assert [(m.ref, m.suggestion) for m in st.missing] == [("src/old_name.py", "src/runner.py")]
 
 
-def test_reference_that_never_existed_is_unresolved_not_stale(repo_factory):
-    root = repo_factory({"src/a.py": "def present():\n    pass\n",
-                         "docs/plan.md": "We will add `planned_feature()` next to `present()`.\n"}, date=JAN)
-    fresh = assess(root)
-    assert fresh.by_slug["plan"].verdict == "fresh"
-    assert [m.ref for m in fresh.details["plan"].unresolved] == ["planned_feature()"]
+# --------------------------------------------------------------------------- changed names
 
 
-def test_ordinary_tokens_in_a_real_repo_produce_no_findings(repo_factory):
-    text = """# Usage
-
-Run `pip install noface` then `noface-ctx check-docs --json`; set `$HOME` or `~/.cache/x`.
-Values: `true`, `None`, `MAX_SIZE`, `GitHub`, `<name>`, `*.md`, `foo()`, `my_function()`.
-Libraries: `os.path.join()`, `json.dumps(x)`, `console.log()`, `Vec::new()`, `self.value`,
-`.pre-commit-config.yaml`, https://example.com/src/missing.py and [site](https://x.org/a.py).
-
-```bash
-python -m noface_ctx preview ISSUE-1 --budget 8000
-```
-
-```python
-import json
-result = json.loads(text)
-def helper(x):
-    return x.strip()
-helper(result)
-```
-"""
-    root = repo_factory({"app.py": "import json\n\ndef main():\n    return json.dumps({})\n", "docs/usage.md": text})
-    details = assess(root).details["usage"]
-    assert details.staleness.verdict == "fresh"
-    assert details.staleness.missing == () and details.unresolved == ()
-
-
-def test_doc_without_references_is_fresh(repo_factory):
-    root = repo_factory({"a.py": "x = 1\n", "docs/vision.md": "# Vision\n\nMake agents faster.\n"}, date=JAN)
-    st = assess(root, now="2030-01-01").by_slug["vision"]
-    assert st == Staleness(verdict="fresh", last_updated="2025-01-01")
-
-
-# --------------------------------------------------------------------------- churn and age
-
-
-def churn_repo(repo_factory) -> Path:
-    root = repo_factory({
-        "src/a.py": "def alpha():\n    return 1\n",
-        "src/b.py": "def helper_beta():\n    return 2\n",
-        "src/other.py": "def gamma():\n    return 3\n",
-        "docs/design.md": "Alpha lives in `src/a.py`; it calls `helper_beta()`.\n",
+def changed_repo(repo_factory) -> Path:
+    big = "".join(f"def filler_{i}(x):\n    return x + {i}\n\n\n" for i in range(40))
+    return repo_factory({
+        "src/calc.py": "def total(items):\n    return sum(items)\n\n\ndef scale(x, factor=2):\n    return x * factor\n",
+        "src/big.py": big,
+        "docs/calc.md": "`total()` adds up; `scale(x, factor=2)` multiplies. See `src/big.py`.\n",
+        "docs/usage.md": "Example:\n\n```python\nfrom src.calc import total\ntotal([1, 2])\n```\n",
     }, date=JAN)
-    for day, rel in [("05", "src/a.py"), ("06", "src/a.py"), ("07", "src/other.py"), ("08", "src/a.py"),
-                     ("09", "src/b.py"), ("10", "src/other.py")]:
-        with open(root / rel, "a") as fh:
-            fh.write(f"# change {day}\nX_{day} = {day}\n")
-        commit(root, f"change {rel}", date=f"2025-02-{day}T12:00:00+00:00")
-    return root
 
 
-def test_churn_is_counted_on_the_referenced_files_only(repo_factory):
-    details = assess(churn_repo(repo_factory)).details["design"]
-    by_path = {c.path: (c.commits, c.added, c.deleted) for c in details.churn}
-    assert by_path == {"src/a.py": (3, 6, 0), "src/b.py": (1, 2, 0)}
-    assert (details.staleness.churn_commits, details.staleness.churn_lines) == (4, 8)
-    assert details.staleness.verdict == "fresh"  # 4 commits < stale_churn_commits (5)
+def test_body_change_is_a_warning_naming_the_commit(repo_factory):
+    root = changed_repo(repo_factory)
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))
+    commit(root, "total: new body", date=FEB)
+    fresh = assess(root)
+    calc = fresh.by_slug["calc"]
+    assert calc.verdict == "possibly stale" and calc.missing == ()
+    assert [(c.ref, c.path, c.what) for c in calc.changed] == [("total()", "src/calc.py", "body")]
+    assert calc.changed[0].commit == f'{sha(root)} (2025-02-01, "total: new body")'
+    assert calc.reasons == (f"body of `total()` (src/calc.py) changed in {calc.changed[0].commit} since this doc "
+                            "was last updated (2025-01-01)",)
+    assert fresh.by_slug["usage"].verdict == "fresh"  # an example's use: only a signature change counts
 
 
-def test_churn_over_threshold_makes_doc_possibly_stale(repo_factory):
-    st = assess(churn_repo(repo_factory), stale_churn_commits=4).by_slug["design"]
-    assert st.verdict == "possibly stale"
-    assert st.reasons[0] == "src/a.py changed in 3 commits (+6/-0 lines) since this doc was last updated (2025-01-01)"
-    assert st.reasons[1].startswith("src/b.py changed in 1 commit (+2/-0 lines)")
-    assert st.note().startswith(NOTE)
+def test_signature_change_counts_for_examples_and_names_the_right_commit(repo_factory):
+    root = changed_repo(repo_factory)
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("def total(items)", "def total(items, start)"))
+    commit(root, "total takes start", date=FEB)
+    target = sha(root)
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("factor=2):", "factor=2):  # note"))
+    commit(root, "comment only", date="2025-02-10T12:00:00+00:00")
+    fresh = assess(root)
+    for slug in ("calc", "usage"):
+        [c] = fresh.by_slug[slug].changed
+        assert (c.what, c.commit[:10]) == ("signature", target)
 
 
-def test_age_counts_only_when_the_code_changed_since(repo_factory):
-    root = churn_repo(repo_factory)
-    (root / "docs/still.md").write_text("Gamma is `gamma()` in src/other.py... and `alpha()`.\n")
-    write_tree(root, {"docs/quiet.md": "Nothing here changed: `src/untouched.py`.\n", "src/untouched.py": "Y = 1\n"})
-    commit(root, "docs", date="2025-02-11T12:00:00+00:00")
-    with open(root / "src/other.py", "a") as fh:
-        fh.write("Z = 1\n")
-    commit(root, "late change", date="2025-02-12T12:00:00+00:00")
-    fresh = assess(root, now="2026-01-01", stale_after_days=180)
-    still = fresh.details["still"]
-    assert still.age_flagged and still.staleness.verdict == "possibly stale"
-    assert still.staleness.reasons[-1].startswith("last updated 2025-02-11, 323 days ago (stale_after_days = 180)")
-    assert fresh.by_slug["quiet"].verdict == "fresh"  # just as old, but its code never changed
+def test_churn_in_a_mentioned_file_and_annotations_are_not_staleness(repo_factory):
+    root = changed_repo(repo_factory)
+    big = (root / "src/big.py").read_text().replace("return x + 3\n", "return x + 33\n")
+    (root / "src/big.py").write_text(big + "def added(y):\n    return y\n")
+    text = (root / "src/calc.py").read_text().replace("def scale(x, factor=2)", "def scale(x: int, factor: int = 2) -> int")
+    (root / "src/calc.py").write_text(text.replace("return sum(items)", '"""Doc."""\n    return sum(items)  # why'))
+    commit(root, "churn", date=FEB)
+    for _ in range(6):
+        (root / "src/big.py").write_text((root / "src/big.py").read_text() + "\n")
+        commit(root, "more churn", date=FEB)
+    st = assess(root).by_slug["calc"]
+    assert st.verdict == "fresh" and st.reasons == ()
+
+
+def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
+    root = changed_repo(repo_factory)
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))
+    commit(root, "total: new body", date="2025-03-02T12:00:00+00:00")
+    details = assess(root, stale_after_days=30).details["calc"]
+    assert details.age_days == 60 and details.age_flagged
+    assert details.staleness.reasons[-1] == ("last updated 2025-01-01, 60 days before the latest commit "
+                                             "(stale_after_days = 30), and code it names changed since")
 
 
 def test_frontmatter_updated_date_wins_over_git(repo_factory):
-    root = churn_repo(repo_factory)
-    text = "---\nupdated: 2025-02-05\n---\nAlpha lives in `src/a.py`.\n"
-    (root / "docs/design.md").write_text(text)
-    commit(root, "touch doc", date="2025-02-20T12:00:00+00:00")
-    st = assess(root).by_slug["design"]
-    assert st.last_updated == "2025-02-05"
-    assert st.churn_commits == 2  # a.py on 02-06 and 02-08; 02-05 is the update day itself
+    root = changed_repo(repo_factory)
+    (root / "docs/calc.md").write_text("---\nupdated: 2024-06-01\n---\n" + (root / "docs/calc.md").read_text())
+    commit(root, "frontmatter", date=FEB)
+    assert assess(root).by_slug["calc"].last_updated == "2024-06-01"
 
 
-def test_doc_being_edited_counts_as_updated_now(repo_factory):
-    root = churn_repo(repo_factory)
-    with open(root / "docs/design.md", "a") as fh:
-        fh.write("More text.\n")
-    st = assess(root, stale_churn_commits=1).by_slug["design"]
-    assert st.verdict == "fresh" and st.churn_commits == 0 and st.last_updated == "2025-03-01"
+def test_uncommitted_edits_are_judged_against_head(repo_factory):
+    root = renamed_repo(repo_factory)
+    assert assess(root).by_slug["sessions"].verdict == "fresh"
+    (root / "src/auth/login.py").write_text(LOGIN.replace("get_user", "authenticate_user").replace("def logout(user)", "def logout(user, force)"))
+    st = assess(root).by_slug["sessions"]  # the cached judgement is not reused: a file it depends on changed
+    assert [(c.ref, c.what, c.commit) for c in st.changed] == [("logout()", "signature", "uncommitted edits")]
+    (root / "docs/auth.md").write_text(AUTH_DOC.replace("get_user", "authenticate_user"))
+    auth = assess(root).by_slug["auth"]
+    assert auth.verdict == "fresh" and auth.last_updated == "2025-02-01"  # being edited: as of the latest commit
 
 
-# --------------------------------------------------------------------------- without full history
+# --------------------------------------------------------------------------- history index, degraded modes
 
 
-def test_without_git_symbols_still_checked_with_warning(tmp_path):
+def test_history_index_is_extended_not_rebuilt(repo_factory, tmp_path):
+    from noface_ctx.doc_history import HistoryIndex
+
+    root = renamed_repo(repo_factory)
+    db = tmp_path / "h.sqlite"
+    index = HistoryIndex(root, db)
+    assert index.update(git(root, "rev-parse", "HEAD").strip()) == 2
+    first = index.commit(git(root, "rev-parse", "HEAD").strip())
+    index.close()
+    write_tree(root, {"src/extra.py": "def extra():\n    pass\n"})
+    commit(root, "extra", date="2025-02-05T12:00:00+00:00")
+    index = HistoryIndex(root, db)
+    assert index.update(git(root, "rev-parse", "HEAD").strip()) == 1
+    assert index.commit(first.sha) == first  # earlier rows untouched
+    assert index.last_touch("src/extra.py").subject == "extra"
+    assert index.last_touch("docs/auth.md").seq == 1
+    git(root, "reset", "-q", "--hard", first.sha)  # HEAD leaves the indexed line: the tail goes
+    assert index.update(first.sha) == 0
+    assert index.last_touch("src/extra.py") is None and index.commit(first.sha) == first
+    index.close()
+
+
+def test_without_git_only_members_of_repository_modules_are_checked(tmp_path):
     root = tmp_path / "plain"
     write_tree(root, {"lib.py": "def live_one():\n    return 1\n",
-                      "docs/a.md": "Uses `live_one()` and `gone_function()`.\n",
+                      "docs/a.md": "Uses `lib.live_one()`, `lib.gone_function()` and `never_there()`.\n",
                       "docs/b.md": "Uses `live_one()`.\n"})
     fresh = assess(root, index=False)
     assert any("not a git repository" in w for w in fresh.warnings)
-    assert fresh.by_slug["a"].verdict == "stale"
-    assert [m.ref for m in fresh.by_slug["a"].missing] == ["gone_function()"]
+    assert [m.ref for m in fresh.by_slug["a"].missing] == ["lib.gone_function()"]
     assert fresh.by_slug["b"].verdict == "fresh" and fresh.by_slug["b"].last_updated is None
 
 
-def test_shallow_clone_warns_and_still_flags(repo_factory, tmp_path):
+def test_shallow_clone_warns_and_checks_members_without_history(repo_factory, tmp_path):
     origin = renamed_repo(repo_factory)
+    write_tree(origin, {"docs/mod.md": "Call `login.get_user()` or `get_user()`.\n"})
+    commit(origin, "doc", date="2025-02-02T12:00:00+00:00")
     clone = tmp_path / "shallow"
     subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{origin}", str(clone)], check=True)
     fresh = assess(clone)
     assert any("shallow clone" in w for w in fresh.warnings)
-    # the history before the cut is gone: get_user cannot be proven removed, so it is unresolved
     assert fresh.by_slug["sessions"].verdict == "fresh"
-    assert [m.ref for m in fresh.details["auth"].unresolved] == ["get_user()"]
+    assert [m.ref for m in fresh.by_slug["mod"].missing] == ["login.get_user()"]
 
 
 # --------------------------------------------------------------------------- clashes
@@ -331,54 +397,40 @@ def cand(path: str, st: Staleness) -> Candidate:
                      request=f"NEED_DOC: {Path(path).stem}", staleness=st)
 
 
-def test_clash_names_the_newer_doc_and_the_suspect():
-    old = Staleness("stale", ("x",), (MissingRef("get_user()", 3, "authenticate_user"),), last_updated="2024-01-03",
-                    references=("src/auth/login.py",))
-    new = Staleness("fresh", last_updated="2025-06-01", references=("authenticate_user", "src/auth/login.py"))
-    lines = find_clashes([cand("docs/a.md", old), cand("docs/b.md", new)])
-    assert lines == [
-        "`docs/a.md` and `docs/b.md` both describe `authenticate_user`, `src/auth/login.py`; "
-        "`docs/b.md` is newer (2025-06-01) — treat `docs/a.md` (2024-01-03, stale) as suspect."
+def test_clash_only_when_docs_state_different_things():
+    a = Staleness("fresh", signatures=(("connect", "(host, timeout=30)"), ("render", "(request)")))
+    b = Staleness("possibly stale", signatures=(("connect", "(host, timeout=10)"), ("render", "(request)")))
+    c = Staleness("fresh", signatures=(("connect", "(host: str, timeout=30)"),))
+    d = Staleness("fresh", signatures=(("connect", "(host: bytes, timeout=30)"),))
+    e = Staleness("fresh", signatures=(("connect", "('example.org', 5)"),))  # a call, not a signature
+    assert find_clashes([cand("docs/a.md", a), cand("docs/b.md", b)]) == [
+        "`docs/a.md` and `docs/b.md` disagree about `connect`: `timeout` defaults to `30` in `docs/a.md` but `10` "
+        "in `docs/b.md` — `docs/b.md` may be outdated; check the code."
     ]
-    chosen = [Chosen(c, c.forms[0]) for c in (cand("docs/b.md", new), cand("docs/a.md", old))]
-    assert find_clashes(chosen) == lines
-
-
-def test_clash_between_fresh_docs_prefers_the_newer_one():
-    a = Staleness("fresh", last_updated="2025-01-01", references=("load_config", "README.md", "docs/"))
-    b = Staleness("fresh", last_updated="2025-06-01", references=("load_config", "README.md", "docs/"))
-    assert find_clashes([cand("docs/b.md", b), cand("docs/a.md", a)]) == [
-        "`docs/a.md` and `docs/b.md` both describe `load_config`; `docs/b.md` is newer (2025-06-01) — "
-        "where they disagree, prefer it over `docs/a.md` (2025-01-01)."
+    assert find_clashes([cand("docs/c.md", c), cand("docs/d.md", d)]) == [
+        "`docs/c.md` and `docs/d.md` disagree about `connect`: `host` is `str` in `docs/c.md` but `bytes` in `docs/d.md`"
     ]
-
-
-def test_no_clash_without_shared_references_or_a_difference():
-    a = Staleness("fresh", last_updated="2025-01-01", references=("alpha",))
-    b = Staleness("fresh", last_updated="2025-06-01", references=("beta",))
-    c = Staleness("fresh", last_updated="2025-01-01", references=("alpha",))
-    d = Staleness("stale", last_updated="2024-01-01", references=("pyproject.toml", "README.md"))
-    e = Staleness("fresh", last_updated="2025-01-01", references=("pyproject.toml", "README.md"))
-    assert find_clashes([cand("docs/a.md", a), cand("docs/b.md", b)]) == []
-    assert find_clashes([cand("docs/a.md", a), cand("docs/c.md", c)]) == []
-    assert find_clashes([cand("docs/d.md", d), cand("docs/e.md", e)]) == []  # not code
+    assert find_clashes([cand("docs/a.md", a), cand("docs/c.md", c)]) == []  # agree where both say something
+    assert find_clashes([cand("docs/a.md", a), cand("docs/e.md", e)]) == []
+    chosen = [Chosen(x, x.forms[0]) for x in (cand("docs/b.md", b), cand("docs/a.md", a))]
+    assert len(find_clashes(chosen)) == 1
 
 
 def test_clash_between_assessed_docs(repo_factory):
-    root = renamed_repo(repo_factory)
-    write_tree(root, {"docs/login.md": "Log in with `authenticate_user()` from `src/auth/login.py`.\n"})
-    commit(root, "new doc", date="2025-02-15T12:00:00+00:00")
+    root = repo_factory({"src/net.py": "def connect(host, timeout=30):\n    return host\n",
+                         "docs/a.md": "Call `connect(host, timeout=30)`.\n",
+                         "docs/b.md": "Call `connect(host, timeout=5)`; also `connect(host)` works.\n",
+                         "docs/c.md": "Mentions `connect()` only.\n"}, date=JAN)
     fresh = assess(root)
-    lines = find_clashes([cand("docs/auth.md", fresh.by_slug["auth"]), cand("docs/login.md", fresh.by_slug["login"])])
-    assert len(lines) == 1
-    assert lines[0].startswith("`docs/auth.md` and `docs/login.md` both describe `authenticate_user`, `src/auth/login.py`")
-    assert lines[0].endswith("treat `docs/auth.md` (2025-01-01, stale) as suspect.")
+    cands = [cand(f"docs/{s}.md", fresh.by_slug[s]) for s in "abc"]
+    assert find_clashes(cands) == ["`docs/a.md` and `docs/b.md` disagree about `connect`: `timeout` defaults to "
+                                   "`30` in `docs/a.md` but `5` in `docs/b.md`"]
 
 
 # --------------------------------------------------------------------------- in the prompt
 
 
-def test_preview_downranks_stale_doc_with_note_and_clash(repo_factory):
+def test_preview_downranks_stale_doc_with_note(repo_factory):
     pipeline = pytest.importorskip("noface_ctx.pipeline")
     from conftest import FakeEmbedder
 
@@ -397,12 +449,28 @@ def test_preview_downranks_stale_doc_with_note_and_clash(repo_factory):
              "description": "Loading the user for a login session fails; redesign the user loading end-to-end."}
     prompt = pipeline.build_prompt(issue, repo=root, embed=FakeEmbedder())
     rows = {row["slug"]: row for row in prompt.to_dict()["docs"]}
-    reason = "references `get_user()` which no longer exists (renamed to `authenticate_user`?)"
+    label = f'{sha(root)} ({new[:10]}, "rename get_user; new login doc")'
+    reason = f"references `get_user()` which no longer exists, removed in {label} (renamed to `authenticate_user`?)"
     assert rows["auth"]["stale"] is True and rows["auth"]["stale_reasons"] == [reason]
     assert rows["login"]["stale"] is False and rows["login"]["stale_reasons"] == []
     assert rows["auth"]["score"] < rows["login"]["score"]  # same text but the name: downranked
     assert rows["auth"]["included"]  # relevant, so still shown: downranked, not dropped
     assert f"{NOTE}\n- {reason}" in prompt.text
     assert prompt.text.index("### login") < prompt.text.index("### auth")
-    assert "`docs/auth.md` and `docs/login.md` both describe `authenticate_user`, `src/auth/login.py`; " \
-           f"`docs/login.md` is newer ({new[:10]}) — treat `docs/auth.md` ({old[:10]}, stale) as suspect." in prompt.text
+
+
+def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
+    pipeline = pytest.importorskip("noface_ctx.pipeline")
+    from conftest import FakeEmbedder
+
+    notes = "# 1.9\n\nThe paginator now validates page numbers; `Paginator.page()` raises on bad input.\n"
+    root = repo_factory({
+        "src/paginator.py": "class Paginator:\n    def page(self, number):\n        return number\n",
+        "docs/releases/1.9.md": notes, "NEWS.md": notes,
+        "docs/paginator.md": "# Paginator\n\nThe paginator splits results into pages; `Paginator.page()`.\n",
+    }, date=JAN)
+    issue = {"id": "T-2", "title": "Paginator page numbers are not validated",
+             "description": "Paginator.page() accepts bad page numbers; validate them."}
+    prompt = pipeline.build_prompt(issue, repo=root, embed=FakeEmbedder())
+    slugs = {row["path"] for row in prompt.to_dict()["docs"]}
+    assert "docs/paginator.md" in slugs and not slugs & {"docs/releases/1.9.md", "NEWS.md"}
