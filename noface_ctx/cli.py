@@ -8,12 +8,13 @@ pays for ranking or embeddings. Exit codes: 0 ok, 1 findings, 2 usage/config/inp
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, Callable, Iterator, Sequence, TextIO
 
 from noface_ctx.errors import NofaceError, UsageError
 
@@ -41,8 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
 
-    p = sub.add_parser("index", help="build or refresh the code index (in the user cache)")
+    p = sub.add_parser("index", help="build or refresh the code index and its vectors (in the user cache)")
     _common(p)
+    p.add_argument("--no-embed", action="store_true", help="index the code only; embed nothing")
 
     p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
     p.add_argument("paths", nargs="*", metavar="PATH", help="docs or code files (default: all docs)")
@@ -224,21 +226,46 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
 
     config = _load_config(args)
     repo_files = scan_repo(config)
-    if sys.stderr.isatty() and not os.environ.get("NO_COLOR"):
-        from rich.progress import Progress
-
-        with Progress(transient=True) as bar:
-            task = bar.add_task("indexing", total=None)
-            index = CodeIndex.build(repo_files, config, progress=lambda done, total: bar.update(task, completed=done, total=total))
-    else:
-        index = CodeIndex.build(repo_files, config)
+    with _progress() as bar:
+        index = CodeIndex.build(repo_files, config, progress=bar("indexing") if bar else None)
     stats = index.stats
     print(
         f"indexed {stats.get('files', 0)} files ({stats.get('parsed', 0)} parsed, {stats.get('reused', 0)} reused), "
         f"{stats.get('chunks', 0)} definitions in {stats.get('seconds', 0):.2f}s",
         file=sys.stderr,
     )
+    if args.no_embed:
+        return 0
+    from noface_ctx.docs import load_docs
+    from noface_ctx.pipeline import shared_embedder
+    from noface_ctx.vectors import embed_all, index_texts
+
+    store, note = shared_embedder(config, None)
+    if store is None:
+        print(f"vectors: skipped ({note})", file=sys.stderr)
+        return 0
+    texts = index_texts(index, load_docs(config, repo_files).docs)
+    with _progress() as bar:
+        vec = embed_all(store, texts, progress=bar("embedding") if bar else None)
+    print(f"vectors: {vec.texts} definitions and doc sections, {vec.embedded} embedded, "
+          f"{vec.dropped} dropped, in {vec.seconds:.2f}s ({store.name})", file=sys.stderr)
     return 0
+
+
+@contextlib.contextmanager
+def _progress() -> Iterator[Callable[[str], Callable[[int, int], None]] | None]:
+    """A progress bar with ETA on a terminal (yields a factory of update callbacks), else None."""
+    if not sys.stderr.isatty() or os.environ.get("NO_COLOR"):
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(*Progress.get_default_columns(), transient=True) as bar:
+        def task(label: str) -> Callable[[int, int], None]:
+            tid = bar.add_task(label, total=None)
+            return lambda done, total: bar.update(tid, completed=done, total=total)
+
+        yield task
 
 
 # --------------------------------------------------------------------------- check-docs

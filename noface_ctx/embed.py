@@ -223,6 +223,7 @@ class CachedEmbedder:
         self._mem: dict[str, np.ndarray] = {}
         self._loaded = False
         self._dirty = False
+        self.misses = 0  # texts this process had to embed (not found in the cache)
 
     def _paths(self) -> tuple[Path, Path, Path]:
         assert self.cache_dir is not None
@@ -237,7 +238,7 @@ class CachedEmbedder:
         npy, keys_path, _ = self._paths()
         try:
             keys = json.loads(keys_path.read_text())
-            matrix = np.load(npy, allow_pickle=False)
+            matrix = np.load(npy, allow_pickle=False, mmap_mode="r")  # rows are read when used
             if isinstance(keys, list) and matrix.ndim == 2 and len(keys) == matrix.shape[0]:
                 self._mem.update(zip(keys, matrix))
         except (OSError, ValueError):
@@ -248,12 +249,29 @@ class CachedEmbedder:
         keys = [content_key(t) for t in texts]
         todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
         if todo:
+            self.misses += len(todo)
             fresh = self.inner.embed(list(todo.values()))
             self._mem.update(zip(todo.keys(), fresh))
             self._dirty = True
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._mem[k] for k in keys]).astype(np.float32)
+
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The texts (once each) whose vectors are not stored yet."""
+        self._load()
+        todo = {content_key(t): t for t in texts}
+        return [t for k, t in todo.items() if k not in self._mem]
+
+    def keep_only(self, texts: Sequence[str]) -> int:
+        """Forget stored vectors of any other text (a deleted or changed definition); how many."""
+        self._load()
+        keep = {content_key(t) for t in texts}
+        gone = [k for k in self._mem if k not in keep]
+        for k in gone:
+            del self._mem[k]
+        self._dirty = self._dirty or bool(gone)
+        return len(gone)
 
     def save(self) -> None:
         """Persist new vectors; safe with concurrent writers (last complete write wins)."""

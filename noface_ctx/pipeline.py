@@ -45,6 +45,7 @@ class _Run:
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     important: list[str] = field(default_factory=list)  # warnings that change the result: kept by -q
+    embedded_now: int = 0  # texts without a stored vector, embedded during this prompt
 
     def stage(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         start = time.perf_counter()
@@ -175,12 +176,15 @@ def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
     return cached[1], status.reason
 
 
+shared_embedder = _embedder  # public: the store `noface-ctx index` fills is the one prompts read
+
 _EMBEDDERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (cache dir, model) -> (model, its CachedEmbedder)
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
           complexity: Complexity, embedder: Any, note: str, total: int, run: _Run) -> tuple[DocRanking, CodeRanking]:
     """Rank docs and code; if the model fails at run time, fall back to BM25 with a warning."""
+    misses = getattr(embedder, "misses", 0)
     try:
         doc_rank = rank_docs(issue, docset, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
         code_rank = rank_code(issue, files, index, cfg, embedder, budget=total)
@@ -196,7 +200,14 @@ def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: Co
             save()
         except OSError as exc:  # a read-only cache must not fail the prompt
             run.warn([f"embedding cache not saved: {exc}"])
+    run.embedded_now = getattr(embedder, "misses", 0) - misses
+    if run.embedded_now > QUERY_TEXTS:
+        run.warn([f"{run.embedded_now} definitions and doc sections had no stored vector and were embedded "
+                  "for this prompt; `noface-ctx index` precomputes them so a prompt embeds only the issue"])
     return doc_rank, code_rank
+
+
+QUERY_TEXTS = 4  # texts a prompt embeds itself: the issue for docs and for code, the two null texts
 
 
 # --------------------------------------------------------------------------- budget + render
@@ -351,6 +362,7 @@ def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
         "code_budget": sel.code_budget,
         "clashes": list(packed.clashes),
         "notes": [*doc_rank.notes, *code_rank.notes],
+        "embedded_now": run.embedded_now,
         "skipped": [_omitted_dict(o) for o in sel.skipped],
         "result_warnings": list(run.important),  # the warnings `preview -q` still prints
     }

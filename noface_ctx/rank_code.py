@@ -303,12 +303,7 @@ class _Ranker:
     def _cosine(self, pool: np.ndarray) -> np.ndarray | None:
         if self.embedder is None or not len(pool):
             return None
-        texts = []
-        for i in pool.tolist():
-            path = self.index.path_of(i)
-            start, end = self.index.lines(i)
-            body = "\n".join(self.index.file_lines(path)[start - 1 : min(end, start + 40)])
-            texts.append(_cut(f"{path} {self.index.symbol(i)}\n{body}", EMBED_CHARS))
+        texts = [chunk_embed_text(self.index, i) for i in pool.tolist()]
         try:
             vectors = self.embedder.embed([_cut(self.query, QUERY_CHARS), *texts])
         except Exception as exc:  # a broken model must not stop the prompt: fall back to BM25
@@ -321,6 +316,15 @@ class _Ranker:
                 self.warnings.append(f"code embedding cache not saved: {exc}")
         q, m = vectors[0], vectors[1:]
         return (m @ q).astype(np.float64)
+
+
+def chunk_embed_text(index: CodeIndex, i: int) -> str:
+    """What the model reads for chunk `i`: `path qualname` and the first lines of its code, cut to
+    about 128 tokens. `noface-ctx index` embeds every chunk with this, so a query embeds only itself."""
+    path = index.path_of(i)
+    start, end = index.lines(i)
+    body = "\n".join(index.file_lines(path)[start - 1 : min(end, start + 40)])
+    return _cut(f"{path} {index.symbol(i)}\n{body}", EMBED_CHARS)
 
 
 def _first_stage(s: _Scores) -> np.ndarray:

@@ -125,7 +125,7 @@ class _Corpus:
         tokens: list[list[str]] = []
         self.own: list[set[str]] = []  # the section's own terms, to pick a doc's best sections
         for doc in docset.docs:
-            sections = doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
+            sections = doc_sections(doc)
             context, owns = cache.tokens(doc) if cache is not None else _doc_tokens(doc)
             for i, (sec, own) in enumerate(zip(sections, owns)):
                 self.refs.append((doc, i, sec))
@@ -331,6 +331,18 @@ def _add_neighbors(
         frontier = nxt
 
 
+def section_embed_text(doc: Doc, sec: Section) -> str:
+    """What the model reads for one section: title, heading, description and text, cut to about
+    160 tokens. `noface-ctx index` embeds every section with this, so a query embeds only itself."""
+    head = f"{doc.title}: {sec.heading}" if sec.heading and sec.heading != doc.title else doc.title
+    return f"{head}\n{doc.description}\n{sec.text}"[:SECTION_CHARS]
+
+
+def doc_sections(doc: Doc) -> tuple[Section, ...]:
+    """The sections ranking sees (a doc without headings is one section)."""
+    return doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
+
+
 def _embed(
     embedder: Any, query: str, items: list[_Item], corpus: _Corpus, sec_bm25: np.ndarray, notes: list[str]
 ) -> bool:
@@ -342,9 +354,7 @@ def _embed(
         doc = item.doc
         idx = sorted(item.sec_lex, key=lambda i: (i != 0, -float(sec_bm25[corpus.position(doc.slug, i)])))
         for i in idx[:per_doc]:
-            sec = corpus.refs[corpus.position(doc.slug, i)][2]
-            head = f"{doc.title}: {sec.heading}" if sec.heading and sec.heading != doc.title else doc.title
-            texts.append(f"{head}\n{doc.description}\n{sec.text}"[:SECTION_CHARS])
+            texts.append(section_embed_text(doc, corpus.refs[corpus.position(doc.slug, i)][2]))
             owners.append((item, i))
     try:
         vectors = np.asarray(embedder.embed(texts), dtype=np.float32)

@@ -1,0 +1,65 @@
+"""Vectors as part of the index: `noface-ctx index` embeds every definition and every doc section
+once, so that a prompt embeds only the issue itself.
+
+The texts are exactly what ranking embeds (`rank_code.chunk_embed_text`,
+`rank_docs.section_embed_text`), stored in the same content-hash cache (`embed.CachedEmbedder`:
+a `.npy` matrix read with `allow_pickle=False` and memory-mapped, plus a JSON key list). So the
+store is incremental by construction: an unchanged definition keeps its vector, a changed or new
+one is embedded, and vectors of texts that no longer exist are dropped. Work is saved every
+`SAVE_EVERY` texts, so a run that is killed keeps what it finished and the next run resumes.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from noface_ctx.datatypes import Doc
+
+SAVE_EVERY = 2048  # texts embedded between two saves of the store
+BATCH = 128  # texts per call to the model (progress is reported per batch)
+
+
+@dataclass(frozen=True, slots=True)
+class VectorStats:
+    """What one `embed_all` did."""
+
+    texts: int  # definitions and sections in the repository now
+    embedded: int  # of those, embedded in this run (the rest were stored already)
+    dropped: int  # stored vectors of texts that no longer exist
+    seconds: float
+
+
+def index_texts(index: Any, docs: Sequence[Doc]) -> list[str]:
+    """Every text ranking may embed: each definition of the code index, each section of each doc."""
+    from noface_ctx.rank_code import chunk_embed_text
+    from noface_ctx.rank_docs import doc_sections, section_embed_text
+
+    texts = [chunk_embed_text(index, i) for i in range(len(index))]
+    texts += [section_embed_text(doc, sec) for doc in docs for sec in doc_sections(doc)]
+    return texts
+
+
+def embed_all(store: Any, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None,
+              prune: bool = True) -> VectorStats:
+    """Embed the `texts` `store` (a `CachedEmbedder`) lacks, in batches, saving as it goes."""
+    started = time.perf_counter()
+    todo = store.missing(texts)
+    dropped = store.keep_only(texts) if prune else 0
+    done = since_save = 0
+    if progress is not None:
+        progress(0, len(todo))
+    for start in range(0, len(todo), BATCH):
+        batch = todo[start:start + BATCH]
+        store.embed(batch)
+        done += len(batch)
+        since_save += len(batch)
+        if since_save >= SAVE_EVERY:
+            store.save()
+            since_save = 0
+        if progress is not None:
+            progress(done, len(todo))
+    store.save()
+    return VectorStats(texts=len(set(texts)), embedded=done, dropped=dropped,
+                       seconds=time.perf_counter() - started)

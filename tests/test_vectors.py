@@ -1,0 +1,109 @@
+"""Vectors as part of the index: every definition and doc section embedded once, incrementally,
+resumably; a prompt built after `noface-ctx index` embeds only the issue."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from conftest import FakeEmbedder, commit, write_tree
+
+from noface_ctx import vectors
+from noface_ctx.config import load_config
+from noface_ctx.docs import load_docs
+from noface_ctx.embed import CachedEmbedder
+from noface_ctx.files import scan_repo
+from noface_ctx.index import CodeIndex
+
+FILES = {
+    ".noface.toml": '[monowiki]\nvault = "docs"\n',
+    "docs/cache.md": "---\ntitle: Cache\n---\n# Cache\n\nThe cache keeps rows.\n\n## Eviction\n\nOld rows go first.\n",
+    "src/cache.py": "class Cache:\n    def get(self, key):\n        return self.rows[key]\n\n    def put(self, key, value):\n        self.rows[key] = value\n",
+    "src/util.py": "def slugify(text):\n    return text.lower().replace(' ', '-')\n",
+}
+
+
+def _texts(repo):
+    cfg = load_config(repo)
+    files = scan_repo(cfg)
+    return vectors.index_texts(CodeIndex.build(files, cfg), load_docs(cfg, files).docs)
+
+
+def test_every_definition_and_section_is_embedded_once(repo_factory, tmp_path):
+    repo = repo_factory(FILES)
+    texts = _texts(repo)
+    assert any(t.startswith("src/cache.py Cache.put\n") for t in texts)
+    assert any(t.startswith("Cache: Eviction\n") for t in texts)
+    inner = FakeEmbedder()
+    first = vectors.embed_all(CachedEmbedder(inner, tmp_path / "vec"), texts)
+    assert first.embedded == first.texts == len(set(texts)) and first.dropped == 0
+    again = vectors.embed_all(CachedEmbedder(inner, tmp_path / "vec"), texts)  # a new process: read from disk
+    assert again.embedded == 0
+    # stored as plain arrays: readable with allow_pickle=False, one row per text
+    (npy,) = (tmp_path / "vec").glob("*.npy")
+    assert np.load(npy, allow_pickle=False).shape == (len(set(texts)), inner.dim)
+
+
+def test_add_change_delete_embed_only_what_changed(repo_factory, tmp_path):
+    repo = repo_factory(FILES)
+    store_dir = tmp_path / "vec"
+    vectors.embed_all(CachedEmbedder(FakeEmbedder(), store_dir), _texts(repo))
+    write_tree(repo, {"src/util.py": "def slugify(text):\n    return text.strip().lower()\n",
+                      "src/new.py": "def added():\n    return 1\n"})
+    (repo / "src" / "cache.py").unlink()
+    commit(repo, "add, change, delete")
+    inner = FakeEmbedder()
+    stats = vectors.embed_all(CachedEmbedder(inner, store_dir), _texts(repo))
+    assert stats.embedded == 2 == inner.texts_embedded  # the changed slugify and the new `added`
+    assert stats.dropped == 4  # the old slugify, and Cache, Cache.get, Cache.put of the deleted file
+    later = FakeEmbedder()
+    assert vectors.embed_all(CachedEmbedder(later, store_dir), _texts(repo)).embedded == 0
+
+
+class _Dies(FakeEmbedder):
+    """Fails on its third call, like a run killed half way."""
+
+    def embed(self, texts):
+        if self.calls == 2:
+            raise KeyboardInterrupt
+        return super().embed(texts)
+
+
+def test_a_killed_run_keeps_its_finished_batches(repo_factory, tmp_path, monkeypatch):
+    repo = repo_factory(FILES)
+    texts = _texts(repo)
+    monkeypatch.setattr(vectors, "BATCH", 2)
+    monkeypatch.setattr(vectors, "SAVE_EVERY", 2)
+    with pytest.raises(KeyboardInterrupt):
+        vectors.embed_all(CachedEmbedder(_Dies(), tmp_path / "vec"), texts)
+    resumed = FakeEmbedder()
+    stats = vectors.embed_all(CachedEmbedder(resumed, tmp_path / "vec"), texts)
+    assert stats.embedded == len(set(texts)) - 4  # two batches of two were saved before the kill
+    assert resumed.texts_embedded == stats.embedded
+
+
+@pytest.mark.embedding
+def test_after_index_a_prompt_embeds_only_the_issue(repo_factory):
+    repo = repo_factory({**FILES, "issue.md": "# Cache eviction drops new rows\n\nPut should evict the oldest row.\n"})
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "noface_ctx", *args], cwd=repo, env=env,
+                              capture_output=True, text=True, timeout=300)
+
+    before = json.loads(run("preview", "issue.md", "-q", "--json").stdout)
+    assert before["details"]["embedded_now"] > 4
+    assert any("noface-ctx index" in w for w in before["warnings"])
+    write_tree(repo, {"issue.md": "# Slugs keep spaces\n\nslugify should turn spaces into dashes.\n"})
+    out = run("index")
+    assert out.returncode == 0 and "vectors:" in out.stderr, out.stderr
+    after = json.loads(run("preview", "issue.md", "-q", "--json").stdout)
+    assert after["details"]["embedding_used"]["code"] is True
+    assert after["details"]["embedded_now"] <= 4  # the new issue itself (docs and code queries)
+    assert not any("noface-ctx index" in w for w in after["warnings"])
+    skipped = run("index", "--no-embed")
+    assert skipped.returncode == 0 and "vectors:" not in skipped.stderr
