@@ -315,7 +315,7 @@ PEOPLE_DOCS = frozenset({
 })
 
 
-RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history")  # `[context] record_dirs`
+RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history", "announce")  # `[context] record_dirs`
 
 
 def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
