@@ -286,6 +286,21 @@ def test_body_change_is_a_warning_naming_the_commit(repo_factory):
     assert fresh.by_slug["usage"].verdict == "fresh"  # an example's use: only a signature change counts
 
 
+def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
+    root = repo_factory({
+        "src/store.py": "class Store(Base):\n    def get(self, key):\n        return self.rows[key]\n",
+        "docs/store.md": "Make a `Store()` to keep rows.\n",
+    }, date=JAN)
+    (root / "src/store.py").write_text("class Store(Base):\n    def get(self, key):\n        return self.rows.get(key)\n")
+    commit(root, "get: no KeyError", date=FEB)
+    st = assess(root).by_slug["store"]
+    assert st.changed == () and st.verdict == "fresh"  # a method's body changed: not what the doc says of the class
+    (root / "src/store.py").write_text("class Store(Base, Mixin):\n    def get(self, key):\n        return self.rows.get(key)\n")
+    commit(root, "Store: a mixin", date="2025-02-10T12:00:00+00:00")
+    st = assess(root).by_slug["store"]
+    assert [(c.ref, c.what) for c in st.changed] == [("Store()", "signature")]
+
+
 def test_signature_change_counts_for_examples_and_names_the_right_commit(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("def total(items)", "def total(items, start)"))
