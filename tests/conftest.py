@@ -109,3 +109,16 @@ def _isolate_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(home / ".cache" / "noface-ctx"))
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(home / ".cache" / "tiktoken"))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+def run_cli(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
+    """`noface-ctx ARGV --repo REPO` in this process: (exit code, stdout, stderr)."""
+    import io
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from noface_ctx.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main([*argv, "--repo", str(repo)], stdin=io.StringIO(stdin))
+    return code, out.getvalue(), err.getvalue()

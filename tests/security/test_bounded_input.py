@@ -3,19 +3,16 @@ exit 2 is promised" ends in exit 2 with one line, or is handled (a warning), nev
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
 import subprocess
 import sys
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
-from conftest import commit, write_tree
-from noface_ctx.cli import main
+from conftest import commit, write_tree, run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -30,11 +27,6 @@ DEEP_JSON = "[" * 100_000 + "]" * 100_000
 NESTED_OBJ = '{"id": "x-1", "title": "deep", "description": ' + '{"a": ' * 200 + "1" + "}" * 200 + "}"
 
 
-def run(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*argv, "--repo", str(repo)], stdin=io.StringIO(stdin))
-    return code, out.getvalue(), err.getvalue()
 
 
 def one_error_line(code: int, err: str) -> str:

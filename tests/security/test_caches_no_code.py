@@ -4,14 +4,12 @@ tree, cannot be pointed outside the repository, and a cache file git tracks is n
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import pickle
 import re
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -19,9 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import commit, git, write_tree
+from conftest import commit, git, write_tree, run_cli as run
 from noface_ctx import cachefile
-from noface_ctx.cli import main
 from noface_ctx.config import load_config, repo_key, user_cache_base
 from noface_ctx.datatypes import Doc, Section
 
@@ -35,11 +32,6 @@ REPO = {
 }
 
 
-def run(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*argv, "--repo", str(repo)], stdin=io.StringIO(stdin))
-    return code, out.getvalue(), err.getvalue()
 
 
 class _Boom:

@@ -5,16 +5,12 @@ impossible. (Manifest entries matching no file are PART B.)"""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 
 import pytest
 
-from conftest import commit
-from noface_ctx.cli import main
+from conftest import commit, run_cli as run
 from noface_ctx.pipeline import build_prompt
 from noface_ctx.tokens import count_tokens
 
@@ -26,11 +22,6 @@ REPO = {
 }
 
 
-def run(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main([*argv, "--repo", str(repo)], stdin=io.StringIO(stdin))
-    return code, out.getvalue(), err.getvalue()
 
 
 def _module(i: int) -> str:
