@@ -612,7 +612,7 @@ def _differs(a: dict[str, tuple[str, str]] | None, b: dict[str, tuple[str, str]]
         return None
     if list(a) != list(b) and any(t or d for t, d in (*a.values(), *b.values())):
         return f"parameters ({', '.join(a)}) in `{path_a}` but ({', '.join(b)}) in `{path_b}`"
-    for name in a:
+    for name in [n for n in a if n in b]:  # other names without types or defaults: different calls, not a clash
         (ta, da), (tb, db) = a[name], b[name]
         if da and db and da != db:
             return f"`{name}` defaults to `{da}` in `{path_a}` but `{db}` in `{path_b}`"

@@ -430,6 +430,10 @@ def test_clash_only_when_docs_state_different_things():
     assert find_clashes([cand("docs/a.md", a), cand("docs/e.md", e)]) == []
     chosen = [Chosen(x, x.forms[0]) for x in (cand("docs/b.md", b), cand("docs/a.md", a))]
     assert len(find_clashes(chosen)) == 1
+    # plain calls with other argument names (matplotlib's `bar(bar0)` vs `bar(x)`) are no clash, and no crash
+    f = Staleness("fresh", signatures=(("bar", "(bar0)"),))
+    g = Staleness("fresh", signatures=(("bar", "(x)"),))
+    assert find_clashes([cand("docs/f.md", f), cand("docs/g.md", g)]) == []
 
 
 def test_clash_between_assessed_docs(repo_factory):
