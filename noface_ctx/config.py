@@ -48,8 +48,8 @@ class ContextConfig:
     doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
     embeddings: bool = True
     embedding_model: str = "paraphrase-minilm-l3-onnx"  # ONNX, torch-free; any sentence-transformers name needs the `st` extra
-    bm25_weight: float = 0.4
-    embedding_weight: float = 0.6
+    bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks.md
+    embedding_weight: float = 0.5
     link_boost: float = 1.0
     doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (rank_docs.py docstring)
     instruction_min_score: float = 0.6  # the same for runbooks, checklists, how-tos
