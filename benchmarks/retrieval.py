@@ -15,6 +15,7 @@ whole-file baseline runs on the same tree, and every figure is reported with its
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import resource
@@ -168,6 +169,8 @@ def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
         "files": M.file_recall(gold_files, shown), "funcs": (len(present), len(spans)),
         "range_only": sorted(set(in_ranges) - set(present)),
         "tokens": int(prompt["tokens"].get("total", 0)), "warm_s": warm,
+        # the prompt's bytes, so two runs (before and after a refactor) can be compared exactly
+        "prompt_sha": hashlib.sha256(prompt["prompt"].encode("utf-8")).hexdigest()[:16],
         "code": [[c["path"], c.get("symbol", ""), c.get("start_line"), c.get("end_line"), c.get("form", "")]
                  for c in prompt["code"]],
     }
