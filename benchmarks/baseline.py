@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -47,7 +47,7 @@ class BaselineIndex:
     _tokens: dict[int, int] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, root: Path, token_cache: Path | None = None) -> "BaselineIndex":
+    def build(cls, root: Path, token_cache: Path | None = None) -> BaselineIndex:
         paths = python_files(root)
         texts = [(root / p).read_text(encoding="utf-8", errors="replace") for p in paths]
         index = cls(root, paths, texts, BM25([tokenize(t) for t in texts]), token_cache)

@@ -22,7 +22,7 @@ import json, resource, sys, time
 sys.path.insert(0, {root!r})
 texts = json.load(open({texts!r}))
 t0 = time.perf_counter()
-from noface_ctx.embed import get_embedder
+from noface_ctx.rank.embed import get_embedder
 status = get_embedder({model!r})
 if status.embedder is None:
     print(json.dumps({{"skipped": status.reason}})); sys.exit(0)
@@ -47,9 +47,9 @@ def main() -> int:
     args = p.parse_args()
 
     sys.path.insert(0, str(root))
+    from noface_ctx.code.index import CodeIndex
     from noface_ctx.config import load_config
-    from noface_ctx.files import scan_repo
-    from noface_ctx.index import CodeIndex
+    from noface_ctx.files.gate import scan_repo
 
     cfg = load_config(args.repo_dir)
     index = CodeIndex.build(scan_repo(cfg), cfg)

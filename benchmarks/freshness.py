@@ -46,14 +46,14 @@ sys.path.insert(0, {root!r})
 t = time.perf_counter()
 mode = sys.argv[1]
 if mode == "check":
-    from noface_ctx.check_docs import check_docs
+    from noface_ctx.freshness.check import check_docs
     report = check_docs(sys.argv[3:], repo=sys.argv[2])
     out = {{"report": report.to_dict()}}
 else:
     from noface_ctx.config import load_config
-    from noface_ctx.docs import load_docs
-    from noface_ctx.files import scan_repo
-    from noface_ctx.freshness import assess_docs
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.freshness.assess import assess_docs
     import random
     config = load_config(sys.argv[2])
     files = scan_repo(config)
@@ -107,11 +107,11 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     """name -> (defining file, [docs naming it]) for Python symbols defined once outside tests."""
     sys.path.insert(0, str(ROOT))
     from noface_ctx.config import load_config
-    from noface_ctx.docs import load_docs
-    from noface_ctx.files import scan_repo
-    from noface_ctx.freshness import _is_test, _scan
-    from noface_ctx.markup import is_record
-    from noface_ctx.references import EXTERNAL_NAMES, Codebase
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.docs.markup import is_record
+    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.freshness.assess import _is_test, _scan
+    from noface_ctx.freshness.references import EXTERNAL_NAMES, Codebase
 
     config = load_config(repo)
     files = scan_repo(config)
@@ -197,7 +197,7 @@ _REF = re.compile(r"`+([A-Za-z_][\w.]*)(?:\(\))?`+")
 def mine(repo: Path, limit: int, max_commits: int = 3000) -> list[tuple[str, str, str]]:
     """(fix commit, doc path, name): see the module docstring."""
     sys.path.insert(0, str(ROOT))
-    from noface_ctx.markup import is_record
+    from noface_ctx.docs.markup import is_record
 
     log = git(repo, "log", "--first-parent", "-m", f"-n{max_commits}", "--format=@@%H", "-U0", "--no-color",
               "--", "*.rst", "*.md", "*.txt")

@@ -11,9 +11,10 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 ACC_KS = (1, 3, 5, 10)
 

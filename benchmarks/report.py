@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import statistics
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from benchmarks.metrics import ACC_KS, micro, ratio
 

@@ -24,8 +24,9 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -134,7 +135,7 @@ def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str,
     with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
         if embed and model:  # another model than the default, with the same per-row disk cache
-            from noface_ctx.embed import CachedEmbedder, get_embedder
+            from noface_ctx.rank.embed import CachedEmbedder, get_embedder
 
             embed = CachedEmbedder(get_embedder(model).embedder, Path(cache) / "embeddings")  # type: ignore[assignment]
         t0 = time.perf_counter()
@@ -200,7 +201,7 @@ def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budg
         try:
             result["ours"] = run_ours(tree.root, issue, gold_files, spans, budgets, embed=not args.no_embed,
                                      model=args.embedding_model)
-        except Exception as exc:  # noqa: BLE001 - one failing row must not end the benchmark
+        except Exception as exc:
             tb = traceback.format_exc(limit=6)
             result["ours"] = failed_ours(budgets, gold_files, spans, f"{type(exc).__name__}: {exc}\n{tb}")
     result["rss_mb"] = peak_rss_mb()
@@ -216,7 +217,7 @@ def preload_model(no_embed: bool, model: str | None = None) -> float:
     if no_embed:
         return 0.0
     from noface_ctx.config import ContextConfig
-    from noface_ctx.embed import get_embedder
+    from noface_ctx.rank.embed import get_embedder
 
     t0 = time.perf_counter()
     status = get_embedder(model or ContextConfig().embedding_model)

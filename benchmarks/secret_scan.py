@@ -24,9 +24,9 @@ def main() -> None:
     args = ap.parse_args()
     repo = Path(args.repo).resolve()
     os.environ["NOFACE_CTX_CACHE_DIR"] = tempfile.mkdtemp(prefix="noface-secret-bench-")
-    from noface_ctx import files as F
     from noface_ctx.config import load_config
-    from noface_ctx.secret_rules import find_secret
+    from noface_ctx.files import gate as F
+    from noface_ctx.files.secrets import find_secret
 
     names = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True).stdout
     texts = []

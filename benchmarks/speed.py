@@ -27,8 +27,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 # A made-up but typical issue (an ORM bug report) so the default run exercises every stage.
 DEFAULT_ISSUE = {
@@ -96,7 +97,7 @@ def load_issue(path: str | None) -> dict[str, str]:
 def load_model() -> None:
     """Load and warm up the embedding model (process-cached; `build_prompt` wraps it in its disk cache)."""
     from noface_ctx.config import ContextConfig
-    from noface_ctx.embed import get_embedder
+    from noface_ctx.rank.embed import get_embedder
 
     status = get_embedder(ContextConfig().embedding_model)
     if status.embedder is None:

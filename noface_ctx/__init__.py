@@ -17,12 +17,12 @@ __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     "build_prompt": "noface_ctx.pipeline",
-    "check_docs": "noface_ctx.check_docs",
-    "parse_signals": "noface_ctx.signals",
-    "resolve_requests": "noface_ctx.signals",
+    "check_docs": "noface_ctx.freshness.check",
+    "parse_signals": "noface_ctx.signals.parse",
+    "resolve_requests": "noface_ctx.signals.parse",
     "load_config": "noface_ctx.config",
     "Config": "noface_ctx.config",
-    "load_issue": "noface_ctx.issue",
+    "load_issue": "noface_ctx.issue.load",
     "Prompt": "noface_ctx.datatypes",
     "Issue": "noface_ctx.datatypes",
     "Manifest": "noface_ctx.datatypes",
@@ -36,13 +36,13 @@ _EXPORTS: dict[str, str] = {
 __all__ = [*_EXPORTS, "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from noface_ctx.check_docs import check_docs
     from noface_ctx.config import Config, load_config
     from noface_ctx.datatypes import Issue, Manifest, Prompt
     from noface_ctx.errors import ConfigError, InputError, InternalError, NofaceError, UsageError
-    from noface_ctx.issue import load_issue
+    from noface_ctx.freshness.check import check_docs
+    from noface_ctx.issue.load import load_issue
     from noface_ctx.pipeline import build_prompt
-    from noface_ctx.signals import parse_signals, resolve_requests
+    from noface_ctx.signals.parse import parse_signals, resolve_requests
 
 
 def __getattr__(name: str) -> Any:

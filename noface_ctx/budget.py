@@ -9,8 +9,8 @@ lines cost tokens too, so they are reserved before packing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Iterable, Sequence
 
 from noface_ctx.datatypes import Candidate, Chosen, Form, Omitted, Selection
 from noface_ctx.tokens import count_tokens

@@ -31,8 +31,9 @@ import json
 import os
 import struct
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -57,8 +58,8 @@ class CacheFormatError(ValueError):
 
 def _classes() -> dict[str, tuple[type, Callable[[Any], Any] | None, Callable[[Any], Any] | None]]:
     from noface_ctx.datatypes import Doc, ManifestEntry, MissingRef, Section, Staleness, WikiLink
+    from noface_ctx.freshness.references import Reference
     from noface_ctx.lexical import BM25
-    from noface_ctx.references import Reference
 
     out: dict[str, tuple[type, Any, Any]] = {}
     for cls in (Doc, Section, WikiLink, MissingRef, Staleness, ManifestEntry, Reference):

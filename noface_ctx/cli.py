@@ -13,8 +13,9 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence, TextIO
+from typing import Any, TextIO
 
 from noface_ctx.errors import NofaceError, UsageError
 
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
         return 0
     except SystemExit as exc:  # argparse --help / --version
         return int(exc.code or 0)
-    except Exception as exc:  # noqa: BLE001 - the one place that turns bugs into exit code 3
+    except Exception as exc:
         log = _write_crash_log()
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc} (traceback: {log})", file=sys.stderr)
         return 3
@@ -138,7 +139,7 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
     config = _load_config(args)
     issue: Any = args.issue
     if issue == "-":
-        from noface_ctx.issue import load_issue
+        from noface_ctx.issue.load import load_issue
 
         issue = load_issue("-", config.root, stdin=stdin)
     prompt = build_prompt(
@@ -221,8 +222,8 @@ def _print_summary(prompt: Any) -> None:
 
 
 def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.files import scan_repo
-    from noface_ctx.index import CodeIndex
+    from noface_ctx.code.index import CodeIndex
+    from noface_ctx.files.gate import scan_repo
 
     config = _load_config(args)
     repo_files = scan_repo(config)
@@ -236,9 +237,9 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
     )
     if args.no_embed:
         return 0
-    from noface_ctx.docs import load_docs
+    from noface_ctx.docs.load import load_docs
     from noface_ctx.pipeline import shared_embedder
-    from noface_ctx.vectors import embed_all, index_texts
+    from noface_ctx.rank.vectors import embed_all, index_texts
 
     store, note = shared_embedder(config, None)
     if store is None:
@@ -272,7 +273,7 @@ def _progress() -> Iterator[Callable[[str], Callable[[int, int], None]] | None]:
 
 
 def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.check_docs import check_docs
+    from noface_ctx.freshness.check import check_docs
 
     config = _load_config(args)
     for path in args.paths:
@@ -307,7 +308,7 @@ def _checkable(path: str, root: Path) -> None:
 
 
 def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.signals import parse_signals_detailed, resolve_requests
+    from noface_ctx.signals.parse import parse_signals_detailed, resolve_requests
 
     config = _load_config(args)
     text = _read_source(args.source, stdin)

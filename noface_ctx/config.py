@@ -9,21 +9,22 @@ let files through or silently change a budget).
 from __future__ import annotations
 
 import dataclasses
-import math
 import difflib
+import math
 import re
 import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
+from noface_ctx.docs.markup import RECORD_DIRS
 from noface_ctx.errors import ConfigError
-from noface_ctx.markup import RECORD_DIRS
 
 CONFIG_NAME = ".noface.toml"
 
@@ -90,7 +91,7 @@ class Config:
     def name(self) -> str:
         return self.project_name or self.root.name
 
-    def with_context(self, **changes: Any) -> "Config":
+    def with_context(self, **changes: Any) -> Config:
         """A copy with some `[context]` values replaced (e.g. a `--budget` override)."""
         return dataclasses.replace(self, context=dataclasses.replace(self.context, **changes))
 
@@ -329,7 +330,7 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Co
     )
 
 
-def _check(value: Any, typ: Any, table: str, key: str, locate: "_Locator") -> Any:
+def _check(value: Any, typ: Any, table: str, key: str, locate: _Locator) -> Any:
     where = locate(table, key)
     names = {bool: "true or false", int: "an integer", float: "a number", str: "a string", "str_list": "a list of strings"}
     ok: bool

@@ -6,9 +6,10 @@ Types used inside a single stage live in that stage's module.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Literal, Mapping
+from typing import Any, Literal
 
 # --------------------------------------------------------------------------- issue + manifest
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class BM25:
         }
 
     @classmethod
-    def from_state(cls, state: dict) -> "BM25":
+    def from_state(cls, state: dict) -> BM25:
         """The index `to_state` described; ValueError when `state` is not one."""
         import bm25s
 

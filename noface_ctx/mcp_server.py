@@ -77,9 +77,9 @@ class Workspace:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
         the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
         Key None (no reuse) when the state cannot be fingerprinted."""
-        from noface_ctx.files import scan_repo
+        from noface_ctx.files.gate import scan_repo
         from noface_ctx.git import head
-        from noface_ctx.issue import load_issue
+        from noface_ctx.issue.load import load_issue
 
         the_issue = ref if isinstance(ref, Issue) else load_issue(ref, self.root)
         files = scan_repo(self.config, the_issue.manifest)
@@ -90,7 +90,7 @@ class Workspace:
 
     def need(self, kind: str, target: str) -> dict[str, Any]:
         """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""
-        from noface_ctx.signals import parse_signals_detailed, resolve_requests
+        from noface_ctx.signals.parse import parse_signals_detailed, resolve_requests
 
         if not isinstance(target, str) or not target.strip():
             raise UsageError("target must be a non-empty string")
@@ -108,9 +108,9 @@ class Workspace:
 
     def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
-        from noface_ctx.files import scan_repo
+        from noface_ctx.files.gate import scan_repo
         from noface_ctx.pipeline import _embedder, _index
-        from noface_ctx.rank_code import code_location, rank_code
+        from noface_ctx.rank.code import code_location, rank_code
 
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be a non-empty string")
@@ -139,8 +139,8 @@ class Workspace:
                 "seconds": round(time.perf_counter() - t0, 3)}
 
     def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
-        from noface_ctx.check_docs import check_docs
-        from noface_ctx.signals import normalise_path
+        from noface_ctx.freshness.check import check_docs
+        from noface_ctx.signals.parse import normalise_path
 
         if len(paths or []) > MAX_PATHS:
             raise UsageError(f"at most {MAX_PATHS} paths per call")
@@ -164,7 +164,7 @@ class Workspace:
 
     def warm_up(self) -> float:
         """Scan, index and load the embedder once so the first tool call is already warm."""
-        from noface_ctx.files import scan_repo
+        from noface_ctx.files.gate import scan_repo
         from noface_ctx.pipeline import _embedder, _index
 
         t0 = time.perf_counter()
@@ -185,7 +185,7 @@ class Workspace:
             raise UsageError("issue is required: a beads id or a repository-relative .md/.json issue file")
         issue = issue.strip()
         if "/" in issue or issue.endswith((".md", ".txt", ".json")):
-            from noface_ctx.signals import normalise_path
+            from noface_ctx.signals.parse import normalise_path
 
             norm, problem = normalise_path(issue)
             if problem:
@@ -197,7 +197,7 @@ class Workspace:
         return issue
 
     def _refused(self, path: str) -> str:
-        from noface_ctx.files import is_secret_path
+        from noface_ctx.files.gate import is_secret_path
 
         if self.manifest is not None and self.manifest.is_forbidden(path):
             return "forbidden by the issue manifest"
@@ -327,7 +327,7 @@ def create_server(workspace: Workspace) -> Any:
 
 def serve(config: Config, issue_ref: str | None = None, *, warm: bool = True) -> int:
     """Run the server on stdin/stdout until the client closes the connection."""
-    from noface_ctx.issue import load_issue
+    from noface_ctx.issue.load import load_issue
 
     logging.basicConfig(level=logging.WARNING, format="noface-ctx mcp: %(message)s")
     issue = load_issue(issue_ref, config.root) if issue_ref else None
@@ -338,7 +338,7 @@ def serve(config: Config, issue_ref: str | None = None, *, warm: bool = True) ->
             try:
                 seconds = workspace.warm_up()
                 log.info("warm in %.2fs", seconds)
-            except Exception as exc:  # noqa: BLE001 - a failed warm-up only makes the first call slower
+            except Exception as exc:
                 log.warning("warm-up failed: %s: %s", type(exc).__name__, exc)
 
         threading.Thread(target=_warm, name="noface-warm", daemon=True).start()

@@ -32,9 +32,10 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from noface_ctx.errors import InputError, UsageError
 
@@ -157,9 +158,9 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
               budget: int | None = None, answer_budget: int | None = None, timeout: float = DEFAULT_TIMEOUT,
               log_path: Path | None = None, embed: Any = None) -> IssueResult:
     """Drive one issue to ISSUE_COMPLETE / BLOCKED / the turn limit; log one record per turn."""
-    from noface_ctx.issue import load_issue
+    from noface_ctx.issue.load import load_issue
     from noface_ctx.pipeline import build_prompt
-    from noface_ctx.signals import parse_signals_detailed, resolve_requests
+    from noface_ctx.signals.parse import parse_signals_detailed, resolve_requests
     from noface_ctx.tokens import count_tokens
 
     root = Path(config.root)
@@ -233,7 +234,7 @@ def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, en
 
 def _assistant_text(stdout: str) -> str:
     """The assistant's own words: text blocks of stream-json, or the plain text."""
-    from noface_ctx.signals import _texts
+    from noface_ctx.signals.parse import _texts
 
     _fmt, texts = _texts(stdout)
     return "\n".join(t for _n, t in texts)

@@ -9,22 +9,23 @@ The prompt never exceeds the budget.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from noface_ctx.budget import omitted_cost, select
-from noface_ctx.complexity import Complexity, assess_complexity
+from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
-from noface_ctx.docs import DocSet, load_docs
+from noface_ctx.docs.load import DocSet, load_docs
 from noface_ctx.errors import UsageError
-from noface_ctx.files import admitted, scan_repo
-from noface_ctx.freshness import Freshness, assess_docs, find_clashes
-from noface_ctx.index import CodeIndex, is_sized_out_source
-from noface_ctx.issue import load_issue_with_warnings
-from noface_ctx.rank_code import CodeRanking, code_location, rank_code
-from noface_ctx.rank_docs import DocRanking, rank_docs
+from noface_ctx.files.gate import admitted, scan_repo
+from noface_ctx.freshness.assess import Freshness, assess_docs, find_clashes
+from noface_ctx.issue.load import load_issue_with_warnings
+from noface_ctx.rank.code import CodeRanking, code_location, rank_code
+from noface_ctx.rank.complexity import Complexity, assess_complexity
+from noface_ctx.rank.docs import DocRanking, rank_docs
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.tokens import count_tokens
 
@@ -160,7 +161,7 @@ def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
     """(embedder or None, a note for the report). Only a model we load gets the disk cache."""
     if embed is not None and not isinstance(embed, bool):
         return embed, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
-    from noface_ctx.embed import CachedEmbedder, get_embedder
+    from noface_ctx.rank.embed import CachedEmbedder, get_embedder
 
     enabled = cfg.context.embeddings if embed is None else embed
     status = get_embedder(cfg.context.embedding_model, enabled=enabled)

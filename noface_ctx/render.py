@@ -8,8 +8,9 @@ knows how much room is left.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from noface_ctx.budget import omitted_line
 from noface_ctx.datatypes import Issue, Manifest, Omitted, Prompt, Selection

@@ -7,13 +7,13 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import git, make_repo
 
 from benchmarks import metrics as M
 from benchmarks.baseline import BaselineIndex
 from benchmarks.materialise import materialise, tree_dir
 from benchmarks.report import aggregate, render_markdown, update_doc
 from benchmarks.retrieval import body_in_text, issue_dict
-from conftest import git, make_repo
 
 SOURCE = '''\
 import os

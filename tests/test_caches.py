@@ -7,16 +7,16 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import commit, git, write_tree
+
 from noface_ctx import cachefile
-from noface_ctx import freshness as freshness_mod
+from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue
-from noface_ctx.docs import load_docs
-from noface_ctx.files import scan_repo
-from noface_ctx.freshness import assess_docs
-from noface_ctx.index import CodeIndex
+from noface_ctx.docs.load import load_docs
+from noface_ctx.files.gate import scan_repo
+from noface_ctx.freshness import assess as freshness_mod
+from noface_ctx.freshness.assess import assess_docs
 
 JAN = "2025-01-01T12:00:00+00:00"
 CODE = "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n"
@@ -134,8 +134,8 @@ def test_load_docs_reuses_parses_and_sees_edits(repo_factory):
 
 
 def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
-    from noface_ctx import rank_docs as rd
-    from noface_ctx.complexity import Complexity
+    from noface_ctx.rank import docs as rd
+    from noface_ctx.rank.complexity import Complexity
 
     root = _repo(repo_factory)
     config = load_config(root)

@@ -10,18 +10,18 @@ import subprocess
 import sys
 import sysconfig
 import time
-import tomllib
 from datetime import datetime, timedelta, timezone
 from importlib import metadata
 from pathlib import Path
 
 import pytest
-
+import tomllib
 from conftest import commit, git, make_repo, write_tree
-from noface_ctx.check_docs import check_docs
+
 from noface_ctx.cli import main
 from noface_ctx.config import load_config
 from noface_ctx.errors import UsageError
+from noface_ctx.freshness.check import check_docs
 
 MAIN = Path(__file__).resolve().parents[1]
 # recent dates, so no doc is old enough for an age finding (stale_after_days = 180)
@@ -179,10 +179,10 @@ def test_cli_exit_codes_and_output(stale_repo, capsys):
 def test_check_docs_never_imports_torch_or_ranking(stale_repo):
     code = (
         "import json, sys\n"
-        "from noface_ctx.check_docs import check_docs\n"
+        "from noface_ctx.freshness.check import check_docs\n"
         f"r = check_docs(repo={str(stale_repo)!r})\n"
-        "mods = ['torch', 'sentence_transformers', 'onnxruntime', 'tokenizers', 'noface_ctx.embed', 'noface_ctx.rank_docs',"
-        " 'noface_ctx.rank_code', 'noface_ctx.pipeline']\n"
+        "mods = ['torch', 'sentence_transformers', 'onnxruntime', 'tokenizers', 'noface_ctx.rank.embed', 'noface_ctx.rank.docs',"
+        " 'noface_ctx.rank.code', 'noface_ctx.pipeline']\n"
         "print(json.dumps({'exit': r.exit_code, 'loaded': [m for m in mods if m in sys.modules]}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ)
@@ -213,7 +213,7 @@ def _with_requirements(names: set[str]) -> set[str]:
 def test_check_docs_needs_only_declared_dependencies(stale_repo):
     """The hook's environment gets `[project] dependencies` and no more: nothing else may be imported."""
     listing = "import json, sys; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
-    code = f"from noface_ctx.check_docs import check_docs\ncheck_docs(repo={str(stale_repo)!r})\n{listing}\n"
+    code = f"from noface_ctx.freshness.check import check_docs\ncheck_docs(repo={str(stale_repo)!r})\n{listing}\n"
     loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                             check=True).stdout))
     at_startup = set(json.loads(subprocess.run([sys.executable, "-c", listing], capture_output=True, text=True,

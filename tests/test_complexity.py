@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from noface_ctx.complexity import assess_complexity
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
+from noface_ctx.rank.complexity import assess_complexity
 
 PATHS = [
     "noface_ctx/config.py",

@@ -1,6 +1,5 @@
 """`.noface.toml` loading: defaults, noface compatibility, and one-line located errors."""
 
-from pathlib import Path
 
 import pytest
 

@@ -9,7 +9,7 @@ import pytest
 from noface_ctx import git
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles
-from noface_ctx.docs import (
+from noface_ctx.docs.load import (
     glob_match,
     is_instruction_doc,
     load_docs,
@@ -310,7 +310,7 @@ def test_glob_match(path, pattern, ok):
 
 def test_real_noface_vault_layout(repo_factory):
     """noface's own layout: `[monowiki] vault = "./wiki"`, `wiki/monowiki.yml`, `wiki/vault/design/*.md`."""
-    from noface_ctx.files import scan_repo
+    from noface_ctx.files.gate import scan_repo
 
     root = repo_factory(
         {

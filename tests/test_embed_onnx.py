@@ -10,7 +10,14 @@ import sys
 import numpy as np
 import pytest
 
-from noface_ctx.embed import DEFAULT_MODEL, VOCAB, OnnxEmbedder, embeddings_available, get_embedder, onnx_model_path
+from noface_ctx.rank.embed import (
+    DEFAULT_MODEL,
+    VOCAB,
+    OnnxEmbedder,
+    embeddings_available,
+    get_embedder,
+    onnx_model_path,
+)
 
 pytestmark = pytest.mark.embedding
 
@@ -61,7 +68,7 @@ def test_empty_input_gives_an_empty_matrix(onnx):
 def test_loading_prints_nothing_and_imports_no_torch(tmp_path):
     code = (
         "import json, sys\n"
-        "from noface_ctx.embed import get_embedder\n"
+        "from noface_ctx.rank.embed import get_embedder\n"
         "v = get_embedder().embedder.embed(['hello world'])\n"
         "print(json.dumps({'shape': list(v.shape), 'torch': 'torch' in sys.modules,"
         " 'st': 'sentence_transformers' in sys.modules}))\n"

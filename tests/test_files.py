@@ -9,12 +9,12 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import commit, git, write_tree
-from noface_ctx import files as files_mod
+
 from noface_ctx.config import cache_dir, load_config
 from noface_ctx.datatypes import Manifest, ManifestEntry
-from noface_ctx.files import check_path, file_kind, find_secret, is_secret_path, scan_repo
+from noface_ctx.files import gate as files_mod
+from noface_ctx.files.gate import check_path, file_kind, find_secret, is_secret_path, scan_repo
 
 # Credentials are assembled at run time so this file never looks like it holds one (not from
 # adjacent literals either: `find_secret` joins those; `_u` drops the `~` that breaks each up).

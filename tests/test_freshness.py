@@ -8,14 +8,14 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
-
 from conftest import commit, git, write_tree
+
+from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Candidate, Chosen, Doc, Form, MissingRef, Staleness
-from noface_ctx.docs import load_docs
-from noface_ctx.files import scan_repo
-from noface_ctx.freshness import assess_docs, extract_references, find_clashes
-from noface_ctx.index import CodeIndex
+from noface_ctx.docs.load import load_docs
+from noface_ctx.files.gate import scan_repo
+from noface_ctx.freshness.assess import assess_docs, extract_references, find_clashes
 
 JAN = "2025-01-01T12:00:00+00:00"
 FEB = "2025-02-01T12:00:00+00:00"
@@ -174,7 +174,7 @@ def test_snippets_in_languages_the_repo_does_not_use_are_ignored(repo_factory):
 
 
 def test_records_are_never_judged_or_ranked_but_still_loaded(repo_factory):
-    from noface_ctx.markup import is_record
+    from noface_ctx.docs.markup import is_record
 
     assert is_record("CHANGELOG.md") and is_record("docs/releases/1.9.txt") and is_record("a/whatsnew/x.rst")
     assert is_record("doc/en/announce/release-2.4.0.rst")  # pytest keeps release announcements there
@@ -360,7 +360,7 @@ def test_uncommitted_edits_are_judged_against_head(repo_factory):
 
 
 def test_history_index_is_extended_not_rebuilt(repo_factory, tmp_path):
-    from noface_ctx.doc_history import HistoryIndex
+    from noface_ctx.freshness.history import HistoryIndex
 
     root = renamed_repo(repo_factory)
     db = tmp_path / "h.sqlite"

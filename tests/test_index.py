@@ -10,14 +10,13 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from conftest import commit, write_tree
 
+from noface_ctx.code.index import INDEX_NAME, CodeIndex
+from noface_ctx.code.languages import language_for_path
 from noface_ctx.config import cache_dir, load_config
 from noface_ctx.datatypes import Excluded, FileEntry, RepoFiles
-from noface_ctx.index import INDEX_NAME, CodeIndex
-from noface_ctx.languages import language_for_path
 from noface_ctx.lexical import tokenize
-
-from conftest import commit, write_tree
 
 FILES = {
     "app/models.py": textwrap.dedent(
@@ -184,7 +183,7 @@ sys.path.insert(0, {tests!r})
 from pathlib import Path
 from test_index import scan
 from noface_ctx.config import load_config
-from noface_ctx.index import CodeIndex
+from noface_ctx.code.index import CodeIndex
 root = Path({root!r})
 index = CodeIndex.build(scan(root), load_config(root))
 assert index.has_symbol("User.get_user"), index.stats

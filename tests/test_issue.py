@@ -12,7 +12,7 @@ import pytest
 
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.errors import InputError
-from noface_ctx.issue import load_issue, load_issue_with_warnings, load_manifest, parse_manifest_comment
+from noface_ctx.issue.load import load_issue, load_issue_with_warnings, load_manifest, parse_manifest_comment
 
 BEADS_ISSUE = {
     "id": "bd-7",
@@ -285,7 +285,7 @@ def test_manifest_object_passthrough_and_bad_types(tmp_path):
 
 
 def test_manifest_from_a_markdown_issue_is_labelled_by_its_file_and_line(tmp_path):
-    from noface_ctx.issue import load_issue
+    from noface_ctx.issue.load import load_issue
 
     (tmp_path / "issues").mkdir()
     (tmp_path / "issues" / "x.md").write_text(
@@ -298,12 +298,12 @@ def test_manifest_from_a_markdown_issue_is_labelled_by_its_file_and_line(tmp_pat
 @pytest.mark.parametrize("ref", ["examples/request-log-rotation.md", "nfc-1"])
 def test_the_shipped_example_issue_can_be_finished_within_its_manifest(ref):
     """It asks for a config key, a README change and rotation in write_log: all editable."""
-    from noface_ctx.issue import load_issue
+    from noface_ctx.issue.load import load_issue
 
     root = Path(__file__).resolve().parents[1]
     issue = load_issue(ref, root)
     editable = {e.path for e in issue.manifest.primary}
-    assert {"noface_ctx/config.py", "README.md", "noface_ctx/answer.py", "noface_ctx/signals.py"} <= editable
+    assert {"noface_ctx/config.py", "README.md", "noface_ctx/signals/answer.py", "noface_ctx/signals/parse.py"} <= editable
     assert "request_log_max_kb" in issue.description and "README" in issue.acceptance_criteria + issue.description
     for entry in issue.manifest.primary + issue.manifest.read:
         assert (root / entry.path).is_file(), entry.path

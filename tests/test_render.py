@@ -17,7 +17,7 @@ from noface_ctx.render import (
     frame_tokens,
     render_prompt,
 )
-from noface_ctx.signals import parse_signals
+from noface_ctx.signals.parse import parse_signals
 from noface_ctx.tokens import count_tokens
 
 SECTIONS = ["ISSUE:", "MANIFEST", "COMMANDS:", "DESIGN CONTEXT:", "CODE CONTEXT:", "OMITTED CONTEXT:",

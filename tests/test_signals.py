@@ -10,7 +10,7 @@ import pytest
 
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
-from noface_ctx.signals import Request, parse_line, parse_signals, parse_signals_detailed, resolve_requests
+from noface_ctx.signals.parse import Request, parse_line, parse_signals, parse_signals_detailed, resolve_requests
 from noface_ctx.tokens import count_tokens
 
 
@@ -452,7 +452,7 @@ def test_docs_by_slug_alias_path_and_heading(repo):
     assert _item(answer, "login-design#Refresh").outcome == "served"
     assert answer.text.count("Refresh tokens rotate") == 2  # whole doc + the section
     nope = _item(answer, "docs/auth.md#Nope")
-    assert nope.outcome == "not found" and "auth-design#refresh" in nope.suggestions or nope.suggestions
+    assert (nope.outcome == "not found" and "auth-design#refresh" in nope.suggestions) or nope.suggestions
 
 
 def test_every_refusal_is_listed_and_the_answer_fits_the_budget(repo):

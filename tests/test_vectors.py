@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from conftest import FakeEmbedder, commit, write_tree
 
-from noface_ctx import vectors
+from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
-from noface_ctx.docs import load_docs
-from noface_ctx.embed import CachedEmbedder
-from noface_ctx.files import scan_repo
-from noface_ctx.index import CodeIndex
+from noface_ctx.docs.load import load_docs
+from noface_ctx.files.gate import scan_repo
+from noface_ctx.rank import vectors as vectors
+from noface_ctx.rank.embed import CachedEmbedder
 
 FILES = {
     ".noface.toml": '[monowiki]\nvault = "docs"\n',

@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from conftest import commit, write_tree, run_cli as run
+from conftest import commit, write_tree
+from conftest import run_cli as run
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import commit, git, write_tree
+from conftest import run_cli as run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import commit, git, write_tree, run_cli as run
 from noface_ctx import cachefile
 from noface_ctx.config import load_config, repo_key, user_cache_base
 from noface_ctx.datatypes import Doc, Section
@@ -46,7 +47,7 @@ class _Boom:
 
 def _plant_pickles(repo: Path, marker: Path, names: list[str]) -> None:
     payload = pickle.dumps(_Boom(str(marker)))
-    write_tree(repo, {name: payload for name in names})
+    write_tree(repo, dict.fromkeys(names, payload))
 
 
 ALL_CACHE_NAMES = [
@@ -133,7 +134,7 @@ def test_a_cache_file_git_tracks_is_never_read(repo_factory):
     digest = hashlib.sha1(text.encode()).hexdigest()
     poisoned = Doc(path="docs/cart.md", slug="cart", title="POISONED", text="POISONED add_item cart design",
                    sections=(Section("cart", "POISONED", "poisoned", 1, 1, 1, "POISONED add_item cart"),))
-    from noface_ctx.doc_cache import ParseCache
+    from noface_ctx.docs.cache import ParseCache
 
     data = cachefile.encode(ParseCache.VERSION, {"docs/cart.md": (digest, poisoned, "")})
     cachefile._MEMO.clear()

@@ -10,7 +10,7 @@ import pytest
 from noface_ctx import build_prompt
 from noface_ctx.cli import main
 from noface_ctx.errors import InputError
-from noface_ctx.issue import parse_manifest_comment
+from noface_ctx.issue.load import parse_manifest_comment
 from tests.conftest import make_repo
 
 MARK = "FORBIDDEN-CODE-MARKER-3c7"
@@ -98,7 +98,7 @@ def test_json_manifest_misspelt_key_is_an_error(tmp_path, capsys):
 
 
 def test_json_manifest_string_value_keeps_spaces(tmp_path):
-    from noface_ctx.issue import load_manifest
+    from noface_ctx.issue.load import load_manifest
 
     m = load_manifest({"forbidden": "src/my secret.py, src/b.py"}, where="m.json")
     assert [e.path for e in m.forbidden] == ["src/my secret.py", "src/b.py"]

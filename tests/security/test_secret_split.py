@@ -9,7 +9,7 @@ import json
 import pytest
 
 from noface_ctx import build_prompt, parse_signals, resolve_requests
-from noface_ctx.secret_rules import find_secret
+from noface_ctx.files.secrets import find_secret
 from tests.conftest import make_repo
 from tests.security.fakesecrets import aws_key, pem_body, pem_footer, pem_header
 

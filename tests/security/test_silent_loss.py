@@ -9,8 +9,9 @@ import json
 import re
 
 import pytest
+from conftest import commit
+from conftest import run_cli as run
 
-from conftest import commit, run_cli as run
 from noface_ctx.pipeline import build_prompt
 from noface_ctx.tokens import count_tokens
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
+from noface_ctx.code.index import CodeIndex, is_sized_out_source
+from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
+from noface_ctx.code.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, ManifestEntry, RepoFiles
-from noface_ctx.index import CodeIndex, is_sized_out_source
-from noface_ctx.languages import CONTAINER_KINDS, fence_for
 from noface_ctx.lexical import tokenize, zscore
-from noface_ctx.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.tokens import count_tokens
 
 TAIL_SIZE = 120  # more chunks after the pool, by BM25 and boosts alone, for large budgets
@@ -381,7 +382,7 @@ def rank_code(
     """
     if budget is not None:
         config = config.with_context(budget_tokens=int(budget))
-    from noface_ctx.embed import CachedEmbedder
+    from noface_ctx.rank.embed import CachedEmbedder
 
     wrapped = embedder is not None and not isinstance(embedder, CachedEmbedder)
     if wrapped:

@@ -1,5 +1,5 @@
 """Git history behind freshness: one persistent, incremental index of `git log`, and the two
-questions freshness asks of it (see `noface_ctx.freshness`).
+questions freshness asks of it (see `noface_ctx.freshness.assess`).
 
 `HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's history (sequence
 number along the first-parent chain, sha, time, subject) and every file it touched (status,
@@ -30,10 +30,11 @@ import keyword
 import re
 import sqlite3
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from noface_ctx import cachefile, git
 

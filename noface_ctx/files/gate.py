@@ -18,8 +18,9 @@ import posixpath
 import re
 import stat
 import time
+from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Collection, Iterable, NamedTuple
+from typing import NamedTuple
 
 import pathspec
 
@@ -28,10 +29,10 @@ from noface_ctx.cachefile import read_json as cache_json
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
 from noface_ctx.errors import InputError
-from noface_ctx.secret_rules import content_secret, find_secret, is_secret_path, secret_path_kind
-from noface_ctx.walk import ignored, walk_cached
+from noface_ctx.files.secrets import content_secret, find_secret, is_secret_path, secret_path_kind
+from noface_ctx.files.walk import ignored, walk_cached
 
-__all__ = ["scan_repo", "check_path", "admitted", "is_secret_path", "find_secret", "file_kind", "EXTENSION_LANGUAGE"]
+__all__ = ["EXTENSION_LANGUAGE", "admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
 
 # --------------------------------------------------------------------------- file kinds
 
@@ -307,10 +308,10 @@ class _ScanCache:
 
 # --------------------------------------------------------------------------- scanning
 
-_RULES_MEMO: dict[tuple, "_Rules"] = {}
+_RULES_MEMO: dict[tuple, _Rules] = {}
 
 
-def _rules_for(config: Config, manifest: Manifest | None, explicit: Collection[str]) -> "_Rules":
+def _rules_for(config: Config, manifest: Manifest | None, explicit: Collection[str]) -> _Rules:
     """Rules with their per-path verdicts kept for the life of the process (the same repo is
     often scanned several times: a preview, then signals)."""
     key = (str(config.root), config.max_file_size_kb, config.context.exclude, manifest, frozenset(explicit))
@@ -406,7 +407,7 @@ class _LastScan(NamedTuple):
 RACY_NS = 2_000_000_000  # files modified this recently get their content hashed into the fingerprint
 
 
-def _full_scan(config: Config, rules: "_Rules", prefix: str, paths: list[str], stamps: list[Stamp | None],
+def _full_scan(config: Config, rules: _Rules, prefix: str, paths: list[str], stamps: list[Stamp | None],
                pruned: list[Excluded], has_git: bool, warnings: list[str]) -> RepoFiles:
     """Classify every path; a path whose stamp is unchanged since the last scan keeps its verdict."""
     cache = _ScanCache(config)

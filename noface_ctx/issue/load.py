@@ -15,9 +15,10 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable, Mapping, TextIO
+from typing import Any, TextIO
 
 from noface_ctx.bounded import MAX_JSON_BYTES, check_depth, loads_json, read_head, read_json
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
@@ -93,7 +94,7 @@ def _unmatched_entries(manifest: Manifest, root: Path) -> list[str]:
 def _mask_secrets(issue: Issue, warnings: list[str]) -> Issue:
     """Credentials pasted into the issue never reach the prompt: each is replaced by
     `[REDACTED: kind]`, with a warning naming the field and the kind (never the value)."""
-    from noface_ctx.secret_rules import redact_secrets
+    from noface_ctx.files.secrets import redact_secrets
 
     changes: dict[str, Any] = {}
     for name in _TEXT_FIELDS:

@@ -8,10 +8,11 @@ A tiny local fix (one file, a short bug report, "typo") gets 0–2 docs; a cross
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Any, Collection
+from typing import Any
 
 from noface_ctx.datatypes import Issue
 
@@ -73,7 +74,7 @@ def assess_complexity(
         parts.append((0.15, f"touches {len(dirs)} directories ({', '.join(sorted(dirs)[:4])}): cross-cutting"))
     _scope_signal(text, issue.labels, parts)
     kind = (issue.issue_type or "").strip().lower()
-    if kind in _TYPE_WEIGHT and _TYPE_WEIGHT[kind]:
+    if _TYPE_WEIGHT.get(kind):
         parts.append((_TYPE_WEIGHT[kind], f"issue type {kind}"))
     words = len(re.findall(r"\w+", text))
     if words < 30:

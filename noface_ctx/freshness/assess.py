@@ -4,7 +4,7 @@ was last updated, and docs that contradict each other.
 Per doc (`assess_docs`); records (release notes, changelogs, history: `markup.is_record`) are
 never judged:
 
-- **references** are the code-like tokens of `noface_ctx.references` that resolve in the code
+- **references** are the code-like tokens of `noface_ctx.freshness.references` that resolve in the code
   now, or resolved when the doc was last changed. Names the doc's own examples define, bind or
   import from a package outside the repository, and plain words, are not references.
 - **last updated**: frontmatter `updated` as written; otherwise the later of frontmatter `date`
@@ -38,16 +38,17 @@ import hashlib
 import posixpath
 import re
 import time
+from collections.abc import ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, ItemsView, Iterable, Iterator, KeysView, Mapping, Sequence, ValuesView
+from typing import Any
 
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
-from noface_ctx.doc_history import Commit, HistoryIndex
-from noface_ctx.markup import is_record
-from noface_ctx.references import (
+from noface_ctx.docs.markup import is_record
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.references import (
     CODE_EXTS,
     DOC_EXTS,
     FENCE_LANGS,
@@ -114,7 +115,7 @@ def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable
 class _Results(Mapping[str, Any]):
     """slug → `Staleness` (or `DocFreshness`), each computed on first access."""
 
-    def __init__(self, assessor: "_Assessor", attr: str | None) -> None:
+    def __init__(self, assessor: _Assessor, attr: str | None) -> None:
         self._assessor = assessor
         self._attr = attr
 

@@ -15,17 +15,18 @@ import os
 import posixpath
 import re
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.datatypes import Doc, Form, RepoFiles, Section, Staleness
-from noface_ctx.doc_cache import ParseCache, count_tokens
+from noface_ctx.docs.cache import ParseCache, count_tokens
 from noface_ctx.errors import ConfigError
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
-from noface_ctx.markup import (  # re-exported: docs.slugify etc. are the public names
+from noface_ctx.docs.markup import (  # re-exported: docs.slugify etc. are the public names
     PEOPLE_DOCS,
     doc_stem,
     is_instruction_doc,
@@ -361,7 +362,7 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
 
 def _outside_problem(path: str, text: str, config: Any) -> str:
     """Why a doc from a vault outside the repository must not be used ("" when it may)."""
-    from noface_ctx.secret_rules import find_secret, is_secret_path
+    from noface_ctx.files.secrets import find_secret, is_secret_path
 
     if len(text.encode("utf-8", "replace")) > config.max_file_size_kb * 1024:
         return f"larger than max_file_size_kb ({config.max_file_size_kb})"

@@ -31,9 +31,10 @@ import keyword
 import posixpath
 import re
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, Protocol
+from typing import Any, Literal, Protocol
 
 from noface_ctx.datatypes import Doc, RepoFiles
 
@@ -445,7 +446,7 @@ class Codebase:
         self.exts = {file_ext(p) for p in self.paths}
         self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
         self.modules |= {posixpath.basename(d) for d in self.dirs}
-        from noface_ctx.code_words import code_texts, code_words
+        from noface_ctx.freshness.code_words import code_texts, code_words
 
         if symbols is None:  # check-docs: the regex symbol table reads every code file anyway
             truncated: set[str] = set()

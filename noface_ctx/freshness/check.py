@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Literal
 
 from noface_ctx import git
 from noface_ctx.config import Config, load_config
+from noface_ctx.docs.markup import is_record
 from noface_ctx.errors import UsageError
-from noface_ctx.markup import is_record
 
 Severity = Literal["error", "warning"]
 REPORT_VERSION = 1
@@ -71,9 +72,9 @@ class CheckReport:
 
 def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", config: Config | None = None) -> CheckReport:
     """Check the docs given, and the docs referencing the code files given (all docs when none)."""
-    from noface_ctx.docs import load_docs
-    from noface_ctx.files import scan_repo
-    from noface_ctx.freshness import assess_docs
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.freshness.assess import assess_docs
 
     t0 = time.perf_counter()
     config = config if config is not None else load_config(repo)
@@ -104,7 +105,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
 
 
 def _findings(d: Any, config: Config) -> list[Finding]:
-    from noface_ctx.freshness import changed_reason, missing_reason
+    from noface_ctx.freshness.assess import changed_reason, missing_reason
 
     ctx = config.context
     out = [Finding(d.path, m.line, "stale-ref", missing_reason(m)) for m in d.staleness.missing]

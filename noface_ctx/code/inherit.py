@@ -12,8 +12,8 @@ caller reads files through its own guard.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
-from typing import Callable, Iterable
 
 _PY_CLASS = re.compile(r"^\s*class\s+\w+\s*(?:\[[^\]]*\])?\s*\((.*)\)\s*(?:->[^:]*)?:", re.S)
 _EXTENDS = re.compile(r"\bextends\s+([\w.$]+)")

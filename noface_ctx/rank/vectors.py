@@ -12,8 +12,9 @@ one is embedded, and vectors of texts that no longer exist are dropped. Work is 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from noface_ctx.datatypes import Doc
 
@@ -33,8 +34,8 @@ class VectorStats:
 
 def index_texts(index: Any, docs: Sequence[Doc]) -> list[str]:
     """Every text ranking may embed: each definition of the code index, each section of each doc."""
-    from noface_ctx.rank_code import chunk_embed_text
-    from noface_ctx.rank_docs import doc_sections, section_embed_text
+    from noface_ctx.rank.code import chunk_embed_text
+    from noface_ctx.rank.docs import doc_sections, section_embed_text
 
     texts = [chunk_embed_text(index, i) for i in range(len(index))]
     texts += [section_embed_text(doc, sec) for doc in docs for sec in doc_sections(doc)]

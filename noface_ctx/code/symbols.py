@@ -8,11 +8,11 @@ from __future__ import annotations
 import inspect
 import re
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
+from noface_ctx.code.languages import CONTAINER_KINDS, LanguageSpec, grammar, language_for_path, spec_for
 from noface_ctx.datatypes import CodeChunk
-from noface_ctx.languages import CONTAINER_KINDS, LanguageSpec, grammar, language_for_path, spec_for
 
 WINDOW_LINES = 50  # line-window size for files without a grammar
 BLOCK_LINES = 60  # longest module-level block before it is split

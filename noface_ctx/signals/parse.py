@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Literal
+from typing import Any, Literal
 
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import UsageError
@@ -462,8 +463,8 @@ def resolve_requests(
     leave the repository; secrets are always refused; only size exclusions yield to a request.
     """
     from noface_ctx.config import load_config
-    from noface_ctx.answer import assemble, write_log
-    from noface_ctx.resolve import Resolver
+    from noface_ctx.signals.answer import assemble, write_log
+    from noface_ctx.signals.resolve import Resolver
 
     if isinstance(requests, ParseResult):
         requests = (*requests.requests, *requests.rejected)
@@ -494,6 +495,6 @@ def _load_issue(issue: Any, config: Any) -> Issue | None:
         return None
     if isinstance(issue, Issue):
         return issue
-    from noface_ctx.issue import load_issue
+    from noface_ctx.issue.load import load_issue
 
     return load_issue(issue, config.root)

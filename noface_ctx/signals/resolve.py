@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
-from noface_ctx.answer import CodePiece, DocPiece, Draft
 from noface_ctx.bounded import read_head
 from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, Section
-from noface_ctx.signals import Request, normalise_path
+from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
+from noface_ctx.signals.parse import Request, normalise_path
 
 MAX_SUGGESTIONS = 3
 MAX_REQUEST_BYTES = 2_000_000  # the largest file NEED_CODE reads (the index's MAX_SOURCE_BYTES too)
@@ -39,7 +40,7 @@ class Resolver:
     @property
     def repo_files(self) -> Any:
         if self._repo_files is None:
-            from noface_ctx.files import scan_repo
+            from noface_ctx.files.gate import scan_repo
 
             # Without the manifest: a forbidden doc must be found to be refused by name, not
             # reported missing; every path still goes through `_guard` before it is read.
@@ -49,7 +50,7 @@ class Resolver:
     @property
     def index(self) -> Any:
         if self._index is None:
-            from noface_ctx.index import CodeIndex
+            from noface_ctx.code.index import CodeIndex
 
             self._index = CodeIndex.build(self.repo_files, self.config)
         return self._index
@@ -57,14 +58,14 @@ class Resolver:
     @property
     def docs(self) -> Any:
         if self._docs is None:
-            from noface_ctx.docs import load_docs
+            from noface_ctx.docs.load import load_docs
 
             self._docs = load_docs(self.config, self.repo_files)
         return self._docs
 
     def staleness_note(self, doc: Doc) -> str:
         if self._fresh is None:
-            from noface_ctx.freshness import assess_docs
+            from noface_ctx.freshness.assess import assess_docs
 
             self._fresh = assess_docs(list(self.docs), self.repo_files, self.index, self.config)
         return self._fresh.get(doc.slug).note()
@@ -83,7 +84,7 @@ class Resolver:
 
     def _policy(self, path: str) -> str:
         """Why `path` may never be served whatever its content, or ''."""
-        from noface_ctx.files import is_secret_path
+        from noface_ctx.files.gate import is_secret_path
 
         if self.manifest is not None and self.manifest.is_forbidden(path):
             return f"forbidden by the issue manifest ({path})"
@@ -95,7 +96,7 @@ class Resolver:
 
     def _guard(self, path: str) -> tuple[str, Excluded | None, str | None]:
         """(refusal, size exclusion to lift, repo-relative real path or None when it does not exist)."""
-        from noface_ctx.files import check_path
+        from noface_ctx.files.gate import check_path
 
         norm, problem = normalise_path(path)
         if problem or norm != path:
@@ -162,8 +163,8 @@ class Resolver:
         return self._code_piece(req, text, capped=size_ex is not None)
 
     def _code_piece(self, req: Request, text: str, *, capped: bool) -> Draft:
-        from noface_ctx.languages import fence_for, language_for_path
-        from noface_ctx.symbols import parse_source
+        from noface_ctx.code.languages import fence_for, language_for_path
+        from noface_ctx.code.symbols import parse_source
 
         lines = text.split("\n")
         if lines and lines[-1] == "":
@@ -217,9 +218,9 @@ class Resolver:
     def _inherited(self, req: Request, defs: Sequence[CodeChunk], lines: list[str]) -> Draft | None:
         """`Class.method` defined in a base class (same file, imported, or found in the index):
         served from there with a note saying where, breadth first through the bases."""
-        from noface_ctx.inherit import base_locations, class_bases
-        from noface_ctx.languages import fence_for, language_for_path
-        from noface_ctx.symbols import parse_source
+        from noface_ctx.code.inherit import base_locations, class_bases
+        from noface_ctx.code.languages import fence_for, language_for_path
+        from noface_ctx.code.symbols import parse_source
 
         cls, _, method = req.symbol.rpartition(".")
         text = "\n".join(lines)
@@ -294,7 +295,7 @@ class Resolver:
     # docs -----------------------------------------------------------------
 
     def _doc(self, req: Request) -> Draft:
-        from noface_ctx.docs import slugify
+        from noface_ctx.docs.load import slugify
 
         docs = self.docs
         doc = docs.resolve(req.path) or docs.get(slugify(req.path))
@@ -333,6 +334,6 @@ class Resolver:
 
 def _secret_in(text: str, path: str) -> str:
     """A short description of a secret found in `text`, or '' (same rules as the repository scan)."""
-    from noface_ctx.files import find_secret
+    from noface_ctx.files.gate import find_secret
 
     return find_secret(text, path) or ""

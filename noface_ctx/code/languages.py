@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import functools
 import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Mapping
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +193,7 @@ def fence_for(path: str, language: str | None = None) -> str:
     return _FENCES.get(PurePosixPath(path).suffix.lower(), "")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def available(name: str) -> bool:
     """True when the grammar wheel for `name` can be imported."""
     spec = spec_for(name)
@@ -205,7 +206,7 @@ def available(name: str) -> bool:
     return True
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def grammar(name: str) -> tuple[Any, Any, Any, Any]:
     """(Language, Parser, definitions Query, references Query or None); cached per process."""
     import tree_sitter as ts

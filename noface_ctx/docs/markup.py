@@ -9,8 +9,9 @@ from __future__ import annotations
 import datetime as _dt
 import re
 import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from noface_ctx.datatypes import Section, WikiLink
 

@@ -22,21 +22,22 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
-from noface_ctx.doc_cache import TermCache
-from noface_ctx.docs import DocSet, doc_forms, parse_wikilinks
+from noface_ctx.docs.cache import TermCache
+from noface_ctx.docs.load import DocSet, doc_forms, parse_wikilinks
+from noface_ctx.docs.markup import is_record
 from noface_ctx.lexical import BM25, tokenize, zscore
-from noface_ctx.markup import is_record
 
 if TYPE_CHECKING:
-    from noface_ctx.complexity import Complexity
     from noface_ctx.config import Config
-    from noface_ctx.embed import Embedder
+    from noface_ctx.rank.complexity import Complexity
+    from noface_ctx.rank.embed import Embedder
 
 # Stale docs are downranked by subtracting this many z-units from the fused score; their
 # relevance is untouched, so staleness alone never drops a doc.

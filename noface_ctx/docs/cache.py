@@ -10,8 +10,9 @@ redoes only the docs that changed (issue #4). Each cache is one file (JSON and n
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from noface_ctx import cachefile
 from noface_ctx.datatypes import Doc

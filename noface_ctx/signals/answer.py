@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from noface_ctx.datatypes import CodeChunk, Doc, Section
-from noface_ctx.signals import AnswerItem, Outcome, Request
+from noface_ctx.signals.parse import AnswerItem, Outcome, Request
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
 
 _SEP = "\n\n"
@@ -107,7 +108,7 @@ class CodePiece:
 
     def _outline_text(self, k: int) -> str:
         """The outline of the first `k` definitions, and how to ask for what it leaves out."""
-        from noface_ctx.symbols import outline
+        from noface_ctx.code.symbols import outline
 
         n = len(self.lines)
         shown = self.defs[:k]
@@ -283,7 +284,7 @@ def _over_budget(draft: Draft, budget: int) -> Draft:
     return Draft(draft.request, "refused", reason)
 
 
-def _first_line_too_long(piece: "CodePiece", room: int) -> bool:
+def _first_line_too_long(piece: CodePiece, room: int) -> bool:
     line = piece.lines[piece.start - 1] if 0 < piece.start <= len(piece.lines) else ""
     return count_tokens(line[: max(0, room) * 12 + 12]) > room  # bounded: never tokenises a 50 MB line
 

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
 import time
 from pathlib import Path
 
-import sqlite3
-
 from noface_ctx import cachefile
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.references import DOC_EXTS, WORD_CATEGORIES, file_ext
+from noface_ctx.freshness.references import DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -18,18 +18,18 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
 from noface_ctx import cachefile
+from noface_ctx.code.languages import CONTAINER_KINDS, language_for_path, spec_for
+from noface_ctx.code.symbols import parse_source
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import CodeChunk, RepoFiles
-from noface_ctx.languages import CONTAINER_KINDS, language_for_path, spec_for
 from noface_ctx.lexical import tokenize
-from noface_ctx.symbols import parse_source
 
 INDEX_VERSION = 6
 INDEX_NAME = "index.cache"
@@ -105,7 +105,7 @@ class CodeIndex:
     # ------------------------------------------------------------------ building
 
     @classmethod
-    def build(cls, repo_files: RepoFiles, config: Config, *, progress: Progress | None = None) -> "CodeIndex":
+    def build(cls, repo_files: RepoFiles, config: Config, *, progress: Progress | None = None) -> CodeIndex:
         """Load the index for `repo_files`, re-parsing only files whose content changed."""
         t0 = time.perf_counter()
         where = _index_dir(config)

@@ -1,0 +1,1 @@
+"""Source code: tree-sitter grammars, definitions, and the on-disk code index."""

@@ -1,0 +1,1 @@
+"""The design docs: the vault, frontmatter, wikilinks and sections."""

@@ -1,0 +1,1 @@
+"""Doc freshness: references, the git history index, staleness and clashes."""

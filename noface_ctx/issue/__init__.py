@@ -1,0 +1,1 @@
+"""Issues from beads, JSON, Markdown or stdin, and their manifests."""

@@ -1,0 +1,1 @@
+"""Ranking: BM25 and embeddings fused, for docs and for code."""
