@@ -30,12 +30,16 @@ import dataclasses
 import json
 import os
 import struct
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from noface_ctx.filebytes import write_atomic
+from noface_ctx.state import Memo, memo
 
 FORMAT = 1
 MAGIC = b"NFCTX-CACHE\n"
@@ -44,9 +48,12 @@ TAG = "\x00"
 _ALIGN = 16
 TMP_MAX_AGE = 10 * 60  # seconds: a temp file older than this belongs to a killed writer
 
-_MEMO: dict[str, tuple[tuple[int, int], Any, Any]] = {}  # path -> ((mtime_ns, size), version, value)
-_MEMO_FILES = 64
-_TRACKED: set[str] = set()  # absolute paths git tracks: never read
+# path -> ((mtime_ns, size), version, value): a value read once is reused while the file is unchanged
+_MEMO: Memo[str, tuple[tuple[int, int], Any, Any]] = memo("cachefile.values", maxsize=64)
+# Absolute paths of cache files git tracks: never read. A security fact, not a memo: only ever
+# grows, under its lock, and `state.clear_all()` does not reach it.
+_TRACKED: set[str] = set()
+_TRACKED_LOCK = threading.Lock()
 
 
 class CacheFormatError(ValueError):
@@ -68,13 +75,12 @@ def _classes() -> dict[str, tuple[type, Callable[[Any], Any] | None, Callable[[A
     return out
 
 
-_CLASS_CACHE: dict[str, Any] = {}
+_CLASS_CACHE: Memo[str, dict[str, Any]] = memo("cachefile.classes", maxsize=1)
 
 
 def _class_table() -> dict[str, Any]:
-    if not _CLASS_CACHE:
-        _CLASS_CACHE.update(_classes())
-    return _CLASS_CACHE
+    table = _CLASS_CACHE.get("all")
+    return table if table is not None else _CLASS_CACHE.put("all", _classes())
 
 
 # --------------------------------------------------------------------------- encoding
@@ -229,25 +235,25 @@ class _Decoder:
         raise CacheFormatError(f"unknown tag {tag!r}")
 
 
-_FIELD_TYPES: dict[type, dict[str, str]] = {}
+_FIELD_TYPES: Memo[type, dict[str, str]] = memo("cachefile.field_types", maxsize=None)
 _SIMPLE: dict[str, Any] = {"str": str, "int": int, "float": (int, float), "bool": bool, "None": type(None)}
 
 
 def _field_types(cls: type) -> dict[str, str]:
     got = _FIELD_TYPES.get(cls)
     if got is None:
-        got = _FIELD_TYPES[cls] = {f.name: str(f.type) for f in dataclasses.fields(cls)}
+        got = _FIELD_TYPES.put(cls, {f.name: str(f.type) for f in dataclasses.fields(cls)})
     return got
 
 
-_ALTS: dict[str, list[str]] = {}
+_ALTS: Memo[str, list[str]] = memo("cachefile.type_alternatives", maxsize=None)
 
 
 def _is(value: Any, typ: str) -> bool:
     """Whether `value` fits the annotation `typ` (as written); unknown names are not checked."""
     alts = _ALTS.get(typ)
     if alts is None:
-        alts = _ALTS[typ] = [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()]
+        alts = _ALTS.put(typ, [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()])
     for a in alts:
         simple = _SIMPLE.get(a)
         if simple is not None:
@@ -263,12 +269,12 @@ def _is(value: Any, typ: str) -> bool:
             if isinstance(value, tuple):
                 return True
             continue
-        if a.startswith("Mapping[") or a.startswith("dict["):
+        if a.startswith(("Mapping[", "dict[")):
             if isinstance(value, dict):
                 return True
             continue
-        if a in _CLASS_CACHE:
-            if isinstance(value, _CLASS_CACHE[a][0]):
+        if a in (table := _class_table()):
+            if isinstance(value, table[a][0]):
                 return True
             continue
         if a in ("Verdict", "RefKind", "FileKind", "ExclusionCategory", "CandidateKind"):
@@ -284,12 +290,14 @@ def _is(value: Any, typ: str) -> bool:
 
 def set_tracked(paths: set[str]) -> None:
     """Absolute paths of cache files git tracks in the repository: `load` never reads them."""
-    _TRACKED.update(paths)
+    with _TRACKED_LOCK:
+        _TRACKED.update(paths)
 
 
 def is_tracked(path: Path) -> bool:
     """Whether git tracks this cache file (a sqlite cache that is must not be opened either)."""
-    return str(path) in _TRACKED
+    with _TRACKED_LOCK:
+        return str(path) in _TRACKED
 
 
 def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = None) -> Any | None:
@@ -301,12 +309,12 @@ def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = 
     except OSError:
         return None
     key = str(path)
-    if key in _TRACKED:
+    if is_tracked(Path(key)):
         return None
     stamp = (st.st_mtime_ns, st.st_size)
-    memo = _MEMO.get(key)
-    if memo is not None and memo[0] == stamp:
-        return memo[2] if memo[1] == version else None  # validated when it was read
+    seen = _MEMO.get(key)
+    if seen is not None and seen[0] == stamp:
+        return seen[2] if seen[1] == version else None  # validated when it was read
     try:
         buf = bytearray(st.st_size)  # writable, so arrays decoded from it are writable too
         with open(path, "rb") as fh:
@@ -355,23 +363,6 @@ def save(path: Path | None, version: Any, value: Any) -> bool:
     return True
 
 
-def write_atomic(path: Path, data: bytes) -> bool:
-    """`data` into `path` through a temp file and `os.replace`; False when it cannot be written."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
-        return False
-
-
 def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> int:
     """Remove temp files of killed writers (`*.tmp`, `*.tmp.*`) older than `max_age` seconds,
     up to `depth` folder levels under `directory` (links are not followed); the count."""
@@ -396,6 +387,4 @@ def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> 
 
 
 def _remember(key: str, stamp: tuple[int, int], version: Any, value: Any) -> None:
-    if key not in _MEMO and len(_MEMO) >= _MEMO_FILES:
-        _MEMO.pop(next(iter(_MEMO)))
-    _MEMO[key] = (stamp, version, value)
+    _MEMO.put(key, (stamp, version, value))

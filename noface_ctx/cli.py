@@ -15,9 +15,12 @@ import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from noface_ctx.errors import NofaceError, UsageError
+
+if TYPE_CHECKING:
+    from noface_ctx.config import Config
 
 PROG = "noface-ctx"
 
@@ -118,7 +121,7 @@ def _safe_streams() -> None:
                 pass
 
 
-def _load_config(args: argparse.Namespace):
+def _load_config(args: argparse.Namespace) -> Config:
     from noface_ctx.config import find_root, load_config
 
     if args.repo is None:
@@ -386,7 +389,7 @@ def _write_crash_log() -> str:
 
     text = traceback.format_exc()
     try:
-        from noface_ctx.config import user_cache_base
+        from noface_ctx.cache_location import user_cache_base
 
         base = user_cache_base()
         base.mkdir(parents=True, exist_ok=True)

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from noface_ctx.state import Memo, memo
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
@@ -45,7 +47,7 @@ class Commands:
     test_source: str = ""
 
 
-_MEMO: dict[tuple[str, tuple[Any, ...]], Commands] = {}
+_MEMO: Memo[tuple[str, tuple[Any, ...]], Commands] = memo("commands", maxsize=64)
 
 
 def project_commands(config: Any) -> Commands:
@@ -74,9 +76,7 @@ def detect_commands(root: str | Path) -> Commands:
     key = (str(root), tuple(stamp))
     hit = _MEMO.get(key)
     if hit is None:
-        if len(_MEMO) > 64:
-            _MEMO.clear()
-        hit = _MEMO[key] = _detect(root, {s[0] for s in stamp})
+        hit = _MEMO.put(key, _detect(root, {s[0] for s in stamp}))
     return hit
 
 

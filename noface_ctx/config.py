@@ -23,8 +23,10 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from noface_ctx.cache_location import prepare_cache_dir, repo_key, user_cache_base
 from noface_ctx.docs.markup import RECORD_DIRS
 from noface_ctx.errors import ConfigError
+from noface_ctx.state import Memo, memo
 
 CONFIG_NAME = ".noface.toml"
 
@@ -109,8 +111,9 @@ _MONOWIKI = {
     "api_docs_slug": ("api_docs_slug", str),
     "sync_api_docs": ("sync_api_docs", bool),
 }
+_SCALARS: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str}
 _CONTEXT_TYPES: dict[str, Any] = {
-    f.name: ("str_list" if f.type == "tuple[str, ...]" else {"int": int, "float": float, "bool": bool, "str": str}[f.type])
+    f.name: ("str_list" if f.type == "tuple[str, ...]" else _SCALARS[str(f.type)])
     for f in dataclasses.fields(ContextConfig)
 }
 _OPAQUE_TABLES = ("agents", "passes", "tracker")
@@ -132,30 +135,9 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
 }
 
 
-def user_cache_base() -> Path:
-    """The user's cache root for this tool: `$NOFACE_CTX_CACHE_DIR`, else
-    `$XDG_CACHE_HOME/noface-ctx`, else `~/.cache/noface-ctx` (never inside a work tree)."""
-    import os
-
-    if os.environ.get("NOFACE_CTX_CACHE_DIR"):
-        return Path(os.environ["NOFACE_CTX_CACHE_DIR"]).expanduser()
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and Path(xdg).is_absolute():
-        return Path(xdg) / "noface-ctx"
-    return Path.home() / ".cache" / "noface-ctx"
-
-
-def repo_key(root: Path) -> str:
-    """`<readable name>-<hash of the resolved root>`: one cache per work tree."""
-    import hashlib
-
-    resolved = str(Path(root).resolve())
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(resolved).name)[:40] or "root"
-    return f"{name}-{hashlib.sha1(resolved.encode('utf-8', 'surrogateescape')).hexdigest()[:16]}"
-
-
-_CACHE_DIRS: dict[tuple[str, str, str], Path] = {}  # (root, configured cache_dir, user base) -> dir in use
-_CACHE_WARNINGS: dict[tuple[str, str, str], str] = {}  # same key -> why no persistent cache
+# (root, configured cache_dir, user base) -> the dir in use, and -> why there is no persistent cache
+_CACHE_DIRS: Memo[tuple[str, str, str], Path] = memo("config.cache_dirs", maxsize=None)
+_CACHE_WARNINGS: Memo[tuple[str, str, str], str] = memo("config.cache_warnings", maxsize=None)
 
 
 def cache_dir(config: Config) -> Path:
@@ -193,43 +175,21 @@ def cache_dir(config: Config) -> Path:
 
         fallback = Path(tempfile.mkdtemp(prefix="noface-ctx-"))
         atexit.register(shutil.rmtree, fallback, True)
-        _CACHE_WARNINGS[key] = (
+        _CACHE_WARNINGS.put(key, (
             f"cache directory {target} is not writable ({getattr(exc, 'strerror', None) or exc}); "
             "running without a persistent cache"
-        )
-        _CACHE_DIRS[key] = fallback
-        return fallback
-    _prepare(target, config.root)
-    _CACHE_DIRS[key] = target
-    return target
+        ))
+        return _CACHE_DIRS.put(key, fallback)
+    prepare_cache_dir(target, config.root)
+    return _CACHE_DIRS.put(key, target)
 
 
 def cache_warnings(config: Config | None = None) -> list[str]:
     """Why `config`'s cache (or any, for None) is not persistent: empty when it is."""
     if config is None:
-        return list(_CACHE_WARNINGS.values())
+        return _CACHE_WARNINGS.values()
     got = _CACHE_WARNINGS.get((str(config.root), config.context.cache_dir, str(user_cache_base())))
     return [got] if got else []
-
-
-def _prepare(target: Path, root: Path) -> None:
-    from noface_ctx import cachefile
-
-    cachefile.sweep_tmp(target)
-    try:
-        rel = target.resolve().relative_to(Path(root).resolve())
-    except ValueError:
-        return  # outside the repository: git cannot track it
-    import subprocess
-
-    try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", rel.as_posix() or "."],
-                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return
-    if out.returncode == 0:
-        names = [p for p in out.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
-        cachefile.set_tracked({str(base / p) for base in {Path(root), Path(root).resolve()} for p in names})
 
 
 def _confine(config: Config, key: str, value: str) -> None:
@@ -260,7 +220,7 @@ def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Confi
     if not root.is_dir():
         raise ConfigError("repository directory does not exist", where=str(repo))
     explicit = path is not None
-    cfg_path = Path(path) if explicit else root / CONFIG_NAME
+    cfg_path = Path(path) if path is not None else root / CONFIG_NAME
     if not cfg_path.is_file():
         if explicit:
             raise ConfigError("config file not found", where=str(path))
@@ -319,7 +279,7 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Co
             )
         ctx_values[key] = _check(value, _CONTEXT_TYPES[key], "context", key, locate)
 
-    opaque = {t: dict(data[t]) for t in _OPAQUE_TABLES if isinstance(data.get(t), dict)}
+    opaque: dict[str, Any] = {t: dict(data[t]) for t in _OPAQUE_TABLES if isinstance(data.get(t), dict)}
     return Config(
         root=root,
         source=source,

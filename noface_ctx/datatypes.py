@@ -6,10 +6,13 @@ Types used inside a single stage live in that stage's module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
+
+from noface_ctx.schema import SCHEMA_VERSION, CodeRow, DocRow, PromptJSON, TokensJSON
 
 # --------------------------------------------------------------------------- issue + manifest
 
@@ -99,6 +102,13 @@ class Issue:
         if self.labels:
             parts.append(" ".join(self.labels))
         return "\n\n".join(p for p in parts if p)
+
+
+# What a caller may pass where an issue or a manifest is expected (`build_prompt`, `load_issue`):
+# a beads id, a path to a .json/.md/.txt file or "-" for stdin, a beads-shaped mapping, or the value.
+IssueRef: TypeAlias = "str | os.PathLike[str] | Mapping[str, Any] | Issue"
+# a `Manifest`, a mapping with primary_files / read_files / forbidden_files, or a path to such JSON
+ManifestRef: TypeAlias = "Manifest | Mapping[str, Any] | str | os.PathLike[str]"
 
 
 # --------------------------------------------------------------------------- repository files
@@ -366,24 +376,25 @@ class Prompt:
 
     text: str
     issue: Issue
-    tokens: Mapping[str, int]  # total, budget, docs, code
-    docs: tuple[Mapping[str, Any], ...]  # per doc: path, slug, score, included, reason, stale, ...
-    code: tuple[Mapping[str, Any], ...]  # per included code item: path, symbol, lines, kind, tokens
+    tokens: TokensJSON  # total, budget, docs, code, fixed, omitted
+    docs: tuple[DocRow, ...]  # per ranked doc: path, slug, scores, included, reason, stale, ...
+    code: tuple[CodeRow, ...]  # per included code item: path, symbol, lines, kind, tokens
     excluded: tuple[Excluded, ...]
     omitted: tuple[Omitted, ...]
     warnings: tuple[str, ...] = ()
     details: Mapping[str, Any] = field(default_factory=dict)  # complexity, K, embedder, timings
 
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = SCHEMA_VERSION  # the compatibility rule is in schema.py
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> PromptJSON:
+        """The versioned JSON form (`schema.PromptJSON`)."""
         return {
             "version": self.SCHEMA_VERSION,
             "issue": {"id": self.issue.id, "title": self.issue.title, "source": self.issue.source},
             "prompt": self.text,
-            "tokens": dict(self.tokens),
-            "docs": [dict(d) for d in self.docs],
-            "code": [dict(c) for c in self.code],
+            "tokens": self.tokens.copy(),
+            "docs": [d.copy() for d in self.docs],
+            "code": [c.copy() for c in self.code],
             "excluded": [{"path": e.path, "reason": e.reason, "category": e.category} for e in self.excluded],
             "omitted": [
                 {"path": o.path, "ref": o.ref, "kind": o.kind, "reason": o.reason, "request": o.request}

@@ -66,7 +66,8 @@ class Workspace:
             details = self._prompts.get(key) if key else None
             reused = details is not None
             if details is None:
-                details = build_prompt(the_issue, repo=self.root, config=self.config, budget=budget).to_dict()
+                built: dict[str, Any] = {**build_prompt(the_issue, repo=self.root, config=self.config, budget=budget).to_dict()}
+                details = built
                 if key:
                     self._prompts.clear()  # only the latest state is worth keeping
                     self._prompts[key] = details

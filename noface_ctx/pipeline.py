@@ -12,12 +12,12 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from noface_ctx.budget import omitted_cost, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
-from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
+from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.docs.load import DocSet, load_docs
 from noface_ctx.errors import UsageError
 from noface_ctx.files.gate import admitted, scan_repo
@@ -26,7 +26,10 @@ from noface_ctx.issue.load import load_issue_with_warnings
 from noface_ctx.rank.code import CodeRanking, code_location, rank_code
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.docs import DocRanking, rank_docs
+from noface_ctx.rank.embed import Embedder
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
+from noface_ctx.schema import CodeRow, DocRow, TokensJSON
+from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
 
 T = TypeVar("T")
@@ -69,18 +72,19 @@ class _Run:
 
 
 def build_prompt(
-    issue: Any,
+    issue: IssueRef,
     repo: str | Path = ".",
     *,
     config: Config | str | Path | None = None,
-    manifest: Any = None,
+    manifest: ManifestRef | None = None,
     budget: int | None = None,
-    embed: Any = None,
+    embed: bool | Embedder | None = None,
 ) -> Prompt:
     """Build the implementation prompt for `issue` in `repo`, never over `budget` tokens.
 
-    `issue`: a beads id, a path (.json/.md/.txt), a dict or an `Issue`. `config`: a `Config`, a
-    path to a toml file, or None (read `<repo>/.noface.toml`). `manifest` overrides the issue's.
+    `issue`: a beads id, a path (.json/.md/.txt), a dict or an `Issue`. `config`: a `Config` (its
+    root is the repository: a different `repo` is a `UsageError`), a path to a toml file, or None
+    (read `<repo>/.noface.toml`). `manifest` overrides the issue's.
     `budget` defaults to `[context] budget_tokens`. `embed`: None follows `[context] embeddings`,
     False ranks with BM25 only, True forces the model, an `Embedder` instance is used as is.
     """
@@ -111,6 +115,8 @@ def build_prompt(
 
 def _config(config: Config | str | Path | None, repo: str | Path) -> Config:
     if isinstance(config, Config):
+        if str(repo) != "." and Path(repo).resolve() != Path(config.root).resolve():
+            raise UsageError(f"repo {str(repo)!r} is not the repository of the given Config ({config.root})")
         return config
     return load_config(repo, config)
 
@@ -157,7 +163,7 @@ def _complexity(issue: Issue, cfg: Config, files: RepoFiles, index: CodeIndex) -
     )
 
 
-def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
+def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | None, str]:
     """(embedder or None, a note for the report). Only a model we load gets the disk cache."""
     if embed is not None and not isinstance(embed, bool):
         return embed, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
@@ -171,15 +177,14 @@ def _embedder(cfg: Config, embed: Any) -> tuple[Any, str]:
     key = (str(where), id(status.embedder))
     cached = _EMBEDDERS.get(key)
     if cached is None or cached[0] is not status.embedder:  # reuse: its vectors are already in memory
-        if len(_EMBEDDERS) >= 4:
-            _EMBEDDERS.clear()
-        cached = _EMBEDDERS[key] = (status.embedder, CachedEmbedder(status.embedder, where))
+        cached = _EMBEDDERS.put(key, (status.embedder, CachedEmbedder(status.embedder, where)))
     return cached[1], status.reason
 
 
 shared_embedder = _embedder  # public: the store `noface-ctx index` fills is the one prompts read
 
-_EMBEDDERS: dict[tuple[str, int], tuple[Any, Any]] = {}  # (cache dir, model) -> (model, its CachedEmbedder)
+# (cache dir, model) -> (model, its CachedEmbedder)
+_EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, Embedder]] = memo("pipeline.embedders", maxsize=4)
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
@@ -339,7 +344,7 @@ def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
     sel = packed.selection
     docs_tokens = sum(c.form.tokens for c in sel.docs)
     code_tokens = sum(c.form.tokens for c in sel.code)
-    tokens = {
+    tokens: TokensJSON = {
         "total": count_tokens(packed.text),
         "budget": total,
         "docs": docs_tokens,
@@ -391,33 +396,33 @@ def _row_dict(row: Any) -> dict[str, Any]:
     return dataclasses.asdict(row)
 
 
-def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[dict[str, Any]]:
+def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[DocRow]:
     """The ranker's report rows, completed with what the packer decided for each doc."""
     chosen = {(c.candidate.path, c.candidate.ref): c for c in sel.docs}
     decided = {(o.path, o.ref): o for o in (*sel.omitted, *sel.skipped) if o.kind == "doc"}
-    rows = []
+    rows: list[DocRow] = []
     for raw in doc_rank.report:
-        row = _row_dict(raw)
+        row = cast(DocRow, _row_dict(raw))
         key = (row.get("path", ""), row.get("slug", ""))
         row.setdefault("stale", False)
         row.setdefault("stale_reasons", [])
         if key in chosen:
             form = chosen[key].form
-            row.update(included=True, tokens=form.tokens, form=form.label)
+            row.update({"included": True, "tokens": form.tokens, "form": form.label})
             if form.label != "full":
                 row["reason"] = f"{row.get('reason', '')}; included as {form.label}".lstrip("; ")
         else:
-            row.update(included=False, tokens=0, form="")
+            row.update({"included": False, "tokens": 0, "form": ""})
             if key in decided:
                 row["reason"] = decided[key].reason
         rows.append(row)
     return rows
 
 
-def _code_row(item: Chosen) -> dict[str, Any]:
+def _code_row(item: Chosen) -> CodeRow:
     c = item.candidate
     return {
-        **code_location(c, c.symbol_kind or ("file" if not c.ref else "")),
+        **code_location(c, c.symbol_kind or ("file" if not c.ref else "")),  # type: ignore[typeddict-item]
         "tokens": item.form.tokens,
         "score": round(float(c.score), 4),
         "form": item.form.label,

