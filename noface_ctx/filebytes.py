@@ -31,5 +31,8 @@ def write_atomic(path: Path, data: bytes) -> bool:
         os.replace(tmp, path)
         return True
     except OSError:
-        tmp.unlink(missing_ok=True)
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
         return False

@@ -335,6 +335,14 @@ def test_a_config_object_is_used_as_is(repo, embedder):
     assert prompt.tokens["code"] > 0
 
 
+def test_a_repo_that_is_not_the_configs_repository_is_a_usage_error(repo, embedder, tmp_path):
+    """`repo` used to be ignored silently when a Config was given."""
+    cfg = load_config(repo)
+    assert build_prompt(ISSUE, repo=repo, config=cfg, embed=embedder, budget=8000).tokens["total"] > 0
+    with pytest.raises(UsageError, match="not the repository of the given Config"):
+        build_prompt(ISSUE, repo=tmp_path, config=cfg, embed=embedder, budget=8000)
+
+
 def test_too_small_a_budget_is_a_usage_error(repo, embedder):
     with pytest.raises(UsageError, match=r"budget 150 is too small: the fixed sections alone need \d+ tokens"):
         build_prompt(ISSUE, repo, budget=150, embed=embedder)
