@@ -64,7 +64,7 @@ def test_per_thread_objects_are_not_shared():
 
 
 def test_every_memo_is_registered_by_name():
-    import noface_ctx.cachefile  # noqa: F401  (creates its memos on import)
+    import noface_ctx.cachefile
     import noface_ctx.config  # noqa: F401
 
     names = state.memo_names()
