@@ -58,11 +58,11 @@ def measure(repo: Path, runs: int) -> dict:
         raw = path.read_bytes()
         version, value = cachefile.decode(raw)
 
-        def load() -> None:
+        def load(path: Path = path, version: Any = version) -> None:
             cachefile._MEMO.clear()
             assert cachefile.load(path, version) is not None
 
-        def save() -> None:
+        def save(path: Path = path, version: Any = version, value: Any = value) -> None:
             cachefile.save(path, version, value)
 
         blob = pickle.dumps((version, value), protocol=pickle.HIGHEST_PROTOCOL)
@@ -72,8 +72,8 @@ def measure(repo: Path, runs: int) -> dict:
             "load_s": round(_median(load, runs), 4),
             "save_s": round(_median(save, runs), 4),
             "pickle_bytes": len(blob),
-            "pickle_load_s": round(_median(lambda: pickle.loads(blob), runs), 4),
-            "pickle_save_s": round(_median(lambda: pickle.dumps((version, value), protocol=pickle.HIGHEST_PROTOCOL), runs), 4),
+            "pickle_load_s": round(_median(lambda blob=blob: pickle.loads(blob), runs), 4),
+            "pickle_save_s": round(_median(lambda v=(version, value): pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), runs), 4),
         })
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     cmd = [sys.executable, "-m", "noface_ctx", "preview", str(issue_file), "--repo", str(repo), "--no-embed", "-q"]

@@ -120,7 +120,7 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     named: dict[str, set[str]] = {}
     for doc in docs:
         scan = _scan(doc, code)
-        for ref, paths in scan.symbols:
+        for ref, _paths in scan.symbols:
             name = ref.name.rsplit(".", 1)[-1]
             named.setdefault(name, set()).add(doc.path)
     pool = {}
@@ -273,7 +273,7 @@ def bench_repo(name: str, source: Path, scratch: Path, args: argparse.Namespace)
                 if f["code"] == "stale-ref":
                     by_doc.setdefault(f["path"], []).append(f["message"])
             misses = []
-            for sym, (path, docs) in symbols.items():
+            for sym, (_path, docs) in symbols.items():
                 for doc in docs:
                     pairs += 1
                     hits = [m for m in by_doc.get(doc, []) if re.search(rf"\b{re.escape(sym)}\b", m.split(" which")[0])]

@@ -29,7 +29,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.speed import DEFAULT_ISSUE
+from benchmarks.speed import DEFAULT_ISSUE  # noqa: E402  (after the sys.path line above)
 
 TARGET_WARM = 0.3
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+import statistics
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,44 @@ def ratio(ours: float, base: float) -> float | None:
     if base != base or ours != ours or base == 0:  # NaN checks
         return None
     return ours / base
+
+
+# --------------------------------------------------------------------------- distraction
+
+
+def _gold_header_at(text: str, gold_files: Sequence[str]) -> int | None:
+    """Where the first code block of a gold file starts in the prompt's CODE CONTEXT section."""
+    start = text.find("CODE CONTEXT:\n")
+    if start < 0:
+        return None
+    end = text.find("\nOMITTED CONTEXT:", start)
+    section = text[start:end if end >= 0 else len(text)]
+    hits = [m.start() for g in gold_files
+            for m in [re.search(rf"^{re.escape(g)}(?=[:\s])", section, re.M)] if m is not None]
+    return start + min(hits) if hits else None
+
+
+def distraction(prompt_text: str, code_rows: Sequence[Mapping[str, Any]], gold_files: Sequence[str],
+                count: Callable[[str], int]) -> dict[str, int | None]:
+    """What the agent reads that the fix did not need: code tokens outside the gold files, and the
+    prompt tokens before the first gold code block (None when no gold file's code is shown)."""
+    gold = set(gold_files)
+    code = sum(int(r.get("tokens", 0)) for r in code_rows)
+    outside = sum(int(r.get("tokens", 0)) for r in code_rows if r.get("path") not in gold)
+    at = _gold_header_at(prompt_text, gold_files)
+    return {"code_tokens": code, "outside_gold_tokens": outside,
+            "tokens_before_gold": None if at is None else count(prompt_text[:at])}
+
+
+def distraction_summary(items: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
+    """Pooled share of code tokens outside gold files; median tokens before the first gold item
+    over the rows that show one, and how many rows show none."""
+    code = sum(int(it["code_tokens"]) for it in items)
+    outside = sum(int(it["outside_gold_tokens"]) for it in items)
+    before = sorted(int(it["tokens_before_gold"]) for it in items if it.get("tokens_before_gold") is not None)
+    return {
+        "outside_gold_share": outside / code if code else None,
+        "median_tokens_before_gold": statistics.median(before) if before else None,
+        "rows_without_gold_code": sum(1 for it in items if it.get("tokens_before_gold") is None),
+        "rows": len(items),
+    }

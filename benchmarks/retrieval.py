@@ -172,9 +172,16 @@ def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
         "tokens": int(prompt["tokens"].get("total", 0)), "warm_s": warm,
         # the prompt's bytes, so two runs (before and after a refactor) can be compared exactly
         "prompt_sha": hashlib.sha256(prompt["prompt"].encode("utf-8")).hexdigest()[:16],
+        "distraction": M.distraction(prompt["prompt"], prompt["code"], gold_files, _count_tokens),
         "code": [[c["path"], c.get("symbol", ""), c.get("start_line"), c.get("end_line"), c.get("form", "")]
                  for c in prompt["code"]],
     }
+
+
+def _count_tokens(text: str) -> int:
+    from noface_ctx.tokens import count_tokens
+
+    return count_tokens(text)
 
 
 def failed_ours(budgets: Sequence[int], gold_files: list[str], spans: Mapping[str, Any], error: str) -> dict[str, Any]:

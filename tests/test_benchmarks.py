@@ -189,3 +189,19 @@ def test_aggregate_pools_recall_and_doc_update_replaces_section(tmp_path):
     assert text.startswith("---\ntitle: B\n---\n\nIntro.\n") and text.count("results:start") == 1
     assert "`python y`" in text and "`python x`" not in text
     assert "| 13,000 | 66.7 % |" in render_markdown(summary)
+
+
+def test_distraction_counts_code_outside_gold_and_tokens_before_the_first_gold_block():
+    text = ("ISSUE:\nfix pkg/a.py\n\nCODE CONTEXT:\npkg/noise.py:1-3\n```python\nx = 1\n```\n\n"
+            "pkg/a.py:10-12  def f\n```python\ndef f(): ...\n```\n\nOMITTED CONTEXT:\nnone")
+    rows = [{"path": "pkg/noise.py", "tokens": 30}, {"path": "pkg/a.py", "tokens": 10}]
+    words = lambda s: len(s.split())  # noqa: E731  (a stand-in counter: whitespace words)
+    d = M.distraction(text, rows, ["pkg/a.py"], words)
+    # the issue names pkg/a.py too, but only a code block header counts
+    assert d["code_tokens"] == 40 and d["outside_gold_tokens"] == 30
+    assert d["tokens_before_gold"] == words(text[:text.index("pkg/a.py:10")])
+    assert M.distraction(text, rows, ["pkg/other.py"], words)["tokens_before_gold"] is None
+    summary = M.distraction_summary([d, M.distraction(text, rows[:1], ["pkg/zzz.py"], words)])
+    assert summary["outside_gold_share"] == 60 / 70
+    assert summary["median_tokens_before_gold"] == d["tokens_before_gold"]
+    assert summary["rows_without_gold_code"] == 1 and summary["rows"] == 2
