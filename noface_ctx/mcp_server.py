@@ -111,7 +111,8 @@ class Workspace:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
         from noface_ctx.files.gate import scan_repo
         from noface_ctx.pipeline import _embedder, _index
-        from noface_ctx.rank.code import code_location, rank_code
+        from noface_ctx.rank.code import rank_code
+        from noface_ctx.rank.code_forms import code_location
 
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be a non-empty string")

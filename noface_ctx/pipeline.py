@@ -23,7 +23,8 @@ from noface_ctx.errors import UsageError
 from noface_ctx.files.gate import admitted, scan_repo
 from noface_ctx.freshness.assess import Freshness, assess_docs, find_clashes
 from noface_ctx.issue.load import load_issue_with_warnings
-from noface_ctx.rank.code import CodeRanking, code_location, rank_code
+from noface_ctx.rank.code import CodeRanking, rank_code
+from noface_ctx.rank.code_forms import code_location
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.docs import DocRanking, rank_docs
 from noface_ctx.rank.embed import Embedder

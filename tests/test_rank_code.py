@@ -12,7 +12,8 @@ from test_index import scan
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
-from noface_ctx.rank.code import extract_hints, rank_code
+from noface_ctx.rank.code import rank_code
+from noface_ctx.rank.hints import extract_hints
 from noface_ctx.tokens import count_tokens
 
 HTML = textwrap.dedent(

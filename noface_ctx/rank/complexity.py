@@ -12,9 +12,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TypedDict
 
 from noface_ctx.datatypes import Issue
+from noface_ctx.rank.hints import looks_like_code
 
 BASELINE = 0.3
 
@@ -42,6 +43,14 @@ _IGNORED_DIR = re.compile(r"(^|/)(tests?|spec|__tests__|\.[^/]+)/")
 _IDENT = re.compile(r"`([^`\n]+)`|\b([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(\()?")
 
 
+class ComplexityDict(TypedDict):
+    """`Complexity` as it appears in the prompt's JSON details."""
+
+    score: float
+    k: int
+    reasons: list[str]
+
+
 @dataclass(frozen=True, slots=True)
 class Complexity:
     """How complex the issue looks (`score` in [0, 1]), the doc cap `k`, and why."""
@@ -50,7 +59,8 @@ class Complexity:
     k: int
     reasons: tuple[str, ...] = ()
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ComplexityDict:
+        """The JSON form (score rounded to 3 places)."""
         return {"score": round(self.score, 3), "k": self.k, "reasons": list(self.reasons)}
 
 
@@ -156,7 +166,7 @@ def _named_symbols(text: str, known_symbols: Collection[str], named_files: list[
         for ident in candidates:
             ident = ident.strip(".")
             last = ident.rsplit(".", 1)[-1]
-            looks = codey or "_" in last or re.search(r"[a-z][A-Z]", last) is not None or "." in ident
+            looks = codey or looks_like_code(last, edge_underscores=True, acronym_humps=False) or "." in ident
             if len(last) < 3 or last in file_words or "/" in ident:
                 continue
             if (known and (ident in known or last in known) and looks) or (not known and looks):

@@ -21,9 +21,22 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
+
+__all__ = [
+    "CachedEmbedder",
+    "Embedder",
+    "EmbedderStatus",
+    "OnnxEmbedder",
+    "SentenceTransformerEmbedder",
+    "embeddings_available",
+    "get_embedder",
+]
 
 DEFAULT_MODEL = "paraphrase-minilm-l3-onnx"
 ONNX_MODELS = (DEFAULT_MODEL, "paraphrase-MiniLM-L3-v2", "sentence-transformers/paraphrase-MiniLM-L3-v2")
@@ -38,6 +51,21 @@ class Embedder(Protocol):
     name: str
 
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class _SentenceModel(Protocol):
+    """The part of `sentence_transformers.SentenceTransformer` used here (it ships no types)."""
+
+    max_seq_length: int
+
+    def encode(self, sentences: list[str], *, batch_size: int, normalize_embeddings: bool,
+               show_progress_bar: bool) -> np.ndarray: ...
+
+
+class _OnnxSession(Protocol):
+    """The part of `onnxruntime.InferenceSession` used here (it ships no types)."""
+
+    def run(self, output_names: list[str], input_feed: dict[str, np.ndarray]) -> list[np.ndarray]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,17 +84,18 @@ class SentenceTransformerEmbedder:
         self.max_seq_length = max_seq_length
         self.batch_size = batch_size
         self.name = f"{model}@{max_seq_length}"
-        self._model = None
+        self._model: _SentenceModel | None = None
 
-    def _load(self):
+    def _load(self) -> _SentenceModel:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
             from sentence_transformers import SentenceTransformer
 
-            self._model = SentenceTransformer(resolve_model_path(self.model_ref), device="cpu")
-            self._model.max_seq_length = self.max_seq_length
+            model: _SentenceModel = SentenceTransformer(resolve_model_path(self.model_ref), device="cpu")
+            model.max_seq_length = self.max_seq_length
+            self._model = model
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -88,11 +117,11 @@ class OnnxEmbedder:
         self.batch_size = batch_size
         self.threads = threads or min(4, os.cpu_count() or 1)
         self.name = f"{DEFAULT_MODEL}@{max_seq_length}"
-        self._session: object | None = None
-        self._tokenizer: object | None = None
+        self._session: _OnnxSession | None = None
+        self._tokenizer: BertWordPieceTokenizer | None = None
         self._output = ""
 
-    def _load(self) -> tuple[object, object]:
+    def _load(self) -> tuple[_OnnxSession, BertWordPieceTokenizer]:
         if self._session is None or self._tokenizer is None:
             import onnxruntime as ort
             from tokenizers import BertWordPieceTokenizer
@@ -123,10 +152,10 @@ class OnnxEmbedder:
         out = np.zeros((len(texts), 0), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
             batch = order[start:start + self.batch_size]
-            encoded = tokenizer.encode_batch([texts[i] for i in batch])  # type: ignore[attr-defined]
+            encoded = tokenizer.encode_batch([texts[i] for i in batch])
             ids = np.array([e.ids for e in encoded], dtype=np.int64)
             mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
-            tokens = session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]  # type: ignore[attr-defined]
+            tokens = session.run([self._output], {"input_ids": ids, "attention_mask": mask})[0]
             pooled = (tokens * mask[..., None]).sum(axis=1) / np.maximum(mask.sum(axis=1, keepdims=True), 1)
             pooled /= np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12)
             if out.shape[1] == 0:
@@ -241,18 +270,18 @@ class CachedEmbedder:
             keys = json.loads(keys_path.read_text())
             matrix = np.load(npy, allow_pickle=False, mmap_mode="r")  # rows are read when used
             if isinstance(keys, list) and matrix.ndim == 2 and len(keys) == matrix.shape[0]:
-                self._mem.update(zip(keys, matrix))
+                self._mem.update(zip(keys, matrix, strict=False))
         except (OSError, ValueError):
             pass  # missing or corrupt: start empty, rebuilt on save
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         self._load()
         keys = [content_key(t) for t in texts]
-        todo = {k: t for k, t in zip(keys, texts) if k not in self._mem}
+        todo = {k: t for k, t in zip(keys, texts, strict=False) if k not in self._mem}
         if todo:
             self.misses += len(todo)
             fresh = self.inner.embed(list(todo.values()))
-            self._mem.update(zip(todo.keys(), fresh))
+            self._mem.update(zip(todo.keys(), fresh, strict=False))
             self._dirty = True
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)

@@ -1,8 +1,8 @@
 """Vectors as part of the index: `noface-ctx index` embeds every definition and every doc section
 once, so that a prompt embeds only the issue itself.
 
-The texts are exactly what ranking embeds (`rank_code.chunk_embed_text`,
-`rank_docs.section_embed_text`), stored in the same content-hash cache (`embed.CachedEmbedder`:
+The texts are exactly what ranking embeds (`rank.code.chunk_embed_text`,
+`rank.docs.section_embed_text`), stored in the same content-hash cache (`embed.CachedEmbedder`:
 a `.npy` matrix read with `allow_pickle=False` and memory-mapped, plus a JSON key list). So the
 store is incremental by construction: an unchanged definition keeps its vector, a changed or new
 one is embedded, and vectors of texts that no longer exist are dropped. Work is saved every
@@ -14,9 +14,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from noface_ctx.datatypes import Doc
+
+if TYPE_CHECKING:
+    from noface_ctx.code.index import CodeIndex
+    from noface_ctx.rank.embed import CachedEmbedder
 
 SAVE_EVERY = 2048  # texts embedded between two saves of the store
 BATCH = 128  # texts per call to the model (progress is reported per batch)
@@ -32,7 +36,7 @@ class VectorStats:
     seconds: float
 
 
-def index_texts(index: Any, docs: Sequence[Doc]) -> list[str]:
+def index_texts(index: CodeIndex, docs: Sequence[Doc]) -> list[str]:
     """Every text ranking may embed: each definition of the code index, each section of each doc."""
     from noface_ctx.rank.code import chunk_embed_text
     from noface_ctx.rank.docs import doc_sections, section_embed_text
@@ -42,7 +46,7 @@ def index_texts(index: Any, docs: Sequence[Doc]) -> list[str]:
     return texts
 
 
-def embed_all(store: Any, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None,
+def embed_all(store: CachedEmbedder, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None,
               prune: bool = True) -> VectorStats:
     """Embed the `texts` `store` (a `CachedEmbedder`) lacks, in batches, saving as it goes."""
     started = time.perf_counter()

@@ -1,0 +1,259 @@
+"""Code candidates and their finished text blocks (`Form`s, most complete first): a definition in
+full or cut to its head, a class as an outline, a manifest file whole, as an outline with its
+relevant definitions, or as a line range; and the report rows naming each candidate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TypedDict
+
+from noface_ctx.code.index import CodeIndex
+from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
+from noface_ctx.code.symbols import elide_children, header_line, outline, render_block
+from noface_ctx.datatypes import Candidate, Form
+from noface_ctx.rank.code_lexical import CodeRun
+from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
+from noface_ctx.tokens import count_tokens
+
+CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
+HEAD_FROM = 2500  # a definition bigger than this also gets a shorter "head" form
+HEAD_LINES = 60
+FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
+MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
+MIN_CANDIDATES = 20
+
+
+class ChunkRenderer:
+    """Turns chunk ids and files into finished text blocks."""
+
+    def __init__(self, index: CodeIndex) -> None:
+        self.index = index
+
+    def lines(self, path: str) -> list[str]:
+        """The file's lines (shared: do not modify)."""
+        return self.index.file_lines(path)
+
+    def context(self, i: int) -> list[tuple[int, str]]:
+        """Header lines of the definitions enclosing chunk `i`, outermost first."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        if "." not in symbol:
+            return []
+        start, end = self.index.lines(i)
+        ids = self.index.chunk_ids(path)
+        symbols = self.index.symbols()
+        spans = self.index.line_spans()[ids.start : ids.stop].tolist()
+        out = []
+        for j, (s, e) in zip(ids, spans, strict=False):
+            other = symbols[j]
+            if j != i and other and symbol.startswith(other + ".") and s <= start and end <= e:
+                out.append(header_line(self.lines(path), s))
+        return sorted(set(out))
+
+    def title(self, i: int) -> str:
+        """`kind symbol`, with the enclosing definition when there is one."""
+        kind, symbol = self.index.kind(i), self.index.symbol(i)
+        if not symbol:
+            return "(module level)" if kind == "block" else ""
+        parent = self.index.parent(i)
+        where = f"  (in {parent})" if parent and self.context(i) else ""
+        return f"{kind} {symbol}{where}"
+
+    def snippet(self, i: int) -> list[tuple[str, str]]:
+        """(label, text) forms of one ranked chunk, most complete first."""
+        path = self.index.path_of(i)
+        start, end = self.index.lines(i)
+        lines = self.lines(path)
+        fence = fence_for(path, self.index.language_of(path))
+        ctx = self.context(i)
+        full = render_block(path, lines, start, end, title=self.title(i), fence=fence, context=ctx)
+        kind = self.index.kind(i)
+        if kind in CONTAINER_KINDS and self.index.symbol(i):
+            elided = self.elided(i, lines, fence, ctx)
+            if count_tokens(full) <= CLASS_FULL_MAX or elided is None:
+                return [("full", full), *([("outline", elided)] if elided else [])]
+            return [("outline", elided)]
+        forms = [("full", full)]
+        if end - start + 1 > HEAD_LINES and count_tokens(full) > HEAD_FROM:
+            cut = start + HEAD_LINES - 1
+            body = [*lines[start - 1 : cut], f"... (lines {cut + 1}-{end} omitted; NEED_CODE: {path}:{cut + 1}-{end})"]
+            forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + " — first lines only", fence=fence, context=ctx, body=body)))
+        return forms
+
+    def elided(self, i: int, lines: list[str], fence: str, ctx: list[tuple[int, str]]) -> str | None:
+        """A container (class) with its member bodies cut to their headers; None without members."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        kids = [k for k in self.index.chunks_for(path) if k.parent == symbol and start <= k.start_line and k.end_line <= end]
+        kids = [k for k in kids if (k.start_line, k.end_line) != (start, end)]
+        if not kids:
+            return None
+        body = elide_children(lines, start, end, kids)
+        title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
+        return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
+
+    def whole(self, path: str) -> str:
+        """The whole file in one fenced block."""
+        text = self.index.file_text(path).rstrip("\n")
+        n = text.count("\n") + 1
+        return f"{path}  (whole file, {n} lines)\n```{fence_for(path, self.index.language_of(path))}\n{text}\n```"
+
+    def outline(self, path: str) -> str:
+        """The file's definitions (signatures and line ranges), bodies omitted."""
+        chunks = self.index.chunks_for(path)
+        n = self.index.file_text(path).rstrip("\n").count("\n") + 1
+        body = outline(chunks, path=path, total_lines=n)
+        note = f"{path}  (outline — bodies omitted; ask with NEED_CODE: {path}:start-end)"
+        return f"{note}\n```text\n{body}\n```"
+
+
+def required_candidates(
+    r: CodeRun, rd: ChunkRenderer, entries: list[ManifestFile], score: dict[int, float]
+) -> tuple[list[Candidate], set[int]]:
+    """One required candidate per manifest entry; returns the chunk ids its forms show in full."""
+    out: list[Candidate] = []
+    shown: set[int] = set()
+    n_primary = max(1, sum(1 for x in entries if x.role == "primary"))
+    ctx = r.config.context
+    whole_limit = ctx.budget_tokens * (1.0 - ctx.docs_share) / n_primary
+    for x in entries:
+        path, e = x.path, x.entry
+        if e.start is not None:
+            end = e.end if e.end is not None else e.start
+            lines = rd.lines(path)
+            end = min(end, len(lines))
+            text = render_block(path, lines, e.start, end, title=f"manifest {x.role} range", fence=fence_for(path, r.index.language_of(path)))
+            forms = [("range", text), ("outline", rd.outline(path))]
+            out.append(_candidate(path, "", f"{path}:{e.start}-{end}", forms, 100.0, f"NEED_CODE: {path}:{e.start}-{end}", e.start, end, "range", (f"manifest {x.role}",), required=True))
+            continue
+        relevant = _relevant_defs(r, path, score)
+        shown.update(relevant)
+        outline_text = rd.outline(path)
+        defs_text = "\n\n".join([outline_text] + [rd.snippet(i)[0][1] for i in relevant])
+        forms = [("outline+defs", defs_text), ("outline", outline_text)] if relevant else [("outline", outline_text)]
+        if x.role == "primary" and r.repo_files.get(path) is not None:  # never a sized-out file whole
+            whole = rd.whole(path)
+            if count_tokens(whole) <= whole_limit:
+                forms.insert(0, ("whole", whole))
+        out.append(_candidate(path, "", path, forms, 100.0, f"NEED_CODE: {path}", 0, 0, "file", (f"manifest {x.role}",), required=True))
+    return out, shown
+
+
+def _relevant_defs(r: CodeRun, path: str, score: dict[int, float]) -> list[int]:
+    ids = [i for i in r.index.chunk_ids(path) if i in score and r.index.symbol(i) and r.index.kind(i) not in CONTAINER_KINDS]
+    ids.sort(key=lambda i: -score[i])
+    if not ids:
+        return []
+    best = score[ids[0]]
+    return sorted(i for i in ids[:RELEVANT_DEFS] if score[i] >= best - 1.0 and score[i] > 0)
+
+
+def snippet_candidates(
+    r: CodeRun,
+    rd: ChunkRenderer,
+    ranked_ids: list[int],
+    score: dict[int, float],
+    files: list[str],
+    shown: set[int],
+    detail: dict[int, dict[str, float]],
+    reasons: dict[int, list[str]],
+) -> list[Candidate]:
+    """Ranked chunks as candidates: first the best chunk of each of the top files (so the
+    right file is seen), then the rest by score, until 1.5x the budget is offered."""
+    usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
+    best_of: dict[str, int] = {}
+    for i in usable:
+        best_of.setdefault(r.index.path_of(i), i)
+    lead = [best_of[p] for p in files[:FIRST_PASS_FILES] if p in best_of]
+    led = set(lead)
+    order = lead + sorted((i for i in usable if i not in led), key=lambda i: -score[i])
+    out: list[Candidate] = []
+    room = 1.5 * r.config.context.budget_tokens
+    for i in order[:MAX_CANDIDATES]:
+        if len(out) >= MIN_CANDIDATES and room <= 0:
+            break
+        path = r.index.path_of(i)
+        start, end = r.index.lines(i)
+        symbol = r.index.symbol(i)
+        title = f"{r.index.kind(i)} {symbol}" if symbol else f"{path}:{start}-{end}"
+        why = tuple(dict.fromkeys(reasons.get(i, ())))
+        cand = _candidate(path, symbol, title, rd.snippet(i), score[i], f"NEED_CODE: {path}:{start}-{end}", start, end, r.index.kind(i), why)
+        out.append(replace(cand, scores=detail.get(i, {})))
+        room -= cand.forms[0].tokens
+    return out
+
+
+def _candidate(
+    path: str,
+    ref: str,
+    title: str,
+    forms: list[tuple[str, str]],
+    score: float,
+    request: str,
+    start: int,
+    end: int,
+    kind: str,
+    reasons: tuple[str, ...],
+    *,
+    required: bool = False,
+) -> Candidate:
+    return Candidate(
+        kind="code",
+        path=path,
+        ref=ref,
+        title=title,
+        forms=tuple(Form(label=label, text=text, tokens=count_tokens(text)) for label, text in forms),
+        score=float(score),
+        request=request,
+        reasons=tuple(reasons),
+        start_line=start,
+        end_line=end,
+        symbol_kind=kind,
+        required=required,
+    )
+
+
+class CodeLocation(TypedDict):
+    """The fields naming a code candidate in report rows."""
+
+    path: str
+    symbol: str
+    kind: str
+    start_line: int
+    end_line: int
+
+
+class CodeReportRow(CodeLocation):
+    """One row of `CodeRanking.report`: where a candidate is, its signals and why."""
+
+    bm25: float
+    embedding: float | None
+    boosts: float
+    score: float
+    required: bool
+    reasons: list[str]
+
+
+def code_location(c: Candidate, kind: str | None = None) -> dict[str, object]:
+    """The fields naming a code candidate in report rows (`kind` defaults to its symbol kind): a
+    `CodeLocation` as a plain dict, which callers extend with fields of their own."""
+    return {**_location(c, kind)}
+
+
+def _location(c: Candidate, kind: str | None = None) -> CodeLocation:
+    kind = c.symbol_kind if kind is None else kind
+    return {"path": c.path, "symbol": c.ref, "kind": kind, "start_line": c.start_line, "end_line": c.end_line}
+
+
+def report_row(c: Candidate) -> CodeReportRow:
+    """The report row of one code candidate: location, rounded signals, reasons."""
+    d = c.scores
+    return {
+        **_location(c),
+        "bm25": round(d.get("bm25", 0.0), 4),
+        "embedding": round(d["embedding"], 4) if "embedding" in d else None,
+        "boosts": round(d.get("boost", 0.0), 4),
+        "score": round(c.score, 4),
+        "required": c.required,
+        "reasons": list(c.reasons),
+    }

@@ -1,0 +1,87 @@
+"""What an issue names explicitly: identifiers, dotted paths, files and stack frames.
+
+Also the one place in `rank/` that decides whether a word looks like code (`looks_like_code`)
+and whether a path is a test file (`is_test_path`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
+_PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)
+_EXT = r"(?:py|pyi|pyx|js|jsx|mjs|ts|tsx|go|rs|zig|java|rb|c|h|cc|cpp|hpp|cxx|hh|kt|swift|php|cs|scala|lua|sh|toml|cfg|ini|yaml|yml|json|html|css|sql)"
+_FILE = re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.{_EXT})(?![\w])")
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
+_IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
+_BACKTICK = re.compile(r"`([^`\n]{1,80})`")
+_TEST_TITLE = re.compile(r"\b(unit ?tests?|test suite|test file|tests for|flaky|failing tests?|add(ing)? tests?)\b", re.I)
+_HUMP = re.compile(r"[a-z][A-Z]")
+_HUMP_OR_ACRONYM = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
+
+
+@dataclass(frozen=True, slots=True)
+class Hints:
+    """What the issue names explicitly: identifiers, dotted paths, files and stack frames."""
+
+    names: frozenset[str] = frozenset()
+    dotted: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    frames: tuple[tuple[str, int, str], ...] = ()
+    about_tests: bool = False
+
+
+def extract_hints(text: str) -> Hints:
+    """Identifiers that look like code (snake_case, CamelCase, `x()`, backticks, a.b.c) and more."""
+    frames = [(p, int(n), f or "") for p, n, f in _FRAME.findall(text)]
+    frames += [(p, int(n), "") for p, n in _PYTEST_FRAME.findall(text)]
+    files = list(dict.fromkeys(m.group(1) for m in _FILE.finditer(text)))
+    file_set = set(files)
+    dotted = [d for d in dict.fromkeys(_DOTTED.findall(text)) if d not in file_set and not _is_file(d)]
+    names: set[str] = set()
+    ticked = {w for span in _BACKTICK.findall(text) for w in re.findall(r"[A-Za-z_]\w*", span)}
+    for m in _IDENT.finditer(text):
+        word = m.group(1)
+        if len(word) < 3:
+            continue
+        if m.group(2) or word in ticked or looks_like_code(word):
+            names.add(word)
+    names.update(f for _, _, f in frames if f and not f.startswith("<"))
+    for d in dotted:
+        names.update(p for p in d.split(".") if len(p) >= 3 and (looks_like_code(p) or p in ticked))
+        names.add(d.rsplit(".", 1)[1])
+    title = text.split("\n", 1)[0]
+    about_tests = title_names_tests(title) or any(is_test_path(f) for f in files)
+    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests)
+
+
+def looks_like_code(word: str, *, edge_underscores: bool = False, acronym_humps: bool = True) -> bool:
+    """Whether an identifier is shaped like code rather than a prose word.
+
+    snake_case (a `_` inside the word) or camelCase (a lower-case letter then a capital) count;
+    with `acronym_humps`, so does an acronym before a word (`HTTPServer`); with
+    `edge_underscores`, so does a leading or trailing `_` (`_private`, `__init__`).
+    """
+    core = word if edge_underscores else word.strip("_")
+    if "_" in core:
+        return True
+    return (_HUMP_OR_ACRONYM if acronym_humps else _HUMP).search(core) is not None
+
+
+def title_names_tests(title: str) -> bool:
+    """Whether an issue title says the work is about tests (unit tests, a flaky test, ...)."""
+    return _TEST_TITLE.search(title) is not None
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a repository path is a test file (under a tests folder, or named like one)."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    if any(p in ("test", "tests", "testing", "__tests__", "spec", "specs") for p in parts[:-1]):
+        return True
+    return name.startswith("test_") or name == "conftest.py" or bool(re.search(r"[._-](test|tests|spec)\.\w+$", name))
+
+
+def _is_file(dotted: str) -> bool:
+    return re.fullmatch(rf".*\.{_EXT}", dotted) is not None and dotted.count(".") == 1
