@@ -244,7 +244,7 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.pipeline import shared_embedder
     from noface_ctx.rank.vectors import embed_all, index_texts
 
-    store, note = shared_embedder(config, None)
+    store, note = shared_embedder(config)
     if store is None:
         print(f"vectors: skipped ({note})", file=sys.stderr)
         return 0

@@ -110,7 +110,7 @@ class Workspace:
     def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
         from noface_ctx.files.gate import scan_repo
-        from noface_ctx.pipeline import _embedder, _index
+        from noface_ctx.pipeline import _index, shared_embedder
         from noface_ctx.rank.code import rank_code
         from noface_ctx.rank.code_forms import code_location
 
@@ -125,7 +125,7 @@ class Workspace:
             t0 = time.perf_counter()
             files = scan_repo(self.config, self.manifest)  # forbidden files are not even candidates
             index = _index(files, self.config)
-            embedder, note = _embedder(self.config, None)
+            embedder, note = shared_embedder(self.config)
             ranking = rank_code(probe, files, index, self.config, embedder)
         results = []
         for cand in ranking.candidates:
@@ -167,13 +167,13 @@ class Workspace:
     def warm_up(self) -> float:
         """Scan, index and load the embedder once so the first tool call is already warm."""
         from noface_ctx.files.gate import scan_repo
-        from noface_ctx.pipeline import _embedder, _index
+        from noface_ctx.pipeline import _index, shared_embedder
 
         t0 = time.perf_counter()
         with self._lock:
             files = scan_repo(self.config, self.manifest)
             _index(files, self.config)
-            _embedder(self.config, None)
+            shared_embedder(self.config)
         return time.perf_counter() - t0
 
     # ------------------------------------------------------------------ helpers

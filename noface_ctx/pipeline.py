@@ -27,7 +27,7 @@ from noface_ctx.rank.code import CodeRanking, rank_code
 from noface_ctx.rank.code_forms import code_location
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.docs import DocRanking, rank_docs
-from noface_ctx.rank.embed import Embedder
+from noface_ctx.rank.embed import CachedEmbedder, Embedder
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON
 from noface_ctx.state import Memo, memo
@@ -168,10 +168,15 @@ def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | No
     """(embedder or None, a note for the report). Only a model we load gets the disk cache."""
     if embed is not None and not isinstance(embed, bool):
         return embed, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
+    return shared_embedder(cfg, enabled=cfg.context.embeddings if embed is None else embed)
+
+
+def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[CachedEmbedder | None, str]:
+    """The model `[context]` names, wrapped in its disk cache and shared by every prompt of this
+    process: the store `noface-ctx index` fills is the one prompts read. (None, why) when off."""
     from noface_ctx.rank.embed import CachedEmbedder, get_embedder
 
-    enabled = cfg.context.embeddings if embed is None else embed
-    status = get_embedder(cfg.context.embedding_model, enabled=enabled)
+    status = get_embedder(cfg.context.embedding_model, enabled=cfg.context.embeddings if enabled is None else enabled)
     if status.embedder is None:
         return None, status.reason
     where = cache_dir(cfg) / "embeddings"
@@ -182,10 +187,8 @@ def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | No
     return cached[1], status.reason
 
 
-shared_embedder = _embedder  # public: the store `noface-ctx index` fills is the one prompts read
-
 # (cache dir, model) -> (model, its CachedEmbedder)
-_EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, Embedder]] = memo("pipeline.embedders", maxsize=4)
+_EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, CachedEmbedder]] = memo("pipeline.embedders", maxsize=4)
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
