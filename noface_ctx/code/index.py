@@ -61,6 +61,7 @@ class CodeIndex:
         return tuple(self._file_order)
 
     def __len__(self) -> int:
+        """Number of chunks."""
         return len(self._symbols)
 
     def chunks_for(self, path: str) -> tuple[CodeChunk, ...]:
@@ -72,6 +73,7 @@ class CodeIndex:
         return tuple(self._chunk(i, path, lines) for i in range(rec.lo, rec.hi))
 
     def all_chunks(self) -> Iterator[CodeChunk]:
+        """Every chunk, file by file in `paths()` order."""
         for path in self._file_order:
             yield from self.chunks_for(path)
 
@@ -81,6 +83,7 @@ class CodeIndex:
         return self._chunk(chunk_id, path, self.file_lines(path))
 
     def path_of(self, chunk_id: int) -> str:
+        """The file a chunk belongs to."""
         return self._file_order[int(self.chunk_files()[chunk_id])]
 
     def row(self, chunk_id: int) -> ChunkRow:
@@ -93,15 +96,19 @@ class CodeIndex:
         )
 
     def symbol(self, chunk_id: int) -> str:
+        """A chunk's qualified symbol ('' for blocks and windows)."""
         return self._symbols[chunk_id]
 
     def kind(self, chunk_id: int) -> str:
+        """A chunk's kind: function, method, class, ..., block or window."""
         return self._kinds[chunk_id]
 
     def parent(self, chunk_id: int) -> str:
+        """The qualified symbol of a chunk's enclosing definition ('' at top level)."""
         return self._parents[chunk_id]
 
     def lines(self, chunk_id: int) -> tuple[int, int]:
+        """A chunk's first and last line (1-based, inclusive)."""
         start, end = self._lines[chunk_id]
         return int(start), int(end)
 
@@ -110,6 +117,7 @@ class CodeIndex:
         return self._symbols
 
     def kinds(self) -> list[str]:
+        """The kind of every chunk id."""
         return self._kinds
 
     def line_spans(self) -> npt.NDArray[np.int32]:
@@ -117,6 +125,7 @@ class CodeIndex:
         return self._lines
 
     def chunk_ids(self, path: str) -> range:
+        """The chunk ids of one file (empty when it is not indexed)."""
         rec = self._files.get(path)
         return range(rec.lo, rec.hi) if rec else range(0)
 
@@ -147,6 +156,7 @@ class CodeIndex:
         return [i for i in by_name.get(last, ()) if (s := self._symbols[i]) == name or s.endswith("." + name)]
 
     def has_symbol(self, name: str) -> bool:
+        """True when `find_symbol(name)` would find a definition, in any file."""
         return bool(self.symbol_ids(name.rpartition("::")[2]))
 
     def symbol_names(self) -> frozenset[str]:
@@ -190,6 +200,7 @@ class CodeIndex:
         return got
 
     def language_of(self, path: str) -> str | None:
+        """The grammar an indexed file was parsed with (None: none, or not indexed)."""
         rec = self._files.get(path)
         return rec.language if rec else None
 

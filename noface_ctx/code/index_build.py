@@ -171,6 +171,7 @@ class _Tables:
         self.lengths: list[npt.NDArray[np.int64]] = []
 
     def add_new(self, p: ParsedFile) -> None:
+        """Append a freshly parsed file (its terms get ids, new ones at the end of the vocabulary)."""
         lo = len(self.symbols)
         self.symbols.extend(r.symbol for r in p.rows)
         self.kinds.extend(r.kind for r in p.rows)
@@ -185,6 +186,7 @@ class _Tables:
         self.files[p.path] = FileRecord(p.hash, p.size, p.mtime_ns, p.language, lo, len(self.symbols))
 
     def add_reused(self, path: str, rec: FileRecord) -> None:
+        """Append a file's rows and term counts from the old index, unchanged."""
         old = self.old
         assert old is not None
         lo = len(self.symbols)

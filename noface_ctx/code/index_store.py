@@ -69,6 +69,7 @@ class ChunkRow(NamedTuple):
 
     @property
     def detail(self) -> ChunkDetail:
+        """The fields kept in the file's detail JSON."""
         return ChunkDetail(self.signature, self.docstring, self.references, self.language)
 
 
