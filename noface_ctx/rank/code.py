@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
+from noface_ctx.code.excerpts import elide_children, header_line, outline, render_block
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
-from noface_ctx.code.excerpts import elide_children, header_line, outline, render_block
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, ManifestEntry, RepoFiles
 from noface_ctx.lexical import tokenize, zscore
