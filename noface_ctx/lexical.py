@@ -1,11 +1,23 @@
-"""Identifier-aware tokenisation and a small BM25 wrapper over `bm25s`, shared by docs and code."""
+"""Identifier-aware tokenisation and BM25, shared by docs and code.
+
+BM25 lives here once: `bm25_idf` (the Lucene IDF), `bm25_weights` (the Robertson term weight),
+`bm25_matrix` (every document's weights grouped by term, as the code index stores them) and
+`BM25`, a wrapper over `bm25s` for the docs (whose per-term weights `bm25s` computes, with the
+same IDF and without the constant `k1 + 1` factor).
+"""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple, overload
 
 import numpy as np
+import numpy.typing as npt
+
+K1 = 1.2  # term-frequency saturation
+B = 0.75  # document-length normalisation
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -35,10 +47,87 @@ def tokenize(text: str) -> list[str]:
     return out
 
 
-class BM25:
-    """BM25 over pre-tokenised documents. Scores are raw BM25; normalise per query."""
+@overload
+def bm25_idf(n_docs: int, df: int) -> float: ...
+@overload
+def bm25_idf(n_docs: int, df: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]: ...
+def bm25_idf(n_docs: int, df: int | npt.NDArray[np.float64]) -> float | npt.NDArray[np.float64]:
+    """Lucene's BM25 IDF, log(1 + (N - df + 0.5) / (df + 0.5)), of terms in `df` of `n_docs` documents.
 
-    def __init__(self, corpus_tokens: Sequence[Sequence[str]], *, k1: float = 1.2, b: float = 0.75) -> None:
+    A number gives a float (`math.log(1 + x)`), an array an array (`np.log1p(x)`): the two can
+    differ in the last bit, and each caller keeps the one its rankings were tuned with.
+    """
+    ratio = (n_docs - df + 0.5) / (df + 0.5)
+    if isinstance(ratio, np.ndarray):
+        return np.log1p(ratio)
+    return math.log(1 + ratio)
+
+
+def bm25_weights(
+    idf: npt.NDArray[np.float64],
+    counts: npt.NDArray[np.float32],
+    doc_len: npt.NDArray[np.float64],
+    avgdl: float,
+    *,
+    k1: float = K1,
+    b: float = B,
+) -> npt.NDArray[np.float64]:
+    """idf · tf · (k1 + 1) / (tf + k1 · (1 - b + b · len / avgdl)), element by element.
+
+    Each argument but `avgdl` holds one value per (document, term) occurrence.
+    """
+    norm = k1 * (1 - b + b * doc_len / max(avgdl, 1e-9))
+    weights: npt.NDArray[np.float64] = idf * counts * (k1 + 1) / (counts + norm)
+    return weights
+
+
+class TermMatrix(NamedTuple):
+    """BM25 weight of every (document, term) pair, grouped by term: the documents using term
+    `t` are `rows[indptr[t]:indptr[t + 1]]`, with weights `weights[...]` at the same positions."""
+
+    n: int  # documents
+    indptr: npt.NDArray[np.int64]
+    rows: npt.NDArray[np.int32]
+    weights: npt.NDArray[np.float32]
+
+    @classmethod
+    def empty(cls, n_docs: int, n_terms: int) -> TermMatrix:
+        """A matrix where no document uses any term."""
+        return cls(n_docs, np.zeros(n_terms + 1, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+
+    def scores(self, term_scales: Iterable[tuple[int, float]]) -> npt.NDArray[np.float32]:
+        """BM25 of every document for the query terms given as (term id, weight), in that order."""
+        scores = np.zeros(self.n, dtype=np.float32)
+        indptr, rows, w = self.indptr, self.rows, self.weights
+        for tid, scale in term_scales:
+            s, e = indptr[tid], indptr[tid + 1]
+            scores[rows[s:e]] += w[s:e] * scale
+        return scores
+
+
+def bm25_matrix(
+    indptr: npt.NDArray[np.int64], terms: npt.NDArray[np.int32], counts: npt.NDArray[np.float32], n_terms: int
+) -> TermMatrix:
+    """BM25 over documents given by their term counts, document by document (CSR: the terms of
+    document `d` are `terms[indptr[d]:indptr[d + 1]]`, with `counts` beside them)."""
+    n_docs = len(indptr) - 1
+    doc_of = np.repeat(np.arange(n_docs, dtype=np.int32), np.diff(indptr))
+    doc_len = np.zeros(n_docs, dtype=np.float64)
+    np.add.at(doc_len, doc_of, counts)
+    avgdl = float(doc_len.mean()) if n_docs else 1.0
+    df = np.bincount(terms, minlength=n_terms).astype(np.float64)
+    idf = bm25_idf(n_docs, df)
+    weights = bm25_weights(idf[terms], counts, doc_len[doc_of], avgdl).astype(np.float32)
+    order = np.argsort(terms, kind="stable")
+    by_term = np.zeros(n_terms + 1, dtype=np.int64)
+    np.cumsum(np.bincount(terms, minlength=n_terms), out=by_term[1:])
+    return TermMatrix(n_docs, by_term, doc_of[order], weights[order])
+
+
+class BM25:
+    """BM25 over pre-tokenised documents (through `bm25s`). Scores are raw BM25; normalise per query."""
+
+    def __init__(self, corpus_tokens: Sequence[Sequence[str]], *, k1: float = K1, b: float = B) -> None:
         import bm25s
 
         self.size = len(corpus_tokens)
@@ -49,7 +138,7 @@ class BM25:
         if self.size:
             self._retriever.index(bm25s.tokenization.Tokenized(ids=ids, vocab=vocab), show_progress=False)
 
-    def to_state(self) -> dict:
+    def to_state(self) -> dict[str, Any]:
         """Plain data (numbers, strings, numeric arrays) for a cache file: never a pickle."""
         r = self._retriever
         scores = getattr(r, "scores", None) or {}
@@ -61,7 +150,7 @@ class BM25:
         }
 
     @classmethod
-    def from_state(cls, state: dict) -> BM25:
+    def from_state(cls, state: dict[str, Any]) -> BM25:
         """The index `to_state` described; ValueError when `state` is not one."""
         import bm25s
 
@@ -100,11 +189,3 @@ def zscore(values: np.ndarray) -> np.ndarray:
     std = values.std()
     return (values - values.mean()) / std if std > 1e-12 else np.zeros_like(values)
 
-
-def minmax(values: np.ndarray) -> np.ndarray:
-    """Scale scores into [0, 1] (all zeros when they do not vary)."""
-    values = np.asarray(values, dtype=np.float64)
-    if values.size == 0:
-        return values
-    lo, hi = values.min(), values.max()
-    return (values - lo) / (hi - lo) if hi - lo > 1e-12 else np.zeros_like(values)

@@ -7,8 +7,9 @@ import textwrap
 
 import pytest
 
+from noface_ctx.code.excerpts import elide_children, outline, render_block
 from noface_ctx.code.languages import fence_for, language_for_path, languages
-from noface_ctx.code.symbols import elide_children, line_windows, outline, parse_source, render_block
+from noface_ctx.code.symbols import line_windows, parse_source
 
 
 def _defs(chunks):

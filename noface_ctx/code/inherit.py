@@ -105,7 +105,7 @@ def module_files(module: str, from_path: str) -> list[str]:
         stems = ["/".join([*([str(base)] if str(base) != "." else []), *parts])]
     else:
         top = PurePosixPath(from_path).parts
-        roots = list(_ROOTS) + [f"{top[0]}/"] if len(top) > 1 else list(_ROOTS)
+        roots = [*_ROOTS, f"{top[0]}/"] if len(top) > 1 else list(_ROOTS)
         stems = [root + "/".join(parts) for root in dict.fromkeys(roots)]
     out = []
     for stem in stems:

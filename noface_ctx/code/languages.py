@@ -12,7 +12,10 @@ import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from tree_sitter import Language, Parser, Query
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,22 +144,26 @@ SPECS: tuple[LanguageSpec, ...] = (
     ),
 )
 
-_BY_NAME: dict[str, LanguageSpec] = {}
-for _spec in SPECS:
-    if _spec.extra.get("like"):
-        _base = next(s for s in SPECS if s.name == _spec.extra["like"])
-        _spec = LanguageSpec(
-            name=_spec.name,
-            extensions=_spec.extensions,
-            module=_spec.module,
-            function=_spec.function,
-            definitions=_base.definitions,
-            references=_base.references,
-            comment_types=_base.comment_types,
-            wrappers=_base.wrappers,
-            fence=_spec.fence,
-        )
-    _BY_NAME[_spec.name] = _spec
+def _resolve_like(spec: LanguageSpec) -> LanguageSpec:
+    """A spec with `like=<other>` takes the other language's rules, keeping its own name and grammar."""
+    like = spec.extra.get("like")
+    if not like:
+        return spec
+    base = next(s for s in SPECS if s.name == like)
+    return LanguageSpec(
+        name=spec.name,
+        extensions=spec.extensions,
+        module=spec.module,
+        function=spec.function,
+        definitions=base.definitions,
+        references=base.references,
+        comment_types=base.comment_types,
+        wrappers=base.wrappers,
+        fence=spec.fence,
+    )
+
+
+_BY_NAME: dict[str, LanguageSpec] = {spec.name: _resolve_like(spec) for spec in SPECS}
 
 ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "c++": "cpp", "rb": "ruby"}
 _BY_EXT = {ext: spec.name for spec in _BY_NAME.values() for ext in spec.extensions}
@@ -207,7 +214,7 @@ def available(name: str) -> bool:
 
 
 @functools.cache
-def grammar(name: str) -> tuple[Any, Any, Any, Any]:
+def grammar(name: str) -> tuple[Language, Parser, Query, Query | None]:
     """(Language, Parser, definitions Query, references Query or None); cached per process."""
     import tree_sitter as ts
 

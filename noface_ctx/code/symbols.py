@@ -1,6 +1,6 @@
 """tree-sitter parsing → `CodeChunk`s: definitions with qualified names, signatures, docstrings and
 the identifiers they reference; module-level code between definitions as blocks; line windows for
-text that has no grammar. Also the outline (signatures only) used for files too big to show whole.
+text that has no grammar. How chunks are shown (outlines, excerpts) is `code.excerpts`.
 """
 
 from __future__ import annotations
@@ -8,11 +8,14 @@ from __future__ import annotations
 import inspect
 import re
 from bisect import bisect_right
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from noface_ctx.code.languages import CONTAINER_KINDS, LanguageSpec, grammar, language_for_path, spec_for
 from noface_ctx.datatypes import CodeChunk
+
+if TYPE_CHECKING:
+    from tree_sitter import Node, Query
 
 WINDOW_LINES = 50  # line-window size for files without a grammar
 BLOCK_LINES = 60  # longest module-level block before it is split
@@ -32,8 +35,8 @@ _COMMENT_MARKERS = re.compile(r"^\s*(///?!?|//|/\*\*?|\*/|\*|#+!?|--)\s?")
 
 @dataclass(slots=True)
 class _Def:
-    node: object  # the definition node (name, body, docstring come from here)
-    outer: object  # the node whose span is the chunk (wrappers such as decorators included)
+    node: Node  # the definition node (name, body, docstring come from here)
+    outer: Node  # the node whose span is the chunk (wrappers such as decorators included)
     kind: str
     name: str
     start_byte: int
@@ -74,7 +77,7 @@ def parse_source(path: str, text: str, language: str | None) -> tuple[CodeChunk,
 # --------------------------------------------------------------------------- definitions
 
 
-def _collect_defs(spec: LanguageSpec, query, root) -> list[_Def]:
+def _collect_defs(spec: LanguageSpec, query: Query, root: Node) -> list[_Def]:
     import tree_sitter as ts
 
     nodes = ts.QueryCursor(query).captures(root).get("def", [])
@@ -92,7 +95,7 @@ def _collect_defs(spec: LanguageSpec, query, root) -> list[_Def]:
     return defs
 
 
-def _make_def(spec: LanguageSpec, node) -> _Def | None:
+def _make_def(spec: LanguageSpec, node: Node) -> _Def | None:
     kind = spec.definitions[node.type]
     name = _name_of(spec, node)
     if name is None:
@@ -109,11 +112,12 @@ def _make_def(spec: LanguageSpec, node) -> _Def | None:
     return _Def(node, outer, kind, name, outer.start_byte, outer.end_byte, start_line, end_line)
 
 
-def _text(node) -> str:
-    return node.text.decode("utf-8", "replace") if node is not None else ""
+def _text(node: Node | None) -> str:
+    text = node.text if node is not None else None
+    return text.decode("utf-8", "replace") if text is not None else ""
 
 
-def _name_of(spec: LanguageSpec, node) -> str | None:
+def _name_of(spec: LanguageSpec, node: Node) -> str | None:
     """The definition's own name, or None when this node is not a definition after all."""
     t = node.type
     lang = spec.name
@@ -133,8 +137,8 @@ def _name_of(spec: LanguageSpec, node) -> str | None:
         return "test " + _text(label).strip('"') if label is not None else "test"
     if t == "method_declaration" and lang == "go":
         receiver = _go_receiver(node)
-        name = _text(node.child_by_field_name("name"))
-        return f"{receiver}.{name}" if receiver else name
+        method = _text(node.child_by_field_name("name"))
+        return f"{receiver}.{method}" if receiver else method
     if t == "impl_item":
         typ = node.child_by_field_name("type")
         if typ is not None and typ.type == "generic_type":
@@ -158,7 +162,7 @@ def _name_of(spec: LanguageSpec, node) -> str | None:
     return _text(name).replace("::", ".")
 
 
-def _go_receiver(node) -> str:
+def _go_receiver(node: Node) -> str:
     receiver = node.child_by_field_name("receiver")
     if receiver is None:
         return ""
@@ -171,7 +175,7 @@ def _go_receiver(node) -> str:
     return ""
 
 
-def _c_function_name(node) -> str | None:
+def _c_function_name(node: Node) -> str | None:
     decl = node.child_by_field_name("declarator")
     for _ in range(8):
         if decl is None:
@@ -205,7 +209,7 @@ def _nest(defs: list[_Def]) -> None:
         stack.append(i)
 
 
-def _assign_refs(defs: list[_Def], query, root) -> None:
+def _assign_refs(defs: list[_Def], query: Query, root: Node) -> None:
     """Each `@ref` capture goes to the innermost definition that contains it."""
     import tree_sitter as ts
 
@@ -221,7 +225,7 @@ def _assign_refs(defs: list[_Def], query, root) -> None:
             i = defs[i].parent
         if i < 0:
             continue
-        name = node.text.decode("utf-8", "replace")
+        name = _text(node)
         if name not in seen[i] and len(seen[i]) < MAX_REFERENCES:
             seen[i].add(name)
             defs[i].refs.append(name)
@@ -261,7 +265,7 @@ def _signature(d: _Def, data: bytes) -> str:
     while len(sig_lines) > 1 and sig_lines[-1].lstrip().startswith(("#", "//", "/*", "*")):
         sig_lines.pop()  # a comment between the header and the body (Ruby, C) is not signature
     if len(sig_lines) > MAX_SIGNATURE_LINES:
-        sig_lines = sig_lines[:MAX_SIGNATURE_LINES] + ["..."]
+        sig_lines = [*sig_lines[:MAX_SIGNATURE_LINES], "..."]
     return "\n".join(sig_lines).rstrip(" {")
 
 
@@ -357,109 +361,3 @@ def line_windows(path: str, text: str, *, language: str | None = None, size: int
         for s, e in bounds
         if any(ln.strip() for ln in lines[s - 1 : e])
     )
-
-
-# --------------------------------------------------------------------------- outline
-
-
-def _depths(defs: list[CodeChunk]) -> list[int]:
-    """Nesting depth of each definition (sorted by position): how many enclosing ones contain it."""
-    stack: list[CodeChunk] = []
-    out = []
-    for c in defs:
-        while stack and not (
-            stack[-1].start_line <= c.start_line
-            and c.end_line <= stack[-1].end_line
-            and c.symbol.startswith(stack[-1].symbol + ".")
-        ):
-            stack.pop()
-        out.append(len(stack))
-        stack.append(c)
-    return out
-
-
-def outline(chunks: Iterable[CodeChunk], *, path: str, total_lines: int | None = None) -> str:
-    """Signatures and first docstring lines with their line ranges, nested by indentation."""
-    defs = sorted(
-        (c for c in chunks if c.path == path and c.symbol and c.kind not in ("block", "window")),
-        key=lambda c: (c.start_line, -c.end_line),
-    )
-    size = f" ({total_lines} lines)" if total_lines else ""
-    head = f"# outline of {path}{size}: signatures only, bodies omitted"
-    if not defs:
-        return head + "\n# (no definitions found)"
-    width = len(str(max(c.end_line for c in defs)))
-    out = [head]
-    for c, depth in zip(defs, _depths(defs)):
-        indent = "    " * depth
-        sig = " ".join(part.strip() for part in (c.signature or c.symbol).split("\n") if part.strip())
-        if len(sig) > 160:
-            sig = sig[:157] + "..."
-        doc = c.docstring.strip().split("\n", 1)[0].strip() if c.docstring else ""
-        if len(doc) > 100:
-            doc = doc[:97] + "..."
-        rng = f"{c.start_line:>{width}}-{c.end_line:<{width}}"
-        out.append(f"{rng}  {indent}{sig}" + (f"  — {doc}" if doc else ""))
-    return "\n".join(out)
-
-
-# --------------------------------------------------------------------------- rendering blocks
-
-
-def header_line(lines: list[str], start: int) -> tuple[int, str]:
-    """The definition line of a chunk starting at `start` (decorators and attributes skipped)."""
-    ln = start
-    while ln < len(lines) and lines[ln - 1].lstrip().startswith(("@", "#[")):
-        ln += 1
-    return ln, lines[ln - 1] if 0 < ln <= len(lines) else ""
-
-
-def render_block(
-    path: str,
-    lines: list[str],
-    start: int,
-    end: int,
-    *,
-    title: str = "",
-    fence: str = "",
-    context: Iterable[tuple[int, str]] = (),
-    body: list[str] | None = None,
-) -> str:
-    """`path:start-end  title`, then a fenced block: enclosing headers (with `...` where lines
-    are skipped) followed by lines start..end (or `body`, already prepared)."""
-    out = [f"{path}:{start}-{end}" + (f"  {title}" if title else "")]
-    out.append(f"```{fence}")
-    last = None
-    for ln, text in context:
-        if last is not None and ln > last + 1:
-            out.append(_indent_of(text) + "...")
-        out.append(text)
-        last = ln
-    if last is not None and start > last + 1:
-        out.append(_indent_of(lines[start - 1] if start <= len(lines) else "") + "...")
-    out.extend(body if body is not None else lines[start - 1 : end])
-    out.append("```")
-    return "\n".join(out)
-
-
-def _indent_of(text: str) -> str:
-    return text[: len(text) - len(text.lstrip())]
-
-
-def elide_children(lines: list[str], start: int, end: int, children: Iterable[CodeChunk]) -> list[str]:
-    """Lines start..end with each child definition cut down to its header and a `...` line."""
-    out: list[str] = []
-    ln = start
-    for child in sorted(children, key=lambda c: c.start_line):
-        if child.start_line < ln or child.end_line > end:
-            continue
-        out.extend(lines[ln - 1 : child.start_line - 1])
-        def_line, _ = header_line(lines, child.start_line)
-        sig_len = max(1, len(child.signature.split("\n")) - (def_line - child.start_line))
-        head_end = min(child.end_line, def_line + sig_len - 1)
-        out.extend(lines[child.start_line - 1 : head_end])
-        if child.end_line > head_end:
-            out.append(_indent_of(lines[def_line - 1]) + f"    ... (lines {head_end + 1}-{child.end_line} omitted)")
-        ln = child.end_line + 1
-    out.extend(lines[ln - 1 : end])
-    return out

@@ -177,7 +177,7 @@ def _add_near(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reason
     for i in seeds:
         path, name = idx.path_of(i), idx.symbol(i)
         bare = name.rpartition(".")[2]
-        calls = set(idx.row(i)[7])
+        calls = set(idx.row(i).references)
         found: list[tuple[int, str]] = []
         for j in idx.chunk_ids(path):
             other = idx.symbol(j)

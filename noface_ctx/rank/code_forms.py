@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TypedDict
 
+from noface_ctx.code.excerpts import elide_children, header_line, outline, render_block
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
-from noface_ctx.code.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.rank.code_lexical import CodeRun
 from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile

@@ -77,7 +77,7 @@ def _neighbours(r: CodeRun, s: ChunkScores, primary: list[ManifestFile]) -> list
         ids.sort(key=lambda i: -first[i])
         for i in ids[:RELEVANT_DEFS]:
             name = r.index.symbol(i)
-            for ref in r.index.row(i)[7]:
+            for ref in r.index.row(i).references:
                 callee = [c for c in r.index.symbol_ids(ref) if r.index.path_of(c) != x.path]
                 if 0 < len(callee) <= 5:
                     s.add(callee, B_NEIGHBOUR, f"called by `{name}`")

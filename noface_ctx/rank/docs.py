@@ -32,7 +32,7 @@ from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
 from noface_ctx.docs.cache import TermCache
 from noface_ctx.docs.load import DocSet, doc_forms, parse_wikilinks
 from noface_ctx.docs.markup import is_record
-from noface_ctx.lexical import BM25, tokenize, zscore
+from noface_ctx.lexical import BM25, bm25_idf, tokenize, zscore
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -149,8 +149,7 @@ class _Corpus:
         return self._positions[(slug, i)]
 
     def idf(self, term: str) -> float:
-        df = self.df.get(term, 0)
-        return math.log(1 + (self.n - df + 0.5) / (df + 0.5))
+        return bm25_idf(self.n, self.df.get(term, 0))
 
     def query_weights(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
         """Term → weight (IDF × log-damped frequency) for terms the vault uses, and the denominator."""

@@ -108,7 +108,7 @@ class CodePiece:
 
     def _outline_text(self, k: int) -> str:
         """The outline of the first `k` definitions, and how to ask for what it leaves out."""
-        from noface_ctx.code.symbols import outline
+        from noface_ctx.code.excerpts import outline
 
         n = len(self.lines)
         shown = self.defs[:k]
