@@ -205,3 +205,15 @@ def test_distraction_counts_code_outside_gold_and_tokens_before_the_first_gold_b
     assert summary["outside_gold_share"] == 60 / 70
     assert summary["median_tokens_before_gold"] == d["tokens_before_gold"]
     assert summary["rows_without_gold_code"] == 1 and summary["rows"] == 2
+
+
+def test_compare_runs_finds_a_changed_prompt():
+    from benchmarks.compare_runs import compare
+
+    def row(sha, acc=1.0):
+        return {"ours": {"acc@1": acc, "budgets": {"13000": {"prompt_sha": sha, "files": [1, 1]}}}}
+
+    same = compare({"a": row("x"), "b": row("y")}, {"a": row("x"), "b": row("y"), "c": row("z")})
+    assert same["differing"] == {} and same["prompts_compared"] == 2 and same["only_after"] == ["c"]
+    changed = compare({"a": row("x")}, {"a": row("q", acc=0.0)})
+    assert changed["differing"] == {"a": ["acc@1", "13000/prompt_sha"]}
