@@ -111,7 +111,8 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     from noface_ctx.docs.markup import is_record
     from noface_ctx.files.gate import scan_repo
     from noface_ctx.freshness.assess import _is_test, _scan
-    from noface_ctx.freshness.references import EXTERNAL_NAMES, Codebase
+    from noface_ctx.freshness.codebase import Codebase
+    from noface_ctx.freshness.references import EXTERNAL_NAMES
 
     config = load_config(repo)
     files = scan_repo(config)

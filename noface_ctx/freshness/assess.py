@@ -47,17 +47,9 @@ from typing import Any
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import is_record
+from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.references import (
-    CODE_EXTS,
-    DOC_EXTS,
-    FENCE_LANGS,
-    Codebase,
-    Reference,
-    SymbolTable,
-    extract_references,
-    file_ext,
-)
+from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, FENCE_LANGS, Reference, extract_references, file_ext
 
 __all__ = ["DocFreshness", "Freshness", "Reference", "assess_docs", "extract_references", "find_clashes"]
 

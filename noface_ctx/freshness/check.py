@@ -6,7 +6,7 @@ pre-commit never passes); with no paths, every doc. Records (release notes, chan
 never checked. A removed name is an error (`stale-ref`); a changed definition is a warning
 (`changed-ref`) unless `[context] fail_on_changes` makes it an error, or `fail_on_age` does
 for a doc older than `stale_after_days`. Never imports the embedding or ranking stages, nor the
-tree-sitter index: symbols come from `references.LightSymbols`.
+tree-sitter index: symbols come from `codebase.LightSymbols`.
 """
 
 from __future__ import annotations
