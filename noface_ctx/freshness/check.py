@@ -105,7 +105,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
 
 
 def _findings(d: Any, config: Config) -> list[Finding]:
-    from noface_ctx.freshness.assess import changed_reason, missing_reason
+    from noface_ctx.freshness.judgement import changed_reason, missing_reason
 
     ctx = config.context
     out = [Finding(d.path, m.line, "stale-ref", missing_reason(m)) for m in d.staleness.missing]
