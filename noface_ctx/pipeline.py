@@ -23,7 +23,8 @@ from noface_ctx.budget import omitted_cost, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
-from noface_ctx.docs.load import DocSet, load_docs
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.load import load_docs
 from noface_ctx.errors import UsageError
 from noface_ctx.files.gate import admitted, scan_repo
 from noface_ctx.freshness.assess import Freshness, assess_docs

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from noface_ctx.datatypes import Doc, Issue, Section
-from noface_ctx.docs.cache import TermCache
-from noface_ctx.docs.load import DocSet, parse_wikilinks
-from noface_ctx.docs.markup import is_record
+from noface_ctx.docs.cache import TermCache, Terms
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.markup import is_record, parse_wikilinks
 from noface_ctx.lexical import BM25, tokenize
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class DocCorpus:
         for doc in docset.docs:
             sections = doc_sections(doc)
             context, owns = cache.tokens(doc) if cache is not None else _doc_tokens(doc)
-            for i, (sec, own) in enumerate(zip(sections, owns)):
+            for i, (sec, own) in enumerate(zip(sections, owns, strict=False)):
                 self.refs.append((doc, i, sec))
                 self.own.append(set(own))
                 tokens.append(context + own)
@@ -112,7 +112,7 @@ class DocCorpus:
         return sum(w for t, w in weights.items() if t in present) / denom
 
 
-def _doc_tokens(doc: Doc) -> tuple[list[str], list[list[str]]]:
+def _doc_tokens(doc: Doc) -> Terms:
     """(terms of the title and description, terms of each section)."""
     sections = doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
     return tokenize(f"{doc.title}\n{doc.description}"), [tokenize(sec.text) for sec in sections]
@@ -178,7 +178,7 @@ def choose_docs(issue: Issue, docset: DocSet, config: Config, complexity: Comple
     weights, denom = corpus.query_weights(terms)
     sec_bm25 = corpus.bm25.scores(terms) if corpus.n else np.zeros(0)
     doc_bm25: dict[str, float] = {}
-    for (doc, _, _), s in zip(corpus.refs, sec_bm25):
+    for (doc, _, _), s in zip(corpus.refs, sec_bm25, strict=False):
         doc_bm25[doc.slug] = max(doc_bm25.get(doc.slug, 0.0), float(s))
     if config.proactive_search:
         ranked = sorted((s for s in doc_bm25 if doc_bm25[s] > 0), key=lambda s: -doc_bm25[s])

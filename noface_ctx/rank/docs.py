@@ -31,12 +31,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
-from noface_ctx.docs.load import DocSet, doc_forms
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.forms import doc_forms
 from noface_ctx.lexical import zscore
 from noface_ctx.rank.doc_candidates import EMBED_ALL_LIMIT, DocCorpus, DocItem, DocPool, choose_docs, doc_sections
 
 if TYPE_CHECKING:
-    from noface_ctx.config import Config
+    from noface_ctx.config import Config, ContextConfig
     from noface_ctx.rank.complexity import Complexity
     from noface_ctx.rank.embed import Embedder
 
@@ -167,7 +168,7 @@ def _embed(
     vectors = vectors / norms[:, None]
     cos = vectors @ vectors[0]
     floor = max(COS_FLOOR, float(np.mean(cos[1 : 1 + len(NULL_TEXTS)])) + COS_MARGIN)
-    for (item, i), c in zip(owners, cos[1 + len(NULL_TEXTS) :]):
+    for (item, i), c in zip(owners, cos[1 + len(NULL_TEXTS) :], strict=False):
         item.sec_cos[i] = float(c)
         item.sec_sem[i] = min(1.0, max(0.0, (float(c) - floor) / COS_SPAN))
     for item in items:
@@ -178,7 +179,7 @@ def _embed(
     return True  # the caller saves a CachedEmbedder once, after docs and code are both ranked
 
 
-def _relevance(lexical: float, semantic: float, ctx: Any, embedding_used: bool) -> float:
+def _relevance(lexical: float, semantic: float, ctx: ContextConfig, embedding_used: bool) -> float:
     """Absolute relevance in [0, 1]: the weighted mean of lexical and semantic evidence."""
     if not embedding_used:
         return lexical
@@ -195,7 +196,7 @@ def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], e
     zb = zscore(np.array([it.bm25 for it in items]))
     zc = zscore(np.array([it.cosine or 0.0 for it in items])) if embedding_used else np.zeros(len(items))
     ew = ctx.embedding_weight if embedding_used else 0.0
-    for it, b, c in zip(items, zb, zc):
+    for it, b, c in zip(items, zb, zc, strict=False):
         stale = staleness.get(it.doc.slug)
         penalty = STALE_PENALTY.get(stale.verdict, 0.0) if stale is not None else 0.0
         boost = ctx.link_boost if it.explicit else 0.0
@@ -236,7 +237,7 @@ def _finish(
     return DocRanking(tuple(candidates), tuple(rows), k, embedding_used, tuple(notes), tuple(warnings))
 
 
-def _effective_k(items: Mapping[str, DocItem], config: Any, complexity: Any, notes: list[str]) -> int:
+def _effective_k(items: Mapping[str, DocItem], config: Config, complexity: Complexity, notes: list[str]) -> int:
     """K from complexity, raised to cover explicit links, or to 1 for one strongly matching doc."""
     k = complexity.k
     n_explicit = sum(1 for it in items.values() if it.explicit)
@@ -318,7 +319,7 @@ def _candidate(
         score=round(it.score, 4),
         request=f"NEED_DOC: {doc.slug}",
         scores=scores,
-        reasons=tuple([reason, *it.via]),
+        reasons=(reason, *it.via),
         staleness=stale,
     )
 
