@@ -47,7 +47,7 @@ from types import MappingProxyType
 from typing import Any
 
 from noface_ctx import git
-from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness, Verdict
 from noface_ctx.docs.markup import is_record
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
@@ -226,9 +226,9 @@ class DocJudge:
         for s in scans:
             judged = self._judge(s)
             self.results[s.doc.slug] = judged
-            deps = sorted(set(s.files) | {f for _, fs in s.symbols for f in fs})
+            dep_files = sorted(set(s.files) | {f for _, fs in s.symbols for f in fs})
             rows.append((s.doc.path, self._key(s.doc),
-                         {**to_json(judged), "deps": deps, "candidates": bool(s.candidates)}))
+                         {**to_json(judged), "deps": dep_files, "candidates": bool(s.candidates)}))
         if index is not None:
             index.save_judged(rows)
 
@@ -252,17 +252,17 @@ class DocJudge:
             plans.append((s, commits))
         jobs = []
         for sha, names in wanted.items():
-            c = index.commit(sha)
-            scope = None
-            if c is not None:
-                touched = {p for p in index.files_after(c.seq - 1) if file_ext(p) not in DOC_EXTS}
-                scope = sorted(touched) if len(touched) <= MAX_SCOPE else None
-            if scope != []:
-                jobs.append((sha, names, scope))
+            at = index.commit(sha)
+            grep_scope = None
+            if at is not None:
+                touched = {p for p in index.files_after(at.seq - 1) if file_ext(p) not in DOC_EXTS}
+                grep_scope = sorted(touched) if len(touched) <= MAX_SCOPE else None
+            if grep_scope != []:
+                jobs.append((sha, names, grep_scope))
         with ThreadPoolExecutor(max_workers=2) as pool:  # each `git grep` is a process: two at a time
             greps = pool.map(lambda job: git.grep_words(self.root, [job[0]], job[1], exclude=_DOC_EXCLUDES,
                                                         paths=job[2]), jobs)
-            found: dict[str, dict[str, set[str]]] = {job[0]: hits for job, hits in zip(jobs, greps)}
+            found: dict[str, dict[str, set[str]]] = {job[0]: hits for job, hits in zip(jobs, greps, strict=False)}
         dirty = self._dirty_files()
         for s, commits in plans:
             for ref, lookup, scope in s.candidates:
@@ -351,7 +351,7 @@ class DocJudge:
         if age_flagged:
             reasons.append(f"last updated {when}, {age} days before the latest commit "
                            f"(stale_after_days = {ctx.stale_after_days}), and code it names changed since")
-        verdict = "stale" if s.missing else "possibly stale" if s.changed else "fresh"
+        verdict: Verdict = "stale" if s.missing else "possibly stale" if s.changed else "fresh"
         staleness = Staleness(verdict=verdict, reasons=tuple(reasons), missing=tuple(s.missing),
                               changed=tuple(s.changed), last_updated=when, references=tuple(s.keys),
                               signatures=tuple(s.signatures))

@@ -77,7 +77,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     from noface_ctx.freshness.assess import assess_docs
 
     t0 = time.perf_counter()
-    config = config if config is not None else load_config(repo)
+    config = config if config is not None else load_config(os.fspath(repo))
     root = Path(config.root)
     wanted = [_relative(p, root) for p in paths]
     repo_files = scan_repo(config)

@@ -53,7 +53,7 @@ def definition(text: str, name: str) -> str | None:
         found = (m.start(), end, top, m.group("kw"))
         lo, hi, outer = m.end(), end, top
     assert found is not None
-    start, end, indent, kw = found
+    start, end, _indent, kw = found
     block = text[start:end]
     if kw not in _CONTAINERS:
         return _normal(block)
@@ -195,7 +195,7 @@ def replacements(diff: str, name: str) -> Counter[str]:
 
     in_hunk = False
     for line in diff.split("\n"):
-        if line.startswith("@@") or line.startswith("diff "):
+        if line.startswith(("@@", "diff ")):
             flush()
             in_hunk = line.startswith("@@")
         elif in_hunk and line.startswith("-"):

@@ -63,7 +63,7 @@ context std core alloc Vec Box Option Some Ok Err Result HashMap HashSet BTreeMa
 crate System Integer List ArrayList Arrays Collections Optional Stream Collectors printf malloc free
 sizeof memcpy strlen puts require_relative attr_accessor np pd plt tf torch""".split()
 EXTERNAL_NAMES = frozenset(
-    _FOREIGN + dir(builtins) + keyword.kwlist + list(getattr(keyword, "softkwlist", [])) + list(sys.stdlib_module_names)
+    [*_FOREIGN, *dir(builtins), *keyword.kwlist, *getattr(keyword, "softkwlist", []), *sys.stdlib_module_names]
 )
 PROPER_NOUNS = frozenset(
     """GitHub GitLab JavaScript TypeScript PyPI NumPy SciPy PyTorch OpenAI macOS iOS PostgreSQL MySQL
