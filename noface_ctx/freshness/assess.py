@@ -18,7 +18,7 @@ never judged:
 - **changed** (a warning, verdict "possibly stale"): a symbol the doc names whose definition
   in its defining file (at most 3 files) differs now from the doc's last commit: its
   signature, or its body when the doc names it in prose (a use in an example counts only
-  when the signature changed); see `doc_history.HistoryIndex.symbol_change`. File-level churn
+  when the signature changed); see `history.HistoryIndex.symbol_change`. File-level churn
   alone is not a signal.
 - **age**: days between the doc's last update and the repository's latest commit (never the
   wall clock); reported with changed symbols (`stale_after_days`), never alone.

@@ -29,6 +29,8 @@ REPORT_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One linter line: a doc, its line, a code (`stale-ref` | `changed-ref`) and the message."""
+
     path: str
     line: int
     code: str  # "stale-ref" | "changed-ref"
@@ -45,6 +47,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
+    """What `check_docs` found: findings, run warnings and one row per checked doc."""
+
     findings: tuple[Finding, ...]
     warnings: tuple[str, ...] = ()
     docs: tuple[dict[str, Any], ...] = ()  # per checked doc: path, slug, verdict, last_updated, reasons

@@ -57,6 +57,8 @@ _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "mod
 
 @dataclass(frozen=True, slots=True)
 class LightDef:
+    """A definition `LightSymbols` found: its file, qualified name and line."""
+
     path: str
     symbol: str  # qualified by indentation-nested containers, e.g. "Class.method"
     line: int
@@ -104,6 +106,8 @@ class LightSymbols:
 
 @dataclass(frozen=True, slots=True)
 class Resolution:
+    """What `Codebase.resolve` answers for one reference."""
+
     status: Literal["found", "missing", "skip"]
     key: str = ""  # canonical reference (path or symbol) when found
     lookup: str = ""  # the identifier or path that is missing
@@ -150,9 +154,11 @@ class Codebase:
         self._suffixes: dict[str, list[str]] | None = None
 
     def known(self, word: str) -> bool:
+        """A word of the code, a symbol's last part or a module name."""
         return word in self.words or word in self.bare or word in self.modules
 
     def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
+        """Whether `ref` (in a doc under `doc_dir`) resolves now; see the module docstring."""
         if ref.source in FENCE_LANGS and not self.exts.intersection(FENCE_LANGS[ref.source]):
             return Resolution("skip")  # a snippet in a language this repository is not written in
         if ref.kind == "path":

@@ -40,12 +40,15 @@ SCHEMA = 1
 
 @dataclass(frozen=True, slots=True)
 class Commit:
+    """One commit of HEAD's first-parent chain."""
+
     seq: int  # position on HEAD's first-parent chain, oldest first
     sha: str
     time: int
     subject: str
 
     def label(self) -> str:
+        """`sha (day, "subject")`, as findings name a commit."""
         day = datetime.fromtimestamp(self.time, timezone.utc).date().isoformat()
         subject = self.subject if len(self.subject) <= 60 else self.subject[:57] + "..."
         return f"{self.sha[:10]} ({day}, \"{subject}\")"
@@ -270,10 +273,12 @@ class HistoryIndex:
     # ---------------------------------------------------------------- judgements
 
     def judged(self, doc: str) -> tuple[str, Any] | None:
+        """(key, judgement) stored for the doc at this path, if any."""
         row = self.db.execute("SELECT key, value FROM judged WHERE doc = ?", (doc,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
 
     def save_judged(self, rows: Iterable[tuple[str, str, Any]]) -> None:
+        """Store (doc path, key, judgement) rows; a busy database skips them."""
         try:
             self.db.executemany("INSERT OR REPLACE INTO judged(doc, key, value) VALUES (?, ?, ?)",
                                 [(d, k, json.dumps(v)) for d, k, v in rows])

@@ -25,12 +25,14 @@ class DocFreshness:
 
 
 def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str | None) -> MissingRef:
+    """A removed name as reported: a member's suggestion keeps the rest of the dotted name."""
     if suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
         suggestion = ".".join(suggestion if p == lookup else p for p in ref.name.split("."))
     return MissingRef(ref.ref, ref.line, suggestion, commit)
 
 
 def missing_reason(m: MissingRef) -> str:
+    """The reason line for a removed name (`check-docs` prints it as a `stale-ref`)."""
     what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
     hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
     where = f", removed in {m.commit}" if m.commit else ""
@@ -38,11 +40,13 @@ def missing_reason(m: MissingRef) -> str:
 
 
 def changed_reason(c: ChangedRef, updated: str | None) -> str:
+    """The reason line for a changed definition (`check-docs` prints it as a `changed-ref`)."""
     since = f" since this doc was last updated ({updated})" if updated else ""
     return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
 
 
 def to_json(d: DocFreshness) -> dict[str, Any]:
+    """A judgement as the JSON `history.sqlite` keeps (`from_json` reads it back)."""
     st = d.staleness
     return {
         "verdict": st.verdict, "reasons": list(st.reasons), "last_updated": st.last_updated,
@@ -54,6 +58,7 @@ def to_json(d: DocFreshness) -> dict[str, Any]:
 
 
 def from_json(doc: Doc, v: Mapping[str, Any]) -> DocFreshness:
+    """The judgement `to_json` stored for `doc`."""
     st = Staleness(
         verdict=v["verdict"], reasons=tuple(v["reasons"]),
         missing=tuple(MissingRef(*m) for m in v["missing"]), changed=tuple(ChangedRef(*c) for c in v["changed"]),
@@ -81,4 +86,5 @@ def parse_date(value: Any) -> float | None:
 
 
 def iso_day(ts: float | None) -> str | None:
+    """A unix time as its UTC day, `YYYY-MM-DD`."""
     return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).date().isoformat()

@@ -31,6 +31,8 @@ class DocScan:
 
 
 def scan_doc(doc: Doc, code: Codebase) -> DocScan:
+    """Resolve the doc's references: found ones give its files, symbols and stated signatures;
+    unresolved strict ones become `candidates` (history tells whether they were removed)."""
     refs = extract_references(doc)
     scan = DocScan(doc)
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
