@@ -59,10 +59,9 @@ else:
     files = scan_repo(config)
     docs = load_docs(config, files)
     t1 = time.perf_counter()
-    fresh = assess_docs(docs.docs, files, None, config)
     slugs = [d.slug for d in docs.docs]
     random.Random(int(sys.argv[3])).shuffle(slugs)
-    fresh.prefetch(slugs[:30])
+    fresh = assess_docs(docs.docs, files, None, config, slugs[:30])
     out = {{"freshness_seconds": time.perf_counter() - t1, "torch": "torch" in sys.modules}}
 out["seconds"] = time.perf_counter() - t
 out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -110,8 +109,9 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     from noface_ctx.docs.load import load_docs
     from noface_ctx.docs.markup import is_record
     from noface_ctx.files.gate import scan_repo
-    from noface_ctx.freshness.assess import _is_test, _scan
-    from noface_ctx.freshness.references import EXTERNAL_NAMES, Codebase
+    from noface_ctx.freshness.scan import is_test_path as _is_test, scan_doc as _scan
+    from noface_ctx.freshness.codebase import Codebase
+    from noface_ctx.freshness.references import EXTERNAL_NAMES
 
     config = load_config(repo)
     files = scan_repo(config)

@@ -1,5 +1,10 @@
-"""`build_prompt()`: config → issue + manifest → files → docs + code index → freshness →
-complexity → ranking → budget → render, one helper per stage. The only module importing them all.
+"""`build_prompt()`: config → issue + manifest → files → docs + code index → complexity →
+embedder → doc candidates → freshness (of those candidates) → ranking → budget → render, one
+helper per stage. The only module importing them all.
+
+Each stage's function does its own work only: freshness (git, `history.sqlite`) runs as its own
+stage on exactly the docs ranking will score, and the caches ranking builds (doc terms,
+embeddings) are saved here once ranking is done.
 
 The finished prompt is counted once more at the end: if joining the blocks cost a few tokens
 more than the packer assumed, the lowest-scored item moves to OMITTED CONTEXT until it fits.
@@ -18,15 +23,18 @@ from noface_ctx.budget import omitted_cost, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
-from noface_ctx.docs.load import DocSet, load_docs
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.load import load_docs
 from noface_ctx.errors import UsageError
 from noface_ctx.files.gate import admitted, scan_repo
-from noface_ctx.freshness.assess import Freshness, assess_docs, find_clashes
+from noface_ctx.freshness.assess import Freshness, assess_docs
+from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.issue.load import load_issue_with_warnings
 from noface_ctx.rank.code import CodeRanking, rank_code
 from noface_ctx.rank.code_forms import code_location
 from noface_ctx.rank.complexity import Complexity, assess_complexity
-from noface_ctx.rank.docs import DocRanking, rank_docs
+from noface_ctx.rank.doc_candidates import DocPool, choose_docs
+from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import CachedEmbedder, Embedder
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON
@@ -53,18 +61,13 @@ class _Run:
     embedded_now: int = 0  # texts without a stored vector, embedded during this prompt
 
     def stage(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`fn(*args, **kwargs)`, its time booked to `name` (added up when a stage runs in parts)."""
         start = time.perf_counter()
         try:
             return fn(*args, **kwargs)
         finally:
-            self.timings[name] = round((time.perf_counter() - start) * 1000, 1)
-
-    def move(self, seconds: float, source: str, target: str) -> None:
-        """Book time spent inside one stage on behalf of another to that other stage."""
-        ms = round(seconds * 1000, 1)
-        if ms and source in self.timings:
-            self.timings[source] = round(max(0.0, self.timings[source] - ms), 1)
-            self.timings[target] = round(self.timings.get(target, 0.0) + ms, 1)
+            ms = (time.perf_counter() - start) * 1000
+            self.timings[name] = round(self.timings.get(name, 0.0) + ms, 1)
 
     def warn(self, items: Sequence[str], *, important: bool = False) -> None:
         self.warnings.extend(w for w in items if w and w not in self.warnings)
@@ -99,12 +102,13 @@ def build_prompt(
     docset = run.stage("docs", load_docs, cfg, files)
     index = run.stage("index", _index, files, cfg)
     run.warn(cache_warnings(cfg), important=True)
-    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
-    doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, fresh,
+    pool = run.stage("ranking", choose_docs, the_issue, docset, cfg, complexity, embedding=embedder is not None)
+    fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, pool.slugs)
+    doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, pool, fresh,
                                     complexity, embedder, embed_note, total, run)
-    run.move(fresh.seconds, "ranking", "freshness")  # docs are judged lazily, for the ranked ones only
+    run.stage("ranking", pool.save_terms)
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
     packed = run.stage("budget", _pack, cfg, the_issue, total, files, docset, doc_rank, code_rank, run)
@@ -191,18 +195,23 @@ def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[Cached
 _EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, CachedEmbedder]] = memo("pipeline.embedders", maxsize=4)
 
 
-def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, fresh: Freshness,
-          complexity: Complexity, embedder: Any, note: str, total: int, run: _Run) -> tuple[DocRanking, CodeRanking]:
-    """Rank docs and code; if the model fails at run time, fall back to BM25 with a warning."""
+def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, pool: DocPool,
+          fresh: Freshness, complexity: Complexity, embedder: Any, note: str, total: int,
+          run: _Run) -> tuple[DocRanking, CodeRanking]:
+    """Rank docs (the pool, with their judged staleness) and code; if the model fails at run
+    time, fall back to BM25 with a warning."""
     misses = getattr(embedder, "misses", 0)
     try:
-        doc_rank = rank_docs(issue, docset, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
+        doc_rank = score_docs(pool, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
         code_rank = rank_code(issue, files, index, cfg, embedder, budget=total)
     except (OSError, ImportError, RuntimeError, ValueError) as exc:
         if embedder is None:
             raise
         run.warn([f"embedding model failed ({type(exc).__name__}: {exc}); ranking is BM25 only"])
-        return _rank(issue, cfg, files, docset, index, fresh, complexity, None,
+        # Without an embedder the pool is the same or smaller (a small vault is no longer taken
+        # whole), so every doc of it has been judged already.
+        bm25_pool = choose_docs(issue, docset, cfg, complexity, embedding=False)
+        return _rank(issue, cfg, files, docset, index, bm25_pool, fresh, complexity, None,
                      "embeddings failed; ranking is BM25 only", total, run)
     save = getattr(embedder, "save", None)
     if callable(save):

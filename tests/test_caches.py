@@ -15,7 +15,7 @@ from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue
 from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
-from noface_ctx.freshness import assess as freshness_mod
+from noface_ctx.freshness import scan as freshness_mod
 from noface_ctx.freshness.assess import assess_docs
 
 JAN = "2025-01-01T12:00:00+00:00"
@@ -32,12 +32,12 @@ def _forget_memory() -> None:
     cachefile._MEMO.clear()
 
 
-def _assess(root: Path, *, index: bool = True):
+def _assess(root: Path, *, index: bool = True, slugs=None):
     config = load_config(root)
     repo_files = scan_repo(config)
     docset = load_docs(config, repo_files)
     symbols = CodeIndex.build(repo_files, config) if index else None
-    return assess_docs(docset.docs, repo_files, symbols, config)
+    return assess_docs(docset.docs, repo_files, symbols, config, slugs)
 
 
 def _repo(repo_factory) -> Path:
@@ -75,20 +75,19 @@ def test_an_uncommitted_rename_invalidates_cached_freshness(repo_factory):
     assert [m.suggestion for m in stale.missing] == ["fetch_user"]
 
 
-def test_docs_are_judged_only_when_read(repo_factory, monkeypatch):
+def test_docs_are_judged_only_when_asked(repo_factory, monkeypatch):
     root = _repo(repo_factory)
     judged: list[str] = []
     real = freshness_mod.extract_references
     monkeypatch.setattr(freshness_mod, "extract_references", lambda doc: judged.append(doc.path) or real(doc))
-    fresh = _assess(root, index=False)
-    assert judged == []
-    fresh.prefetch(["auth", "sessions"])
+    fresh = _assess(root, index=False, slugs=["auth", "sessions"])
     assert sorted(judged) == ["docs/auth.md", "docs/sessions.md"]
     assert fresh.get("auth").references == ("get_user", "src/login.py")
-    assert "plain" in fresh.by_slug and len(fresh.details) == 3
+    assert "plain" not in fresh.by_slug and set(fresh.details) == {"auth", "sessions"}
     assert judged.count("docs/plain.md") == 0
-    assert set(fresh.details) == {"auth", "sessions", "plain"} and judged.count("docs/plain.md") == 0
-    assert [d.slug for d in fresh.details.values()] == ["auth", "plain", "sessions"]
+    every = _assess(root, index=False)  # no slugs: every doc
+    assert set(every.details) == {"auth", "sessions", "plain"}
+    assert [d.slug for d in every.details.values()] == ["auth", "plain", "sessions"]
     assert judged.count("docs/plain.md") == 1
 
 
@@ -134,6 +133,7 @@ def test_load_docs_reuses_parses_and_sees_edits(repo_factory):
 
 
 def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
+    from noface_ctx.rank import doc_candidates as rc
     from noface_ctx.rank import docs as rd
     from noface_ctx.rank.complexity import Complexity
 
@@ -142,8 +142,10 @@ def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
     docset = load_docs(config, scan_repo(config))
     issue = Issue(id="x", title="get_user fails for sessions", description="logout breaks sessions after get_user")
     args = (issue, docset, {}, config, None, Complexity(0.5, 2, ()))
-    cold = rd.rank_docs(*args)
-    rd._CORPORA.clear()
+    pool = rc.choose_docs(issue, docset, config, args[5], embedding=False)
+    pool.save_terms()  # what the pipeline does once ranking is done
+    cold = rd.score_docs(pool, {}, config, None, args[5])
+    rc._CORPORA.clear()
     _forget_memory()
     warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.pkl
     assert warm.report == cold.report and [c.ref for c in warm.candidates] == [c.ref for c in cold.candidates]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from noface_ctx import cachefile
 from noface_ctx.datatypes import Doc
@@ -22,7 +22,7 @@ class ParseCache:
     """Parsed docs by path and content hash: in memory, and in `<cache_dir>/docs.cache`."""
 
     VERSION = 1  # bump whenever parsing changes what a `Doc` holds
-    _memory: dict[str, tuple[str, Doc, str]] = {}  # absolute path -> (text, doc, warning)
+    _memory: ClassVar[dict[str, tuple[str, Doc, str]]] = {}  # absolute path -> (text, doc, warning)
 
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -68,13 +68,16 @@ class ParseCache:
             cachefile.save(self.path, self.VERSION, {p: v for p, v in self.disk.items() if p in self.seen})
 
 
+Terms = tuple[list[str], list[list[str]]]  # a doc's title-and-description terms, and each section's
+
+
 class TermCache:
     """Each doc's terms by content, and the BM25 index of the whole vault, in
     `<cache_dir>/doc-terms.cache`: a new process re-tokenises only docs that changed."""
 
     VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
 
-    def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Any]) -> None:
+    def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Terms]) -> None:
         from noface_ctx.config import cache_dir
 
         self.tokenizer = tokenizer
@@ -85,12 +88,12 @@ class TermCache:
         stored = cachefile.load(self.path, self.VERSION, _valid_terms)
         self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
         self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
-        ok = isinstance(stored, dict)
-        self.docs: dict[str, tuple[str, Any]] = dict(stored["docs"]) if ok else {}
-        self._bm25 = stored.get("bm25") if ok and stored.get("signature") == self.signature else None
+        valid: dict[str, Any] | None = stored if isinstance(stored, dict) else None
+        self.docs: dict[str, tuple[str, Terms]] = dict(valid["docs"]) if valid is not None else {}
+        self._bm25 = valid.get("bm25") if valid is not None and valid.get("signature") == self.signature else None
         self.dirty = False
 
-    def tokens(self, doc: Doc) -> tuple[list[str], list[list[str]]]:
+    def tokens(self, doc: Doc) -> Terms:
         hit = self.docs.get(doc.path)
         if hit is not None and hit[0] == self.keys[doc.path]:
             return hit[1]

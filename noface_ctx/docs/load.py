@@ -5,23 +5,27 @@ names the vault under `paths.vault`, or the vault is its `vault/` subfolder). Wi
 docs come from `[context] doc_globs`. The vault must be inside the repository (after symlinks;
 else a `ConfigError`), and its files are read only when the repository scan kept them
 (`RepoFiles`), so excluded, secret or forbidden files and links never become docs.
+
+The loaded `DocSet` (lookups by slug, alias, path; links) is `noface_ctx.docs.docset`'s; the
+forms a doc takes in a prompt are `noface_ctx.docs.forms`'.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 import posixpath
 import re
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from noface_ctx.datatypes import Doc, Form, RepoFiles, Section, Staleness
-from noface_ctx.docs.cache import ParseCache, count_tokens
+from noface_ctx.datatypes import Doc, RepoFiles
+from noface_ctx.docs.cache import ParseCache
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.forms import doc_forms, doc_header
 from noface_ctx.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -31,7 +35,6 @@ from noface_ctx.docs.markup import (  # re-exported: docs.slugify etc. are the p
     doc_stem,
     is_instruction_doc,
     parse_wikilinks,
-    slug_path,
     slugify,
     split_frontmatter,
     split_sections,
@@ -57,103 +60,6 @@ __all__ = [
 VAULT_EXTS = (".md", ".markdown")
 GLOB_EXTS = (".md", ".markdown", ".rst", ".txt")
 MONOWIKI_CONFIGS = ("monowiki.yml", "monowiki.yaml")
-MAX_FORM_SECTIONS = 3  # sections in the "relevant sections" form
-MAX_LISTED_OMISSIONS = 6  # left-out sections listed by name, with their NEED_DOC lines
-
-
-# --------------------------------------------------------------------------- the doc set
-
-
-@dataclass(frozen=True, slots=True)
-class DocSet:
-    """Every non-draft doc, with lookups by slug, alias and path."""
-
-    docs: tuple[Doc, ...]
-    warnings: tuple[str, ...] = ()
-    vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root
-    drafts: tuple[str, ...] = ()  # slugs of skipped drafts, so links to them explain themselves
-    _keys: Mapping[str, Mapping[str, Doc]] = field(default_factory=dict, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        if self._keys:
-            return
-        keys: dict[str, dict[str, Doc]] = {k: {} for k in ("slug", "alias", "path", "vpath", "spath")}
-        for doc in self.docs:
-            vpath = _vault_relative(doc.path, self.vault)
-            keys["slug"].setdefault(doc.slug, doc)
-            keys["path"].setdefault(doc.path.lower(), doc)
-            keys["vpath"].setdefault(vpath.lower(), doc)
-            keys["spath"].setdefault(slug_path(vpath), doc)
-            for alias in doc.aliases:
-                keys["alias"].setdefault(slugify(alias), doc)
-        object.__setattr__(self, "_keys", keys)
-
-    def __iter__(self) -> Iterator[Doc]:
-        return iter(self.docs)
-
-    def __len__(self) -> int:
-        return len(self.docs)
-
-    def get(self, slug: str) -> Doc | None:
-        return self._keys["slug"].get(slugify(slug))
-
-    def resolve(self, target: str) -> Doc | None:
-        """A doc by slug, alias, repo path, vault-relative path (with or without extension),
-        or, for path-like targets, by basename. `#anchor` suffixes are ignored."""
-        raw = target.strip().split("#", 1)[0].strip().strip("/")
-        if raw.startswith("./"):
-            raw = raw[2:]
-        if not raw:
-            return None
-        k = self._keys
-        for name in (raw.lower(), raw.lower() + ".md"):
-            if name in k["path"]:
-                return k["path"][name]
-            if name in k["vpath"]:
-                return k["vpath"][name]
-        norm = slug_path(raw)
-        for table in ("slug", "alias", "spath"):
-            if norm in k[table]:
-                return k[table][norm]
-        base = norm.rsplit("/", 1)[-1]
-        return k["slug"].get(base) or k["alias"].get(base)
-
-    def section(self, doc: Doc, anchor: str) -> Section | None:
-        """The section of `doc` whose anchor (or slugified heading) is `anchor`."""
-        want = slugify(anchor.lstrip("#"))
-        if not want:
-            return None
-        for sec in doc.sections:
-            if sec.anchor == want:
-                return sec
-        return next((s for s in doc.sections if slugify(s.heading) == want), None)
-
-    def closest(self, target: str, n: int = 3) -> list[str]:
-        """Up to `n` slugs, aliases or paths that look like `target` ("did you mean")."""
-        norm = slug_path(target.split("#", 1)[0])
-        pool = list(dict.fromkeys([*self._keys["slug"], *self._keys["alias"]]))
-        found = difflib.get_close_matches(norm, pool, n=n, cutoff=0.6)
-        paths = [d.path for d in self.docs]
-        found += difflib.get_close_matches(target.strip(), paths, n=n, cutoff=0.6)
-        base = norm.rsplit("/", 1)[-1]
-        if base != norm:
-            found += difflib.get_close_matches(base, pool, n=n, cutoff=0.6)
-        return list(dict.fromkeys(found))[:n]
-
-    def neighbors(self, doc: Doc) -> list[Doc]:
-        """Docs `doc` links to (resolved, de-duplicated, in link order)."""
-        out: dict[str, Doc] = {}
-        for link in doc.links:
-            other = self.resolve(link.target)
-            if other is not None and other.slug != doc.slug:
-                out.setdefault(other.slug, other)
-        return list(out.values())
-
-
-def _vault_relative(path: str, vault: str) -> str:
-    if vault and vault != "." and path.startswith(vault.rstrip("/") + "/"):
-        return path[len(vault.rstrip("/")) + 1 :]
-    return path
 
 
 # --------------------------------------------------------------------------- loading
@@ -199,7 +105,8 @@ def resolve_vault(config: Config) -> Vault:
         warnings.append(f"{_rel(yml, root)}: cannot read ({str(exc).splitlines()[0]}); using defaults")
     if not isinstance(data, dict):
         data = {}
-    paths = data.get("paths") if isinstance(data.get("paths"), dict) else {}
+    raw_paths = data.get("paths")
+    paths: dict[str, Any] = raw_paths if isinstance(raw_paths, dict) else {}
     named = paths.get("vault") if isinstance(paths.get("vault"), str) else None
     fallback = base / "vault" if (base / "vault").is_dir() else base
     vault = (yml.parent / named).resolve() if named else fallback
@@ -319,7 +226,7 @@ def load_docs(config: Config, repo_files: RepoFiles) -> DocSet:
 
 
 RACY_NS = 2_000_000_000  # a file changed this recently may change again without a new mtime
-_SET_MEMO: dict[tuple, tuple[tuple, DocSet]] = {}
+_SET_MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], DocSet]] = {}
 
 
 def _stat(path: Path) -> tuple[int, int] | None:
@@ -429,61 +336,3 @@ def _link_warnings(docset: DocSet) -> list[str]:
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             out.append(f"{doc.path}:{link.line}: unresolved wikilink {link.raw}{hint}")
     return out
-
-
-# --------------------------------------------------------------------------- rendering a doc
-
-
-def doc_header(doc: Doc, stale: Staleness | None = None, *, partial: bool = False) -> str:
-    """`### Title  (slug: s, path: p)` and, for a stale doc, its note."""
-    head = f"### {doc.title}  (slug: {doc.slug}, path: {doc.path}{'; relevant sections only' if partial else ''})"
-    if stale is not None and stale.stale:
-        head += "\n" + stale.note()
-    return head
-
-
-def doc_forms(doc: Doc, best: Sequence[int], stale: Staleness | None = None) -> tuple[Form, ...]:
-    """The whole doc, then its relevant sections, then its single best section (when smaller).
-
-    `best` are section indexes, most relevant first. Each partial form ends with a marker naming
-    the left-out sections and the `NEED_DOC: slug#anchor` lines that fetch them.
-    """
-    body = strip_frontmatter(doc.text).strip("\n")
-    full = f"{doc_header(doc, stale)}\n\n{body}\n"
-    forms = [Form("full", full, count_tokens(full))]
-    secs = doc.sections
-    if len(secs) < 2 or not best:
-        return tuple(forms)
-    picks = list(best[:MAX_FORM_SECTIONS])
-    intro = [0] if secs[0].level <= 1 and count_tokens(secs[0].text) <= 150 else []
-    previous: list[int] = []
-    for label, keep in (("sections", sorted(set(picks + intro))), ("section", [picks[0]])):
-        if len(keep) >= len(secs) or keep == previous:
-            continue
-        text = _sections_text(doc, keep, stale)
-        tokens = count_tokens(text)
-        if tokens < forms[-1].tokens:
-            forms.append(Form(label, text, tokens))
-            previous = keep
-    return tuple(forms)
-
-
-def _sections_text(doc: Doc, keep: Sequence[int], stale: Staleness | None) -> str:
-    """Chosen sections in document order, `[…]` between gaps, then the omission marker."""
-    secs = doc.sections
-    parts = [doc_header(doc, stale, partial=True), ""]
-    last = -1
-    for i in sorted(keep):
-        if i != last + 1:
-            parts.append("[…]\n")
-        parts.append(secs[i].text.strip("\n") + "\n")
-        last = i
-    left = [s for n, s in enumerate(secs) if n not in set(keep)]
-    names = ", ".join(f'"{s.heading or "(introduction)"}"' for s in left[:MAX_LISTED_OMISSIONS])
-    more = f" and {len(left) - MAX_LISTED_OMISSIONS} more" if len(left) > MAX_LISTED_OMISSIONS else ""
-    parts.append(f"[{len(left)} of {len(secs)} sections of this doc left out: {names}{more}. Request them with:]")
-    requests = [f"NEED_DOC: {doc.slug}#{s.anchor}" for s in left[:MAX_LISTED_OMISSIONS] if s.anchor]
-    if len(requests) < len(left):
-        requests.append(f"NEED_DOC: {doc.slug}")
-    parts.extend(dict.fromkeys(requests))
-    return "\n".join(parts) + "\n"

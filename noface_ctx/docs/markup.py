@@ -77,7 +77,7 @@ def parse_wikilinks(text: str, *, first_line: int = 1) -> tuple[WikiLink, ...]:
     """
     lines = text.splitlines()
     out: list[WikiLink] = []
-    for i, (line, fenced) in enumerate(zip(lines, _fence_flags(lines))):
+    for i, (line, fenced) in enumerate(zip(lines, _fence_flags(lines), strict=False)):
         if fenced or "[[" not in line:
             continue
         line = _INLINE_CODE.sub(lambda m: " " * len(m.group(0)), line)

@@ -6,7 +6,7 @@ pre-commit never passes); with no paths, every doc. Records (release notes, chan
 never checked. A removed name is an error (`stale-ref`); a changed definition is a warning
 (`changed-ref`) unless `[context] fail_on_changes` makes it an error, or `fail_on_age` does
 for a doc older than `stale_after_days`. Never imports the embedding or ranking stages, nor the
-tree-sitter index: symbols come from `references.LightSymbols`.
+tree-sitter index: symbols come from `codebase.LightSymbols`.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ REPORT_VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class Finding:
+    """One linter line: a doc, its line, a code (`stale-ref` | `changed-ref`) and the message."""
+
     path: str
     line: int
     code: str  # "stale-ref" | "changed-ref"
@@ -45,6 +47,8 @@ class Finding:
 
 @dataclass(frozen=True, slots=True)
 class CheckReport:
+    """What `check_docs` found: findings, run warnings and one row per checked doc."""
+
     findings: tuple[Finding, ...]
     warnings: tuple[str, ...] = ()
     docs: tuple[dict[str, Any], ...] = ()  # per checked doc: path, slug, verdict, last_updated, reasons
@@ -77,7 +81,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     from noface_ctx.freshness.assess import assess_docs
 
     t0 = time.perf_counter()
-    config = config if config is not None else load_config(repo)
+    config = config if config is not None else load_config(os.fspath(repo))
     root = Path(config.root)
     wanted = [_relative(p, root) for p in paths]
     repo_files = scan_repo(config)
@@ -105,7 +109,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
 
 
 def _findings(d: Any, config: Config) -> list[Finding]:
-    from noface_ctx.freshness.assess import changed_reason, missing_reason
+    from noface_ctx.freshness.judgement import changed_reason, missing_reason
 
     ctx = config.context
     out = [Finding(d.path, m.line, "stale-ref", missing_reason(m)) for m in d.staleness.missing]

@@ -12,24 +12,20 @@ The same database keeps each doc's judgement (`judged`), keyed by everything it 
 
 - `symbol_change`: did the definition of a symbol a doc names change since the doc's last
   commit? Only when the defining file was touched since (from the index) are two versions
-  read (`git cat-file --batch`) and the symbol's definition compared (a regex definition
-  finder, nesting by indentation): a function's signature and body (docstrings, comments,
-  blank lines and type annotations aside), a class's header line and `__init__` signature;
-  signatures only for a symbol the doc merely uses in an example. The commit named is the one
-  that made the definition what it is now (a binary search over the file's commits).
+  read (`git cat-file --batch`) and the symbol's definition compared
+  (`noface_ctx.freshness.definitions`); signatures only for a symbol the doc merely uses in an
+  example. The commit named is the one that made the definition what it is now (a binary
+  search over the file's commits).
 - `removal`: for a name that was in a file at the doc's commit and is gone now, the commit
   that removed it (a binary search over that file's commits, following renames) and the
-  identifier that took its place in that commit's diff (`replacements`), if any.
+  identifier that took its place in that commit's diff (`definitions.replacements`), if any.
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-import keyword
 import re
 import sqlite3
-from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -37,31 +33,22 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx import cachefile, git
+from noface_ctx.freshness.definitions import _first, definition, replacements
 
 SCHEMA = 1
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEF_HEAD = (
-    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
-    r"pub(?:\([^)]*\))?|unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
-    r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|impl|union|object|record)\s+"
-    r"(?:\([^)]*\)\s*)?"
-)
-_CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "impl", "union", "object", "record"})
-_DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
-_COMMENT = re.compile(r"^\s*(#|//)")
-_KEYWORDS = frozenset(keyword.kwlist)
-_TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\w+|\S")
-_TRAILING_COMMENT = re.compile(r"\s+(#|//)\s.*$")
 
 
 @dataclass(frozen=True, slots=True)
 class Commit:
+    """One commit of HEAD's first-parent chain."""
+
     seq: int  # position on HEAD's first-parent chain, oldest first
     sha: str
     time: int
     subject: str
 
     def label(self) -> str:
+        """`sha (day, "subject")`, as findings name a commit."""
         day = datetime.fromtimestamp(self.time, timezone.utc).date().isoformat()
         subject = self.subject if len(self.subject) <= 60 else self.subject[:57] + "..."
         return f"{self.sha[:10]} ({day}, \"{subject}\")"
@@ -286,10 +273,12 @@ class HistoryIndex:
     # ---------------------------------------------------------------- judgements
 
     def judged(self, doc: str) -> tuple[str, Any] | None:
+        """(key, judgement) stored for the doc at this path, if any."""
         row = self.db.execute("SELECT key, value FROM judged WHERE doc = ?", (doc,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
 
     def save_judged(self, rows: Iterable[tuple[str, str, Any]]) -> None:
+        """Store (doc path, key, judgement) rows; a busy database skips them."""
         try:
             self.db.executemany("INSERT OR REPLACE INTO judged(doc, key, value) VALUES (?, ?, ?)",
                                 [(d, k, json.dumps(v)) for d, k, v in rows])
@@ -333,180 +322,3 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
     """)
     return db
-
-
-def definition(text: str, name: str) -> str | None:
-    """The comparable text of `name`'s definition in `text` (`Class.method` is looked up inside
-    `Class`), or None when it is not defined there or defined more than once at that level.
-    A function: its header without type annotations, then its body as tokens (docstrings,
-    comments, layout aside); a container (class, struct, ...): its header and its `__init__`
-    signature."""
-    text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # examples in docstrings define nothing
-    lo, hi, outer = 0, len(text), -1
-    found: tuple[int, int, int, str] | None = None
-    for part in name.split("."):
-        pattern = re.compile(_DEF_HEAD + re.escape(part) + r"\b", re.M)
-        hits = [(len(m.group("indent").expandtabs(4)), m) for m in pattern.finditer(text, lo, hi)]
-        hits = [(ind, m) for ind, m in hits if ind > outer]
-        if not hits:
-            return None
-        top = min(ind for ind, _ in hits)
-        level = [m for ind, m in hits if ind == top]
-        if len(level) != 1:
-            return None
-        m = level[0]
-        end = _block_end(text, m.end(), top)
-        found = (m.start(), end, top, m.group("kw"))
-        lo, hi, outer = m.end(), end, top
-    assert found is not None
-    start, end, indent, kw = found
-    block = text[start:end]
-    if kw not in _CONTAINERS:
-        return _normal(block)
-    head = _signature(block)
-    init = re.compile(_DEF_HEAD + r"__init__\b", re.M).search(text, start, end)
-    if init is not None:
-        head += "\n" + _signature(text[init.start():_block_end(text, init.end(), len(init.group("indent")))])
-    return head
-
-
-def _block_end(text: str, pos: int, indent: int) -> int:
-    """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
-    `indent` (closing brackets aside)."""
-    nl = text.find("\n", pos)
-    while nl != -1:
-        line_start = nl + 1
-        nxt = text.find("\n", line_start)
-        line = text[line_start:nxt if nxt != -1 else len(text)]
-        stripped = line.strip()
-        if stripped and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent and stripped[0] not in ")]}":
-            return nl
-        nl = nxt
-    return len(text)
-
-
-def _first(text: str) -> str:
-    """A definition's signature: the first line of its comparable text."""
-    return text.split("\n", 1)[0].strip()
-
-
-def _normal(block: str) -> str:
-    """A definition as comparable text: its header without type annotations on the first line,
-    then its body as tokens (docstrings, comments, layout, quote style and trailing commas
-    aside), so reformatting (Black) or an annotation-only change is no change."""
-    block = _untyped_header(_DOCSTRING.sub("", block))
-    lines = [_TRAILING_COMMENT.sub("", ln) for ln in block.split("\n") if ln.strip() and not _COMMENT.match(ln)]
-    if not lines:
-        return ""
-    return _tokens(lines[0]) + "\n" + _tokens(" ".join(lines[1:]))
-
-
-def _tokens(text: str) -> str:
-    """Tokens joined by spaces; grouping parentheses (not calls, not tuples' commas) dropped."""
-    out: list[str] = []
-    groups: list[bool] = []  # per open "(": a grouping one (dropped with its ")")
-    for tok in _TOKEN.findall(text):
-        if tok[0] in "'\"":
-            tok = '"' + tok[1:-1] + '"'
-        elif tok in ")]}" and out and out[-1] == ",":
-            out.pop()
-        if tok == "(":
-            grouping = not out or out[-1] in _KEYWORDS or not (out[-1][-1].isalnum() or out[-1][-1] in "_)]\"")
-            groups.append(grouping)
-            if grouping:
-                continue
-        elif tok == ")" and groups and groups.pop():
-            continue
-        out.append(tok)
-    return " ".join(out)
-
-
-def _untyped_header(block: str) -> str:
-    """`def f(a: int = 1, *b: str) -> X:` → `def f(a=1, *b):` (the rest of the block unchanged)."""
-    open_at = block.find("(")
-    if open_at < 0 or not block.lstrip().startswith(("def ", "async def ")):
-        return block
-    depth, i = 0, open_at
-    parts, cur = [], ""
-    while i < len(block):
-        ch = block[i]
-        if ch in "([{":
-            depth += 1
-            if depth > 1:
-                cur += ch
-        elif ch in ")]}":
-            depth -= 1
-            if depth == 0:
-                break
-            cur += ch
-        elif ch == "," and depth == 1:
-            parts.append(cur)
-            cur = ""
-        elif depth >= 1:
-            cur += ch
-        i += 1
-    else:
-        return block
-    parts.append(cur)
-    params = []
-    for part in parts:
-        name, _, default = _split_top(part, "=")
-        name = _split_top(name, ":")[0].strip()
-        if name:
-            params.append(name + ("=" + " ".join(default.split()) if default.strip() else ""))
-    end = block.find(":", i)
-    while end >= 0 and block[end + 1:end + 2] not in ("", "\n", " ", "\t"):
-        end = block.find(":", end + 1)
-    rest = block[end + 1:] if end >= 0 else ""
-    return f"{block[:open_at]}({', '.join(params)}):{rest}"
-
-
-def _split_top(text: str, sep: str) -> tuple[str, str, str]:
-    depth = 0
-    for i, ch in enumerate(text):
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == sep and depth == 0 and not (sep == "=" and text[i + 1:i + 2] == "="):
-            return text[:i], sep, text[i + 1:]
-    return text, "", ""
-
-
-def _signature(block: str) -> str:
-    """A definition's header (its comparable first line)."""
-    return _first(_normal(block))
-
-
-def replacements(diff: str, name: str) -> Counter[str]:
-    """Identifiers that took `name`'s place in the hunks of a `-U0` diff that removed it."""
-    votes: Counter[str] = Counter()
-    removed: list[str] = []
-    added: list[str] = []
-
-    def flush() -> None:
-        for r in removed:
-            rt = _IDENT.findall(r)
-            if name not in rt or not added:
-                continue
-            ratio, best = max((difflib.SequenceMatcher(None, r, a).ratio(), a) for a in added)
-            if ratio < 0.5:  # no added line resembles the removed one: not a rename
-                continue
-            at = _IDENT.findall(best)
-            for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, rt, at, autojunk=False).get_opcodes():
-                if op == "replace" and i2 - i1 == j2 - j1:
-                    votes.update(at[j1 + k] for k in range(i2 - i1) if rt[i1 + k] == name and at[j1 + k] != name)
-        removed.clear()
-        added.clear()
-
-    in_hunk = False
-    for line in diff.split("\n"):
-        if line.startswith("@@") or line.startswith("diff "):
-            flush()
-            in_hunk = line.startswith("@@")
-        elif in_hunk and line.startswith("-"):
-            removed.append(line[1:])
-        elif in_hunk and line.startswith("+"):
-            added.append(line[1:])
-    flush()
-    return votes

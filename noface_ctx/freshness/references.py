@@ -1,4 +1,5 @@
-"""Code references in docs: what counts as one, and whether it still resolves in the repository.
+"""Code references in docs: what counts as one, and the vocabulary (extensions, fence languages,
+names that are never references) resolution shares.
 
 `extract_references(doc)` finds code-like tokens, each kept with its line:
 
@@ -15,13 +16,7 @@ plain words (`true`, `None`, `json`), ALL_CAPS constants, language builtins and 
 well-known library roots (`os.path`, `console.log`, `Vec::new`), `self.x`, lines carrying
 `noface-ctx: ignore`, and docs that are changelogs (`CHANGELOG.md`, `HISTORY.md`, ...).
 
-`Codebase.resolve` finds a reference when it is a symbol (bare or qualified), a file path (also
-relative to the doc, or as a path suffix), a basename, a directory, a module path (`pkg.mod` →
-`pkg/mod.py`), or a word anywhere in the repository's non-doc files. A dotted name is checked
-part by part only when its root is a repository symbol or module; a root that is a word of the
-code (an imported library) or an unknown lowercase name (a variable) is left alone. Paths are
-checked when they have a source extension or start at a top-level entry of the repository;
-other paths (a user's `~/.cache`, `.pre-commit-config.yaml`) are left alone.
+Whether a reference still resolves is `noface_ctx.freshness.codebase`'s question.
 """
 
 from __future__ import annotations
@@ -31,12 +26,11 @@ import keyword
 import posixpath
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal
 
-from noface_ctx.datatypes import Doc, RepoFiles
+from noface_ctx.datatypes import Doc
 
 RefKind = Literal["symbol", "path", "call", "method"]
 
@@ -69,7 +63,7 @@ context std core alloc Vec Box Option Some Ok Err Result HashMap HashSet BTreeMa
 crate System Integer List ArrayList Arrays Collections Optional Stream Collectors printf malloc free
 sizeof memcpy strlen puts require_relative attr_accessor np pd plt tf torch""".split()
 EXTERNAL_NAMES = frozenset(
-    _FOREIGN + dir(builtins) + keyword.kwlist + list(getattr(keyword, "softkwlist", [])) + list(sys.stdlib_module_names)
+    [*_FOREIGN, *dir(builtins), *keyword.kwlist, *getattr(keyword, "softkwlist", []), *sys.stdlib_module_names]
 )
 PROPER_NOUNS = frozenset(
     """GitHub GitLab JavaScript TypeScript PyPI NumPy SciPy PyTorch OpenAI macOS iOS PostgreSQL MySQL
@@ -84,7 +78,6 @@ IGNORE_MARK = "noface-ctx: ignore"
 
 _IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
 _DOTTED = rf"{_IDENT}(?:(?:\.|::){_IDENT})*"
-_WORD_S = re.compile(_IDENT)
 _SPAN = re.compile(r"(`+)(.+?)\1")
 _CALL = re.compile(rf"^({_DOTTED})\((.*)\)$")
 _DOTTED_ONLY = re.compile(rf"^{_IDENT}(?:(?:\.|::){_IDENT})+$")
@@ -128,13 +121,6 @@ class Reference:
     source: str = "span"  # "span", "prose", "link", or a code block's language tag
     binds: str = ""  # an import in a code example: the local name it binds
 
-
-class SymbolTable(Protocol):
-    """What freshness needs from the code index."""
-
-    def symbol_names(self) -> frozenset[str]: ...
-
-    def find_symbol(self, name: str) -> Any: ...
 
 
 # --------------------------------------------------------------------------- extraction
@@ -354,215 +340,3 @@ def file_ext(path: str) -> str:
 
 def _norm_path(path: str) -> str:
     return path[2:] if path.startswith("./") else path
-
-
-# --------------------------------------------------------------------------- symbols without an index
-
-_DEF_LINE = re.compile(
-    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|pub(?:\([^)]*\))?|"
-    r"unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
-    r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|module|impl|union|object|record)\s+"
-    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
-    re.M,
-)
-_CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-
-
-@dataclass(frozen=True, slots=True)
-class LightDef:
-    path: str
-    symbol: str  # qualified by indentation-nested containers, e.g. "Class.method"
-    line: int
-
-
-class LightSymbols:
-    """A symbol table from one regex over definition keywords in every language (no tree-sitter).
-
-    `check-docs` uses it so the pre-commit hook needs neither the parsers nor numpy; nesting
-    (`Class.method`) comes from indentation. It answers what `SymbolTable` asks.
-    """
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        self._by_path: dict[str, list[LightDef]] = {}
-        self._by_name: dict[str, list[LightDef]] = {}
-        for path, text in texts.items():
-            stack: list[tuple[int, str]] = []
-            line, pos = 1, 0
-            for m in _DEF_LINE.finditer(text):
-                line, pos = line + text.count("\n", pos, m.start()), m.start()
-                indent = len(m.group("indent").expandtabs(4))
-                while stack and stack[-1][0] >= indent:
-                    stack.pop()
-                name = m.group("name")
-                qual = ".".join([n for _, n in stack] + [name])
-                d = LightDef(path, qual, line)
-                self._by_path.setdefault(path, []).append(d)
-                for key in {name, qual}:
-                    self._by_name.setdefault(key, []).append(d)
-                if m.group("kw") in _CONTAINER_KW:
-                    stack.append((indent, name))
-
-    def symbol_names(self) -> frozenset[str]:
-        return frozenset(self._by_name)
-
-    def find_symbol(self, name: str) -> list[LightDef]:
-        return list(self._by_name.get(name.replace("::", "."), ()))
-
-    def chunks_for(self, path: str) -> list[LightDef]:
-        return list(self._by_path.get(path, ()))
-
-
-# --------------------------------------------------------------------------- resolution
-
-
-@dataclass(frozen=True, slots=True)
-class Resolution:
-    status: Literal["found", "missing", "skip"]
-    key: str = ""  # canonical reference (path or symbol) when found
-    lookup: str = ""  # the identifier or path that is missing
-    path: str = ""  # the file a found path reference points at
-    scope: tuple[str, ...] = ()  # for a missing member: the files it must have lived in (else anywhere)
-
-
-class Codebase:
-    """The current repository as freshness sees it: paths, symbols and every word of the code."""
-
-    def __init__(self, repo_files: RepoFiles, symbols: SymbolTable | None, doc_paths: Iterable[str], *,
-                 words_cache: Path | None = None) -> None:
-        """`words_cache`: a file keeping each code file's words by stat (see `code_words`)."""
-        docs = set(doc_paths)
-        # `word_sources`: files every word of which is in `words` (history searches skip them when unchanged)
-        self.paths = {f.path for f in repo_files.files} | {e.path for e in repo_files.excluded}
-        self.dirs = {posixpath.dirname(p) for p in self.paths}
-        for d in list(self.dirs):
-            while d:
-                d = posixpath.dirname(d)
-                self.dirs.add(d)
-        self.dirs.discard("")
-        self.top = {p.split("/", 1)[0] for p in self.paths}
-        self.basenames: dict[str, list[str]] = {}
-        for p in self.paths:
-            self.basenames.setdefault(posixpath.basename(p), []).append(p)
-        self.exts = {file_ext(p) for p in self.paths}
-        self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
-        self.modules |= {posixpath.basename(d) for d in self.dirs}
-        from noface_ctx.freshness.code_words import code_texts, code_words
-
-        if symbols is None:  # check-docs: the regex symbol table reads every code file anyway
-            truncated: set[str] = set()
-            texts = code_texts(repo_files, docs, truncated)
-            self.words: set[str] = set()
-            for text in texts.values():
-                self.words.update(_WORD_S.findall(text))
-            self.word_sources = set(texts) - truncated
-            symbols = LightSymbols({p: t for p, t in texts.items() if file_ext(p) in CODE_EXTS})
-        else:
-            self.words, self.word_sources = code_words(repo_files, docs, words_cache)
-        self.symbols = symbols
-        names = frozenset(symbols.symbol_names())
-        self.qualified = {n for n in names if "." in n}
-        self.bare = {n.rsplit(".", 1)[-1] for n in names}
-        self._suffixes: dict[str, list[str]] | None = None
-
-    def known(self, word: str) -> bool:
-        return word in self.words or word in self.bare or word in self.modules
-
-    def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
-        if ref.source in FENCE_LANGS and not self.exts.intersection(FENCE_LANGS[ref.source]):
-            return Resolution("skip")  # a snippet in a language this repository is not written in
-        if ref.kind == "path":
-            return self._resolve_path(ref, doc_dir)
-        if ref.kind == "method":
-            return self._resolve_dotted(ref)
-        if self.known(ref.name) or ref.name in EXTERNAL_NAMES:
-            # a plain class name (`Issue`) is not strict, but still says what the doc is about
-            keep = ref.strict or (ref.name in self.bare and ref.name[0].isupper() and len(ref.name) > 3)
-            return Resolution("found", ref.name) if keep else Resolution("skip")
-        return Resolution("missing", lookup=ref.name) if ref.strict else Resolution("skip")
-
-    def _resolve_path(self, ref: Reference, doc_dir: str) -> Resolution:
-        target = ref.name.rstrip("/")
-        tries = [posixpath.normpath(posixpath.join(doc_dir, target))] if ref.source == "link" or target.startswith("..") else []
-        tries = [t for t in [*tries, posixpath.normpath(target)] if not t.startswith("..")]  # outside: not ours
-        if not tries:
-            return Resolution("skip")
-        for t in tries:
-            if t in self.paths:
-                return Resolution("found", t, path=t)
-            if t in self.dirs:
-                return Resolution("found", t + "/")
-        if "/" not in target and target in self.basenames:
-            hits = self.basenames[target]
-            return Resolution("found", hits[0] if len(hits) == 1 else target, path=hits[0] if len(hits) == 1 else "")
-        suffix = self._by_suffix().get(target, [])
-        if suffix:
-            return Resolution("found", suffix[0], path=suffix[0] if len(suffix) == 1 else "")
-        checkable = file_ext(target) in CODE_EXTS or ref.source == "link" or any(
-            "/" in t and t.split("/", 1)[0] in self.top for t in tries
-        )
-        return Resolution("missing", lookup=tries[0]) if checkable and ref.strict else Resolution("skip")
-
-    def _resolve_dotted(self, ref: Reference) -> Resolution:
-        parts = ref.name.split(".")
-        if any(".".join(parts[i:]) in self.qualified for i in range(len(parts) - 1)):
-            return Resolution("found", ref.name)
-        as_path = "/".join(parts)
-        for cand in (as_path + ".py", as_path + "/__init__.py"):
-            hit = self._module_file(cand)
-            if hit:
-                return Resolution("found", ref.name, path=hit)
-        holder = self._module_file("/".join(parts[:-1]) + ".py")  # `pkg.mod.name`: a member of pkg/mod.py
-        if holder:
-            if self.known(parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
-                return Resolution("found", ref.name, path=holder)
-            return Resolution("missing", lookup=parts[-1], scope=(holder,))
-        if as_path in self.dirs:
-            return Resolution("found", ref.name)
-        root = parts[0]
-        if root in SELF_NAMES or not ref.strict:
-            return Resolution("skip")
-        if root in self.bare or root in self.modules or root in self.top:
-            for part in parts[1:]:
-                if not self.known(part) and part not in EXTERNAL_NAMES:
-                    return Resolution("missing", lookup=part, scope=tuple(self.home_of(root)))
-            return Resolution("found", ref.name)
-        if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
-            return Resolution("skip")  # a library, a variable or an imported name
-        return Resolution("missing", lookup=root)
-
-    def _module_file(self, path: str) -> str:
-        """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""
-        if path in self.paths:
-            return path
-        hits = self._by_suffix().get(path, []) if "/" in path else []
-        return hits[0] if len(hits) == 1 else ""
-
-    def _by_suffix(self) -> dict[str, list[str]]:
-        """`b/c.py` → every path ending in `/b/c.py` (whole trailing components), in `paths` order."""
-        if self._suffixes is None:
-            table: dict[str, list[str]] = {}
-            for p in self.paths:
-                parts = p.split("/")
-                for i in range(1, len(parts)):
-                    table.setdefault("/".join(parts[i:]), []).append(p)
-            self._suffixes = table
-        return self._suffixes
-
-    def home_of(self, root: str) -> list[str]:
-        """Files a member of `root` lives in: the files defining the symbol `root`, or the module
-        `root.py` / `root/__init__.py` (empty when neither is known: anywhere will do)."""
-        homes = list(self.basenames.get(root + ".py", ()))
-        homes += [p for p in self.basenames.get("__init__.py", ()) if posixpath.basename(posixpath.dirname(p)) == root]
-        return sorted(set(homes) | set(self.defining_files(root)))
-
-    def defining_files(self, name: str) -> list[str]:
-        """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""
-        if name not in self.bare and name not in self.qualified:
-            return []
-        symbol_ids, path_of = getattr(self.symbols, "symbol_ids", None), getattr(self.symbols, "path_of", None)
-        if callable(symbol_ids) and callable(path_of):  # the code index: no chunk (or file text) built
-            paths = sorted({path_of(i) for i in symbol_ids(name.rpartition("::")[2])})
-        else:
-            found = self.symbols.find_symbol(name) or ()
-            paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
-        return paths if len(paths) <= 3 else []

@@ -15,37 +15,47 @@ Order and relevance are two different questions:
   issue's topic terms found in the doc's best section — and semantic evidence — the best
   section's cosine above a per-query baseline (see the constants below). Without embeddings
   relevance is the lexical evidence alone. Explicit links always pass.
+
+Two steps, with freshness judged in between by the pipeline: `choose_docs`
+(`noface_ctx.rank.doc_candidates`: which docs, with BM25 and lexical evidence), then
+`score_docs` here (semantic evidence, order, the bar, the report) given each candidate's
+`Staleness`. `rank_docs` does both for a caller that has the staleness already.
 """
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
-from noface_ctx.docs.cache import TermCache
-from noface_ctx.docs.load import DocSet, doc_forms, parse_wikilinks
-from noface_ctx.docs.markup import is_record
-from noface_ctx.lexical import BM25, bm25_idf, tokenize, zscore
+from noface_ctx.docs.docset import DocSet
+from noface_ctx.docs.forms import doc_forms
+from noface_ctx.lexical import zscore
+from noface_ctx.rank.doc_candidates import EMBED_ALL_LIMIT, DocCorpus, DocItem, DocPool, choose_docs, doc_sections
 
 if TYPE_CHECKING:
-    from noface_ctx.config import Config
+    from noface_ctx.config import Config, ContextConfig
     from noface_ctx.rank.complexity import Complexity
     from noface_ctx.rank.embed import Embedder
+
+__all__ = [
+    "EMBED_ALL_LIMIT",
+    "STALE_PENALTY",
+    "DocPool",
+    "DocRanking",
+    "choose_docs",
+    "doc_sections",
+    "rank_docs",
+    "score_docs",
+    "section_embed_text",
+]
 
 # Stale docs are downranked by subtracting this many z-units from the fused score; their
 # relevance is untouched, so staleness alone never drops a doc.
 STALE_PENALTY = {"fresh": 0.0, "possibly stale": 0.25, "stale": 0.5}
-# Lexical evidence: the IDF-weighted share of the issue's terms found in a section, mapped
-# linearly from LEX_FLOOR (chance overlap, 0) to LEX_FULL (1).
-LEX_FLOOR, LEX_FULL = 0.15, 0.55
-MIN_QUERY_TERMS = 6.0  # a query with fewer informative terms is judged as if it had this many
 # Semantic evidence: cosine mapped linearly from floor (0) to floor + COS_SPAN (1), where
 # floor = max(COS_FLOOR, COS_MARGIN above the issue's cosine with unrelated prose, NULL_TEXTS).
 # COS_FLOOR is calibrated for sentence models (MiniLM: same-domain but unrelated text scores
@@ -58,17 +68,6 @@ NULL_TEXTS = (
     "To make the soup, slice two onions and warm them in butter until they are soft, then add the "
     "stock and the potatoes and let it simmer for twenty minutes before you season it.",
 )
-# Function words that carry no topic; left out of lexical evidence (BM25 still sees them).
-WEAK_TERMS = frozenset(
-    """about after again all also always am any because been before being both cannot did do does doing
-    done during each eight even ever every few first five four get gets got had having here how however
-    just let like made make makes many may me might more most much must my need needs new now one only
-    other our out over said same say says second see seems seven since six so some still such than
-    though three through too two under until up us use used uses using very via want was way well what
-    when where whether which while who why within without yet""".split()
-)
-BM25_TOP_N = 30  # lexical candidates considered per issue
-EMBED_ALL_LIMIT = 60  # vaults up to this size are embedded whole (semantic-only finds)
 MAX_EMBED_SECTIONS = 12  # per doc: the first section plus the lexically best others ...
 MAX_EMBED_TEXTS = 96  # ... fewer when many docs are candidates (each new section costs ~40 ms) ...
 MIN_EMBED_SECTIONS = 3  # ... but never fewer than this per doc
@@ -98,99 +97,6 @@ class DocRanking:
         }
 
 
-@dataclass(slots=True)
-class _Item:
-    """Everything known about one candidate doc while ranking."""
-
-    doc: Doc
-    via: list[str] = field(default_factory=list)
-    explicit: str = ""  # "link" | "named" | ""
-    headings: list[str] = field(default_factory=list)  # `[[slug#heading]]` from the issue
-    bm25: float = 0.0
-    lexical: float = 0.0
-    cosine: float | None = None
-    sec_lex: dict[int, float] = field(default_factory=dict)  # section index → lexical evidence
-    sec_own: dict[int, float] = field(default_factory=dict)  # the same, without title/description
-    sec_cos: dict[int, float] = field(default_factory=dict)
-    sec_sem: dict[int, float] = field(default_factory=dict)  # section index → semantic evidence
-    semantic: float = 0.0
-    relevance: float = 0.0
-    score: float = 0.0
-
-
-class _Corpus:
-    """BM25 and IDF-weighted term coverage over every section of every doc."""
-
-    def __init__(self, docset: DocSet, cache: TermCache | None = None) -> None:
-        self.refs: list[tuple[Doc, int, Section]] = []
-        tokens: list[list[str]] = []
-        self.own: list[set[str]] = []  # the section's own terms, to pick a doc's best sections
-        for doc in docset.docs:
-            sections = doc_sections(doc)
-            context, owns = cache.tokens(doc) if cache is not None else _doc_tokens(doc)
-            for i, (sec, own) in enumerate(zip(sections, owns)):
-                self.refs.append((doc, i, sec))
-                self.own.append(set(own))
-                tokens.append(context + own)
-        self.sets = [set(t) for t in tokens]  # with the doc's title and description: doc relevance
-        self.n = len(tokens)
-        self.df: Counter[str] = Counter(t for s in self.sets for t in s)
-        stored = cache.bm25() if cache is not None else None
-        self.bm25 = stored if stored is not None else BM25(tokens)
-        if cache is not None and stored is None:
-            cache.keep_bm25(self.bm25)
-        self._typical: float | None = None
-        self._positions: dict[tuple[str, int], int] | None = None
-
-    def position(self, slug: str, i: int) -> int:
-        """Row of section `i` of doc `slug` in `refs`."""
-        if self._positions is None:
-            self._positions = {(doc.slug, j): n for n, (doc, j, _) in enumerate(self.refs)}
-        return self._positions[(slug, i)]
-
-    def idf(self, term: str) -> float:
-        return bm25_idf(self.n, self.df.get(term, 0))
-
-    def query_weights(self, terms: Sequence[str]) -> tuple[dict[str, float], float]:
-        """Term → weight (IDF × log-damped frequency) for terms the vault uses, and the denominator."""
-        tf = Counter(t for t in terms if t in self.df and t not in WEAK_TERMS)
-        weights = {t: self.idf(t) * (1 + math.log(c)) for t, c in tf.items()}
-        if self._typical is None:
-            self._typical = sum(self.idf(t) for t in self.df) / max(1, len(self.df))
-        return weights, max(sum(weights.values()), MIN_QUERY_TERMS * self._typical, 1e-9)
-
-    def coverage(self, i: int, weights: Mapping[str, float], denom: float, *, own: bool = False) -> float:
-        present = self.own[i] if own else self.sets[i]
-        return sum(w for t, w in weights.items() if t in present) / denom
-
-
-def _doc_tokens(doc: Doc) -> tuple[list[str], list[list[str]]]:
-    """(terms of the title and description, terms of each section)."""
-    sections = doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
-    return tokenize(f"{doc.title}\n{doc.description}"), [tokenize(sec.text) for sec in sections]
-
-
-_CORPORA: list[tuple[DocSet, _Corpus]] = []  # the latest few, while their DocSet lives
-
-
-def _corpus(docset: DocSet, config: Any) -> _Corpus:
-    """The corpus of `docset`: kept in memory for the same DocSet, else built from cached terms."""
-    for known, corpus in _CORPORA:
-        if known is docset:
-            return corpus
-    cache = TermCache(config, docset, _doc_tokens) if len(docset) else None
-    corpus = _Corpus(docset, cache)
-    if cache is not None:
-        cache.save()
-    _CORPORA.insert(0, (docset, corpus))
-    del _CORPORA[3:]
-    return corpus
-
-
-def _lex(coverage: float) -> float:
-    return min(1.0, max(0.0, (coverage - LEX_FLOOR) / (LEX_FULL - LEX_FLOOR)))
-
-
 def rank_docs(
     issue: Issue,
     docset: DocSet,
@@ -201,134 +107,33 @@ def rank_docs(
     *,
     embed_note: str = "",
 ) -> DocRanking:
-    """Rank the vault's docs for `issue`; keep only those clearing the relevance bar."""
+    """Rank the vault's docs for `issue`; keep only those clearing the relevance bar. Writes no
+    cache (the pipeline, which does, calls `choose_docs` and `score_docs` itself)."""
+    pool = choose_docs(issue, docset, config, complexity, embedding=embedder is not None)
+    return score_docs(pool, staleness, config, embedder, complexity, embed_note=embed_note)
+
+
+def score_docs(
+    pool: DocPool,
+    staleness: Mapping[str, Staleness],
+    config: Config,
+    embedder: Embedder | None,
+    complexity: Complexity,
+    *,
+    embed_note: str = "",
+) -> DocRanking:
+    """Order the pool's docs and keep those clearing the relevance bar; `staleness` must hold
+    every doc of `pool.slugs` that has been judged (a doc missing from it counts as fresh)."""
     ctx = config.context
-    query = issue.query_text()
-    warnings: list[str] = []
     notes: list[str] = []
-    items: dict[str, _Item] = {}
-    _add_explicit(issue, query, docset, config, items, warnings)
-    corpus = _corpus(docset, config)
-    terms = tokenize(query)
-    weights, denom = corpus.query_weights(terms)
-    sec_bm25 = corpus.bm25.scores(terms) if corpus.n else np.zeros(0)
-    doc_bm25: dict[str, float] = {}
-    for (doc, _, _), s in zip(corpus.refs, sec_bm25):
-        doc_bm25[doc.slug] = max(doc_bm25.get(doc.slug, 0.0), float(s))
-    if config.proactive_search:
-        ranked = sorted((s for s in doc_bm25 if doc_bm25[s] > 0), key=lambda s: -doc_bm25[s])
-        for slug in ranked[:BM25_TOP_N]:
-            _item(items, docset.get(slug)).via.append("bm25")
-        if embedder is not None and len(docset) <= EMBED_ALL_LIMIT:
-            for doc in docset.docs:
-                _item(items, doc)
-    _add_neighbors(docset, config, complexity, doc_bm25, items)
-    for slug in [s for s, it in items.items() if is_record(it.doc.path, ctx.record_dirs)]:
-        del items[slug]  # release notes and changelogs are records, not design (NEED_DOC still serves them)
-    for n, (doc, i, _) in enumerate(corpus.refs):
-        item = items.get(doc.slug)
-        if item is not None and item.doc is doc:
-            item.sec_lex[i] = _lex(corpus.coverage(n, weights, denom))
-            item.sec_own[i] = _lex(corpus.coverage(n, weights, denom, own=True))
-            item.bm25 = doc_bm25.get(doc.slug, 0.0)
-    for item in items.values():
-        item.lexical = max(item.sec_lex.values(), default=0.0)
-    prefetch = getattr(staleness, "prefetch", None)
-    if callable(prefetch):  # a lazy Freshness judges only the docs ranked here, in one batch
-        prefetch(list(items))
+    items = pool.items
     embedding_used = False
     if embedder is not None and items:
-        embedding_used = _embed(embedder, query, list(items.values()), corpus, sec_bm25, notes)
+        embedding_used = _embed(embedder, pool.query, list(items.values()), pool.corpus, pool.sec_bm25, notes)
     elif embedder is None:
         notes.append(f"embeddings unavailable: {embed_note or 'no embedder'}; ranking is BM25 only")
     _score(list(items.values()), ctx, staleness, embedding_used)
-    return _finish(items, docset, staleness, config, complexity, embedding_used, notes, warnings)
-
-
-def _item(items: dict[str, _Item], doc: Doc | None) -> _Item:
-    assert doc is not None
-    if doc.slug not in items:
-        items[doc.slug] = _Item(doc)
-    return items[doc.slug]
-
-
-def _add_explicit(
-    issue: Issue, query: str, docset: DocSet, config: Any, items: dict[str, _Item], warnings: list[str]
-) -> None:
-    """Docs the issue wikilinks, or names by path or (hyphenated / backticked) slug."""
-    if config.resolve_wikilinks:
-        drafts = set(docset.drafts)
-        for link in parse_wikilinks(query):
-            doc = docset.resolve(link.target)
-            if doc is None:
-                if link.target in drafts or link.target.rsplit("/", 1)[-1] in drafts:
-                    warnings.append(f"issue {issue.id}: {link.raw} links to a draft; not included")
-                    continue
-                close = docset.closest(link.target)
-                hint = f" (did you mean {', '.join(close)}?)" if close else ""
-                warnings.append(f"issue {issue.id}: unresolved wikilink {link.raw}{hint}")
-                continue
-            item = _item(items, doc)
-            item.explicit = "link"
-            if link.raw not in item.via:
-                item.via.append(link.raw)
-            if link.heading:
-                item.headings.append(link.heading)
-    low = query.lower()
-    for doc in docset.docs:
-        if doc.slug in items and items[doc.slug].explicit:
-            continue
-        how, explicit = _named(doc, docset.vault, low)
-        if how:
-            item = _item(items, doc)
-            item.explicit = "named" if explicit else ""
-            item.via.append(how)
-
-
-def _named(doc: Doc, vault: str, low: str) -> tuple[str, bool]:
-    """How the issue names `doc`, and whether that is as explicit as a link.
-
-    A path, a backticked slug or `NEED_DOC: slug` is explicit; a hyphenated slug in running text
-    (`error-handling`) may be an ordinary phrase, so it only makes the doc a candidate.
-    """
-    vrel = doc.path[len(vault) + 1 :] if vault not in ("", ".") and doc.path.startswith(vault + "/") else doc.path
-    stem = vrel.rsplit(".", 1)[0]
-    for ref in dict.fromkeys([doc.path, vrel] + ([stem] if "/" in stem else [])):
-        # the substring test first: compiling a pattern per doc is what costs on a large vault
-        if ref.lower() in low and re.search(rf"(?<![\w/.-]){re.escape(ref.lower())}(?![\w/-])", low):
-            return f"path {ref} named in the issue", True
-    if doc.slug not in low:
-        return "", False
-    slug = re.escape(doc.slug)
-    if re.search(rf"`{slug}`|need_doc:\s*{slug}\b", low):
-        return f"slug {doc.slug} named in the issue", True
-    if "-" in doc.slug and re.search(rf"(?<![\w/-]){slug}(?![\w/-])", low):
-        return f"slug {doc.slug} appears in the issue", False
-    return "", False
-
-
-def _add_neighbors(
-    docset: DocSet, config: Any, complexity: Any, doc_bm25: Mapping[str, float], items: dict[str, _Item]
-) -> None:
-    """Docs linked from the top candidates (explicit ones, then the best BM25 hits)."""
-    if not config.expand_neighbors or config.neighbor_depth <= 0:
-        return
-    seeds = [it.doc for it in items.values() if it.explicit]
-    lexical = sorted((it for it in items.values() if not it.explicit), key=lambda it: -doc_bm25.get(it.doc.slug, 0))
-    seeds += [it.doc for it in lexical[: max(2, complexity.k)] if doc_bm25.get(it.doc.slug, 0) > 0]
-    seen = {d.slug for d in seeds}
-    frontier = seeds
-    for depth in range(1, config.neighbor_depth + 1):
-        nxt = []
-        for doc in frontier:
-            for other in docset.neighbors(doc):
-                item = _item(items, other)
-                if not any(v.startswith("linked from") for v in item.via):
-                    item.via.append(f"linked from {doc.slug}" + (f" (depth {depth})" if depth > 1 else ""))
-                if other.slug not in seen:
-                    seen.add(other.slug)
-                    nxt.append(other)
-        frontier = nxt
+    return _finish(items, pool.docset, staleness, config, complexity, embedding_used, notes, pool.warnings)
 
 
 def section_embed_text(doc: Doc, sec: Section) -> str:
@@ -338,17 +143,12 @@ def section_embed_text(doc: Doc, sec: Section) -> str:
     return f"{head}\n{doc.description}\n{sec.text}"[:SECTION_CHARS]
 
 
-def doc_sections(doc: Doc) -> tuple[Section, ...]:
-    """The sections ranking sees (a doc without headings is one section)."""
-    return doc.sections or (Section(doc.slug, "", "", 0, 1, 1, doc.title),)
-
-
 def _embed(
-    embedder: Any, query: str, items: list[_Item], corpus: _Corpus, sec_bm25: np.ndarray, notes: list[str]
+    embedder: Any, query: str, items: list[DocItem], corpus: DocCorpus, sec_bm25: np.ndarray, notes: list[str]
 ) -> bool:
     """Cosine of the issue with each candidate's sections (best lexical sections first, capped)."""
     texts = [query[:QUERY_CHARS], *NULL_TEXTS]
-    owners: list[tuple[_Item, int]] = []
+    owners: list[tuple[DocItem, int]] = []
     per_doc = max(MIN_EMBED_SECTIONS, min(MAX_EMBED_SECTIONS, MAX_EMBED_TEXTS // max(1, len(items))))
     for item in items:
         doc = item.doc
@@ -368,7 +168,7 @@ def _embed(
     vectors = vectors / norms[:, None]
     cos = vectors @ vectors[0]
     floor = max(COS_FLOOR, float(np.mean(cos[1 : 1 + len(NULL_TEXTS)])) + COS_MARGIN)
-    for (item, i), c in zip(owners, cos[1 + len(NULL_TEXTS) :]):
+    for (item, i), c in zip(owners, cos[1 + len(NULL_TEXTS) :], strict=False):
         item.sec_cos[i] = float(c)
         item.sec_sem[i] = min(1.0, max(0.0, (float(c) - floor) / COS_SPAN))
     for item in items:
@@ -379,7 +179,7 @@ def _embed(
     return True  # the caller saves a CachedEmbedder once, after docs and code are both ranked
 
 
-def _relevance(lexical: float, semantic: float, ctx: Any, embedding_used: bool) -> float:
+def _relevance(lexical: float, semantic: float, ctx: ContextConfig, embedding_used: bool) -> float:
     """Absolute relevance in [0, 1]: the weighted mean of lexical and semantic evidence."""
     if not embedding_used:
         return lexical
@@ -389,14 +189,14 @@ def _relevance(lexical: float, semantic: float, ctx: Any, embedding_used: bool) 
     return (bw * lexical + ew * semantic) / (bw + ew)
 
 
-def _score(items: list[_Item], ctx: Any, staleness: Mapping[str, Staleness], embedding_used: bool) -> None:
+def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], embedding_used: bool) -> None:
     """Fused order score (z-scores + link boost − stale penalty) and absolute relevance."""
     if not items:
         return
     zb = zscore(np.array([it.bm25 for it in items]))
     zc = zscore(np.array([it.cosine or 0.0 for it in items])) if embedding_used else np.zeros(len(items))
     ew = ctx.embedding_weight if embedding_used else 0.0
-    for it, b, c in zip(items, zb, zc):
+    for it, b, c in zip(items, zb, zc, strict=False):
         stale = staleness.get(it.doc.slug)
         penalty = STALE_PENALTY.get(stale.verdict, 0.0) if stale is not None else 0.0
         boost = ctx.link_boost if it.explicit else 0.0
@@ -410,7 +210,7 @@ def _score(items: list[_Item], ctx: Any, staleness: Mapping[str, Staleness], emb
 
 
 def _finish(
-    items: dict[str, _Item],
+    items: dict[str, DocItem],
     docset: DocSet,
     staleness: Mapping[str, Staleness],
     config: Any,
@@ -437,7 +237,7 @@ def _finish(
     return DocRanking(tuple(candidates), tuple(rows), k, embedding_used, tuple(notes), tuple(warnings))
 
 
-def _effective_k(items: Mapping[str, _Item], config: Any, complexity: Any, notes: list[str]) -> int:
+def _effective_k(items: Mapping[str, DocItem], config: Config, complexity: Complexity, notes: list[str]) -> int:
     """K from complexity, raised to cover explicit links, or to 1 for one strongly matching doc."""
     k = complexity.k
     n_explicit = sum(1 for it in items.values() if it.explicit)
@@ -453,7 +253,7 @@ def _effective_k(items: Mapping[str, _Item], config: Any, complexity: Any, notes
 
 
 def _reason(
-    it: _Item, bar: float, relevant: bool, stale: Staleness | None, embedding_used: bool, lex_bar: float
+    it: DocItem, bar: float, relevant: bool, stale: Staleness | None, embedding_used: bool, lex_bar: float
 ) -> str:
     evidence = f"lexical {it.lexical:.2f}" + (f", cosine {it.cosine:.2f}" if embedding_used and it.cosine is not None else "")
     kind = "instruction doc, " if it.doc.is_instruction else ""
@@ -475,7 +275,7 @@ def _reason(
     return text
 
 
-def _row(it: _Item, relevant: bool, reason: str, bar: float, stale: Staleness | None) -> dict[str, Any]:
+def _row(it: DocItem, relevant: bool, reason: str, bar: float, stale: Staleness | None) -> dict[str, Any]:
     return {
         "path": it.doc.path,
         "slug": it.doc.slug,
@@ -500,7 +300,7 @@ def _row(it: _Item, relevant: bool, reason: str, bar: float, stale: Staleness | 
 
 
 def _candidate(
-    it: _Item, docset: DocSet, stale: Staleness | None, ctx: Any, embedding_used: bool, reason: str
+    it: DocItem, docset: DocSet, stale: Staleness | None, ctx: Any, embedding_used: bool, reason: str
 ) -> Candidate:
     doc = it.doc
     scores = {
@@ -519,12 +319,12 @@ def _candidate(
         score=round(it.score, 4),
         request=f"NEED_DOC: {doc.slug}",
         scores=scores,
-        reasons=tuple([reason, *it.via]),
+        reasons=(reason, *it.via),
         staleness=stale,
     )
 
 
-def _best_sections(it: _Item, docset: DocSet, ctx: Any, embedding_used: bool) -> list[int]:
+def _best_sections(it: DocItem, docset: DocSet, ctx: Any, embedding_used: bool) -> list[int]:
     """Indexes of the doc's sections most relevant to the issue, best first."""
     secs = it.doc.sections
     if not secs:

@@ -65,10 +65,11 @@ class Resolver:
 
     def staleness_note(self, doc: Doc) -> str:
         if self._fresh is None:
-            from noface_ctx.freshness.assess import assess_docs
+            from noface_ctx.freshness.assess import DocJudge
 
-            self._fresh = assess_docs(list(self.docs), self.repo_files, self.index, self.config)
-        return self._fresh.get(doc.slug).note()
+            self._fresh = DocJudge(list(self.docs), self.repo_files, self.index, self.config)
+        judged = self._fresh.judge([doc.slug]).get(doc.slug)
+        return judged.staleness.note() if judged is not None else ""
 
     # dispatch -------------------------------------------------------------
 

@@ -1,0 +1,90 @@
+"""One doc's judgement: the value `assess_docs` answers, how its findings are worded, how it is
+stored in `history.sqlite`, and the dates it is computed from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, datetime, timezone
+from typing import Any
+
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, Staleness
+from noface_ctx.freshness.references import Reference
+
+
+@dataclass(frozen=True, slots=True)
+class DocFreshness:
+    """Everything `assess_docs` found about one doc; `check-docs` reports from this."""
+
+    path: str
+    slug: str
+    staleness: Staleness
+    files: frozenset[str] = frozenset()  # code files the doc is about (what the pre-commit hook matches)
+    age_days: int | None = None  # to the repository's latest commit
+    age_flagged: bool = False  # older than stale_after_days, and a symbol it names changed since
+
+
+def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str | None) -> MissingRef:
+    """A removed name as reported: a member's suggestion keeps the rest of the dotted name."""
+    if suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
+        suggestion = ".".join(suggestion if p == lookup else p for p in ref.name.split("."))
+    return MissingRef(ref.ref, ref.line, suggestion, commit)
+
+
+def missing_reason(m: MissingRef) -> str:
+    """The reason line for a removed name (`check-docs` prints it as a `stale-ref`)."""
+    what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
+    hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
+    where = f", removed in {m.commit}" if m.commit else ""
+    return f"references `{m.ref}` which no longer exists{where}{hint}"
+
+
+def changed_reason(c: ChangedRef, updated: str | None) -> str:
+    """The reason line for a changed definition (`check-docs` prints it as a `changed-ref`)."""
+    since = f" since this doc was last updated ({updated})" if updated else ""
+    return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
+
+
+def to_json(d: DocFreshness) -> dict[str, Any]:
+    """A judgement as the JSON `history.sqlite` keeps (`from_json` reads it back)."""
+    st = d.staleness
+    return {
+        "verdict": st.verdict, "reasons": list(st.reasons), "last_updated": st.last_updated,
+        "missing": [[m.ref, m.line, m.suggestion, m.commit] for m in st.missing],
+        "changed": [[c.ref, c.line, c.path, c.commit, c.what] for c in st.changed],
+        "references": list(st.references), "signatures": [list(x) for x in st.signatures],
+        "files": sorted(d.files), "age": d.age_days, "age_flagged": d.age_flagged,
+    }
+
+
+def from_json(doc: Doc, v: Mapping[str, Any]) -> DocFreshness:
+    """The judgement `to_json` stored for `doc`."""
+    st = Staleness(
+        verdict=v["verdict"], reasons=tuple(v["reasons"]),
+        missing=tuple(MissingRef(*m) for m in v["missing"]), changed=tuple(ChangedRef(*c) for c in v["changed"]),
+        last_updated=v["last_updated"], references=tuple(v["references"]),
+        signatures=tuple((a, b) for a, b in v["signatures"]),
+    )
+    return DocFreshness(doc.path, doc.slug, st, frozenset(v["files"]), v["age"], v["age_flagged"])
+
+
+def parse_date(value: Any) -> float | None:
+    """A frontmatter date as a unix time (a bare date counts as the end of that day, UTC)."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).timestamp()
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day, 23, 59, 59, tzinfo=timezone.utc).timestamp()
+    text = str(value).strip()
+    try:
+        if len(text) == 10:
+            return parse_date(date.fromisoformat(text))
+        return parse_date(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    except ValueError:
+        return None
+
+
+def iso_day(ts: float | None) -> str | None:
+    """A unix time as its UTC day, `YYYY-MM-DD`."""
+    return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).date().isoformat()

@@ -1,0 +1,79 @@
+"""One doc's references resolved against the code as it is now (`scan_doc`): what it is about,
+the names it uses that no longer resolve, and the signatures it states. `assess` judges the
+result against history."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.history import Commit
+from noface_ctx.freshness.references import CODE_EXTS, Reference, extract_references, file_ext
+
+
+@dataclass(slots=True)
+class DocScan:
+    """One doc's references resolved against the current code, then judged against history."""
+
+    doc: Doc
+    keys: list[str] = field(default_factory=list)
+    files: dict[str, int] = field(default_factory=dict)  # code file -> first doc line about it
+    symbols: list[tuple[Reference, list[str]]] = field(default_factory=list)  # found symbols, defining files
+    candidates: list[tuple[Reference, str, tuple[str, ...]]] = field(default_factory=list)  # (ref, lookup, scope)
+    signatures: list[tuple[str, str]] = field(default_factory=list)
+    missing: list[MissingRef] = field(default_factory=list)
+    changed: list[ChangedRef] = field(default_factory=list)
+    commit: Commit | None = None  # the doc's last commit
+    editing: bool = False
+
+
+def scan_doc(doc: Doc, code: Codebase) -> DocScan:
+    """Resolve the doc's references: found ones give its files, symbols and stated signatures;
+    unresolved strict ones become `candidates` (history tells whether they were removed)."""
+    refs = extract_references(doc)
+    scan = DocScan(doc)
+    foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
+    doc_dir = posixpath.dirname(doc.path)
+    resolved = []
+    for ref in refs:
+        res = code.resolve(ref, doc_dir)
+        if ref.binds and res.status == "skip":  # imported from a package outside the repository
+            foreign.add(ref.binds)
+            continue
+        resolved.append((ref, res))
+    for ref, res in resolved:
+        if ref.name.split(".", 1)[0] in foreign:
+            continue
+        if res.status == "found":
+            if res.key and res.key not in scan.keys:
+                scan.keys.append(res.key)
+            if res.path:
+                scan.files.setdefault(res.path, ref.line)
+                if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
+                    scan.symbols.append((ref, [res.path]))
+            elif ref.kind != "path":
+                files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)]
+                for p in files:
+                    scan.files.setdefault(p, ref.line)
+                if files:
+                    scan.symbols.append((ref, files))
+            sig = _SIG.match(ref.ref)
+            if sig and ref.source in ("span", "prose") and ref.kind != "path":
+                scan.signatures.append((ref.name, sig.group(1)))
+        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
+            scan.candidates.append((ref, res.lookup, res.scope))
+    return scan
+
+
+def is_test_path(path: str) -> bool:
+    """Test code: a definition there is a test's helper, not what a doc describes."""
+    parts = path.lower().split("/")
+    base = parts[-1].rsplit(".", 1)[0]
+    return any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1]) or \
+        base.startswith("test_") or base.endswith(("_test", "_tests", ".spec", ".test")) or base == "conftest"
+
+
+_SIG = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
