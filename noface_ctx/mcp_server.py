@@ -158,7 +158,7 @@ class Workspace:
         paths = wanted
         with self._lock:
             report = check_docs(paths, repo=self.root, config=self.config)
-        out = report.to_dict()
+        out: dict[str, Any] = {**report.to_dict()}
         out["findings"] = [f for f in out["findings"] if not self._refused(f.get("path", ""))]
         out["docs"] = [d for d in out["docs"] if not self._refused(str(d.get("path", "")))]
         out["lines"] = [ln for ln in report.lines() if not self._refused(ln.split(":", 1)[0])]

@@ -99,3 +99,75 @@ class PromptJSON(TypedDict):
     omitted: list[OmittedRow]
     warnings: list[str]
     details: dict[str, Any]  # complexity, k, embedder, ranked_files, timings, manifest, clashes, ...
+
+
+# --------------------------------------------------------------------------- check-docs --json
+
+
+class FindingJSON(TypedDict):
+    path: str
+    line: int
+    code: str  # stale-ref | changed-ref
+    message: str
+    severity: str  # error | warning
+
+
+class CheckReportJSON(TypedDict):
+    """`check-docs --json`, `CheckReport.to_dict()`, the MCP `check_docs` tool."""
+
+    version: int
+    exit_code: int  # 1 when any finding is an error
+    findings: list[FindingJSON]
+    docs: list[dict[str, Any]]  # per checked doc: path, slug, verdict, last_updated, reasons
+    warnings: list[str]
+    seconds: float
+
+
+# --------------------------------------------------------------------------- signals --json
+
+
+class RequestJSON(TypedDict, total=False):
+    """One `NEED_CODE:` / `NEED_DOC:` line as parsed (the location fields only when it is valid)."""
+
+    kind: str  # code | doc
+    target: str
+    request: str  # the canonical request line
+    path: str
+    start: int | None
+    end: int | None
+    symbol: str
+    heading: str
+    error: str  # why the line was rejected
+    line: int  # where it appeared in the agent's output
+    raw: str
+
+
+class ParseResultJSON(TypedDict):
+    version: int
+    format: str  # text | stream-json | events
+    requests: list[RequestJSON]
+    rejected: list[RequestJSON]
+
+
+class AnswerItemJSON(TypedDict):
+    request: str
+    kind: str
+    target: str
+    line: int
+    outcome: str  # served | partial | refused | not found | over budget ...
+    reason: str
+    tokens: int
+    suggestions: list[str]
+    next: str  # the request that fetches what was left out, when anything was
+
+
+class AnswerJSON(TypedDict):
+    """`signals --resolve --json`, `Answer.to_dict()`, the MCP `need_code` / `need_doc` tools."""
+
+    version: int
+    text: str  # the CONTEXT YOU REQUESTED: block
+    tokens: int
+    budget: int
+    items: list[AnswerItemJSON]
+    warnings: list[str]
+    log: str | None

@@ -22,9 +22,10 @@ from noface_ctx import git
 from noface_ctx.config import Config, load_config
 from noface_ctx.docs.markup import is_record
 from noface_ctx.errors import UsageError
+from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
 
 Severity = Literal["error", "warning"]
-REPORT_VERSION = 1
+REPORT_VERSION = SCHEMA_VERSION  # the compatibility rule is in schema.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +42,7 @@ class Finding:
         prefix = "" if self.severity == "error" else "warning: "
         return f"{self.path}:{self.line}: {self.code}: {prefix}{self.message}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FindingJSON:
         return {"path": self.path, "line": self.line, "code": self.code, "message": self.message, "severity": self.severity}
 
 
@@ -63,7 +64,7 @@ class CheckReport:
         order = sorted(self.findings, key=lambda f: (f.severity != "error", f.path, f.line, f.code))
         return [f.line_text() for f in order]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> CheckReportJSON:
         return {
             "version": REPORT_VERSION,
             "exit_code": self.exit_code,
