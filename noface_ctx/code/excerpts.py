@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from noface_ctx.datatypes import CodeChunk
+from noface_ctx.wording import OUTLINE_EMPTY, excerpt_head, lines_omitted, outline_head
 
 # --------------------------------------------------------------------------- outline
 
@@ -33,10 +34,9 @@ def outline(chunks: Iterable[CodeChunk], *, path: str, total_lines: int | None =
         (c for c in chunks if c.path == path and c.symbol and c.kind not in ("block", "window")),
         key=lambda c: (c.start_line, -c.end_line),
     )
-    size = f" ({total_lines} lines)" if total_lines else ""
-    head = f"# outline of {path}{size}: signatures only, bodies omitted"
+    head = outline_head(path, total_lines)
     if not defs:
-        return head + "\n# (no definitions found)"
+        return f"{head}\n{OUTLINE_EMPTY}"
     width = len(str(max(c.end_line for c in defs)))
     out = [head]
     for c, depth in zip(defs, _depths(defs), strict=True):
@@ -76,7 +76,7 @@ def render_block(
 ) -> str:
     """`path:start-end  title`, then a fenced block: enclosing headers (with `...` where lines
     are skipped) followed by lines start..end (or `body`, already prepared)."""
-    out = [f"{path}:{start}-{end}" + (f"  {title}" if title else "")]
+    out = [excerpt_head(path, start, end, title)]
     out.append(f"```{fence}")
     last = None
     for ln, text in context:
@@ -108,7 +108,7 @@ def elide_children(lines: list[str], start: int, end: int, children: Iterable[Co
         head_end = min(child.end_line, def_line + sig_len - 1)
         out.extend(lines[child.start_line - 1 : head_end])
         if child.end_line > head_end:
-            out.append(_indent_of(lines[def_line - 1]) + f"    ... (lines {head_end + 1}-{child.end_line} omitted)")
+            out.append(_indent_of(lines[def_line - 1]) + lines_omitted(head_end + 1, child.end_line))
         ln = child.end_line + 1
     out.extend(lines[ln - 1 : end])
     return out

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from noface_ctx.datatypes import Doc, Form, Staleness
 from noface_ctx.docs.cache import count_tokens
 from noface_ctx.docs.markup import strip_frontmatter
+from noface_ctx.wording import DOC_GAP, INTRODUCTION, doc_title_line, need_doc, sections_left_out
 
 MAX_FORM_SECTIONS = 3  # sections in the "relevant sections" form
 MAX_LISTED_OMISSIONS = 6  # left-out sections listed by name, with their NEED_DOC lines
@@ -15,7 +16,7 @@ MAX_LISTED_OMISSIONS = 6  # left-out sections listed by name, with their NEED_DO
 
 def doc_header(doc: Doc, stale: Staleness | None = None, *, partial: bool = False) -> str:
     """`### Title  (slug: s, path: p)` and, for a stale doc, its note."""
-    head = f"### {doc.title}  (slug: {doc.slug}, path: {doc.path}{'; relevant sections only' if partial else ''})"
+    head = doc_title_line(doc.title, doc.slug, doc.path, partial=partial)
     if stale is not None and stale.stale:
         head += "\n" + stale.note()
     return head
@@ -54,15 +55,14 @@ def _sections_text(doc: Doc, keep: Sequence[int], stale: Staleness | None) -> st
     last = -1
     for i in sorted(keep):
         if i != last + 1:
-            parts.append("[…]\n")
+            parts.append(f"{DOC_GAP}\n")
         parts.append(secs[i].text.strip("\n") + "\n")
         last = i
     left = [s for n, s in enumerate(secs) if n not in set(keep)]
-    names = ", ".join(f'"{s.heading or "(introduction)"}"' for s in left[:MAX_LISTED_OMISSIONS])
-    more = f" and {len(left) - MAX_LISTED_OMISSIONS} more" if len(left) > MAX_LISTED_OMISSIONS else ""
-    parts.append(f"[{len(left)} of {len(secs)} sections of this doc left out: {names}{more}. Request them with:]")
-    requests = [f"NEED_DOC: {doc.slug}#{s.anchor}" for s in left[:MAX_LISTED_OMISSIONS] if s.anchor]
+    names = [s.heading or INTRODUCTION for s in left[:MAX_LISTED_OMISSIONS]]
+    parts.append(sections_left_out(len(left), len(secs), names, len(left) - MAX_LISTED_OMISSIONS))
+    requests = [need_doc(doc.slug, s.anchor) for s in left[:MAX_LISTED_OMISSIONS] if s.anchor]
     if len(requests) < len(left):
-        requests.append(f"NEED_DOC: {doc.slug}")
+        requests.append(need_doc(doc.slug))
     parts.extend(dict.fromkeys(requests))
     return "\n".join(parts) + "\n"
