@@ -142,7 +142,8 @@ def _issue(ref: Any, cfg: Config, manifest: Any, run: _Run) -> Issue:
     return issue
 
 
-_INDEXES: dict[tuple[str, str], CodeIndex] = {}  # the latest index, by the file state it was built for
+# the latest index, by the file state it was built for
+_INDEXES: Memo[tuple[str, str], CodeIndex] = memo("pipeline.indexes", maxsize=1)
 
 
 def _index(files: RepoFiles, cfg: Config) -> CodeIndex:
@@ -153,9 +154,7 @@ def _index(files: RepoFiles, cfg: Config) -> CodeIndex:
     key = (files.fingerprint, str(cache_dir(cfg)))
     index = _INDEXES.get(key)
     if index is None:
-        index = CodeIndex.build(files, cfg)
-        _INDEXES.clear()
-        _INDEXES[key] = index
+        index = _INDEXES.put(key, CodeIndex.build(files, cfg))
     return index
 
 

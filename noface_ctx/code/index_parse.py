@@ -17,6 +17,7 @@ from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.code.symbols import parse_source
 from noface_ctx.datatypes import CodeChunk, RepoFiles
 from noface_ctx.lexical import tokenize
+from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool
@@ -117,19 +118,16 @@ def chunk_terms(path: str, chunks: Sequence[CodeChunk]) -> list[dict[str, int]]:
 
 
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")  # the words `lexical.tokenize` splits
-_WORD_TERMS: dict[str, tuple[str, ...]] = {}
+_WORD_TERMS: Memo[str, tuple[str, ...]] = memo("code.word_terms", maxsize=400_000)
 
 
 def term_counts(text: str) -> dict[str, int]:
     """`Counter(tokenize(text))`, computed once per distinct word: tokenising is per word."""
     out: dict[str, int] = {}
-    cache = _WORD_TERMS
-    if len(cache) > 400_000:
-        cache.clear()
     for word, n in Counter(_WORDS.findall(text)).items():
-        terms = cache.get(word)
+        terms = _WORD_TERMS.get(word)
         if terms is None:
-            terms = cache[word] = tuple(tokenize(word))
+            terms = _WORD_TERMS.put(word, tuple(tokenize(word)))
         for t in terms:
             out[t] = out.get(t, 0) + n
     return out

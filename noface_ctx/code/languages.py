@@ -7,12 +7,13 @@ installed is simply absent, and its files fall back to line windows.
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
+
+from noface_ctx.state import cached, per_thread
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Parser, Query
@@ -200,7 +201,7 @@ def fence_for(path: str, language: str | None = None) -> str:
     return _FENCES.get(PurePosixPath(path).suffix.lower(), "")
 
 
-@functools.cache
+@cached(maxsize=None)
 def available(name: str) -> bool:
     """True when the grammar wheel for `name` can be imported."""
     spec = spec_for(name)
@@ -213,9 +214,19 @@ def available(name: str) -> bool:
     return True
 
 
-@functools.cache
 def grammar(name: str) -> tuple[Language, Parser, Query, Query | None]:
-    """(Language, Parser, definitions Query, references Query or None); cached per process."""
+    """(Language, Parser, definitions Query, references Query or None). The language and the
+    queries are shared by the process; the parser is this thread's own (a tree-sitter `Parser`
+    is not thread-safe)."""
+    import tree_sitter as ts
+
+    lang, defs, refs = _compiled(name)
+    parser = per_thread(f"code.parser.{name}", lambda: ts.Parser(lang))
+    return lang, parser, defs, refs
+
+
+@cached(maxsize=None)
+def _compiled(name: str) -> tuple[Language, Query, Query | None]:
     import tree_sitter as ts
 
     spec = spec_for(name)
@@ -223,10 +234,9 @@ def grammar(name: str) -> tuple[Language, Parser, Query, Query | None]:
         raise KeyError(name)
     module = importlib.import_module(spec.module)
     lang = ts.Language(getattr(module, spec.function)())
-    parser = ts.Parser(lang)
     defs = ts.Query(lang, "\n".join(f"({t}) @def" for t in spec.definitions))
     refs = ts.Query(lang, spec.references) if spec.references.strip() else None
-    return lang, parser, defs, refs
+    return lang, defs, refs
 
 
 def languages() -> tuple[str, ...]:

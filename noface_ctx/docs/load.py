@@ -12,7 +12,6 @@ forms a doc takes in a prompt are `noface_ctx.docs.forms`'.
 
 from __future__ import annotations
 
-import functools
 import os
 import posixpath
 import re
@@ -27,6 +26,7 @@ from noface_ctx.docs.cache import ParseCache
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms, doc_header
 from noface_ctx.errors import ConfigError
+from noface_ctx.state import Memo, cached, memo
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -160,7 +160,7 @@ def _glob_regex(pattern: str) -> str:
     return "^" + "".join(out) + "$"
 
 
-@functools.lru_cache(maxsize=256)
+@cached(maxsize=256)
 def _glob_compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(_glob_regex(pattern[2:] if pattern.startswith("./") else pattern))
 
@@ -219,14 +219,12 @@ def load_docs(config: Config, repo_files: RepoFiles) -> DocSet:
     docset = _load(config, files, vault, label, parsed)
     parsed.save()
     if all(st is not None and st[1] < started - RACY_NS for _, st in stamps):  # else equal stats prove nothing
-        if len(_SET_MEMO) >= 8:
-            _SET_MEMO.clear()
-        _SET_MEMO[memo_key] = (stamps, docset)
+        _SET_MEMO.put(memo_key, (stamps, docset))
     return docset
 
 
 RACY_NS = 2_000_000_000  # a file changed this recently may change again without a new mtime
-_SET_MEMO: dict[tuple[Any, ...], tuple[tuple[Any, ...], DocSet]] = {}
+_SET_MEMO: Memo[tuple[Any, ...], tuple[tuple[Any, ...], DocSet]] = memo("docs.docsets", maxsize=8)
 
 
 def _stat(path: Path) -> tuple[int, int] | None:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import PurePosixPath
 from typing import TypedDict
 
 from noface_ctx.datatypes import Issue
 from noface_ctx.rank.hints import looks_like_code
+from noface_ctx.state import cached
 
 BASELINE = 0.3
 
@@ -116,7 +116,7 @@ def _manifest_signal(issue: Issue, parts: list[tuple[float, str]]) -> list[str]:
     return files
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def _path_tables(paths: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[str]]]:
     """The known paths, and each path suffix (`a/b.py`, `b.py`) → the paths ending so (memoised)."""
     by_suffix: dict[str, list[str]] = {}
@@ -127,7 +127,7 @@ def _path_tables(paths: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list
     return frozenset(paths), by_suffix
 
 
-@lru_cache(maxsize=4)
+@cached(maxsize=4)
 def _symbol_table(symbols: frozenset[str]) -> frozenset[str]:
     """Qualified names plus their last parts (memoised: the index's name set is reused)."""
     return symbols | {s.rsplit(".", 1)[-1] for s in symbols}

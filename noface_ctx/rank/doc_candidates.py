@@ -23,6 +23,7 @@ from noface_ctx.docs.cache import TermCache, Terms
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.markup import is_record, parse_wikilinks
 from noface_ctx.lexical import BM25, bm25_idf, tokenize
+from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -117,19 +118,19 @@ def _doc_tokens(doc: Doc) -> Terms:
     return tokenize(f"{doc.title}\n{doc.description}"), [tokenize(sec.text) for sec in sections]
 
 
-_CORPORA: list[tuple[DocSet, DocCorpus]] = []  # the latest few, while their DocSet lives
+# the latest few corpora, by the identity of the DocSet they were built from (kept with it)
+_CORPORA: Memo[int, tuple[DocSet, DocCorpus]] = memo("rank.doc_corpora", maxsize=3)
 
 
 def _corpus(docset: DocSet, config: Any) -> tuple[DocCorpus, TermCache | None]:
     """The corpus of `docset`: kept in memory for the same DocSet, else built from cached terms;
     with the `TermCache` it was built from when that is new (the caller saves it)."""
-    for known, corpus in _CORPORA:
-        if known is docset:
-            return corpus, None
+    known = _CORPORA.get(id(docset))
+    if known is not None and known[0] is docset:
+        return known[1], None
     cache = TermCache(config, docset, _doc_tokens) if len(docset) else None
     corpus = DocCorpus(docset, cache)
-    _CORPORA.insert(0, (docset, corpus))
-    del _CORPORA[3:]
+    _CORPORA.put(id(docset), (docset, corpus))
     return corpus, cache
 
 
