@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from noface_ctx.errors import NofaceError
+
 # Inside a pre-commit hook git exports GIT_INDEX_FILE, GIT_DIR, ... for the outer repository;
 # inheriting them would make our calls read the wrong index or repository.
 _STRIP_ENV = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
@@ -14,8 +16,8 @@ _STRIP_ENV = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTOR
 _COMMIT_MARK = "\x01"
 
 
-class GitError(RuntimeError):
-    pass
+class GitError(NofaceError):
+    """A git command failed, or git is not installed (the CLI exits 2 with the message)."""
 
 
 def _env() -> dict[str, str]:
@@ -46,11 +48,6 @@ def toplevel(path: str | Path) -> Path | None:
     except GitError:
         return None
     return Path(out) if out else None
-
-
-def is_repo_root(path: str | Path) -> bool:
-    top = toplevel(path)
-    return top is not None and top.resolve() == Path(path).resolve()
 
 
 def ls_files(root: str | Path) -> list[str]:
@@ -163,7 +160,7 @@ def iter_history(root: str | Path, since: str | None = None) -> Iterator[tuple[s
         if token.startswith(_COMMIT_MARK):
             if current is not None:
                 yield current
-            sha, when, subject = (token[1:].split(" ", 2) + [""])[:3]
+            sha, when, subject = [*token[1:].split(" ", 2), ""][:3]
             current, pending = (sha, int(when), subject, []), []
             continue
         if current is None or not token:
