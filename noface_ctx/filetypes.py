@@ -115,6 +115,21 @@ def _where(*kinds: TypeKind) -> frozenset[str]:
 
 
 # ---- derived sets
+#
+# Where the seven copies this replaces disagreed, the union was taken. Behaviour changes:
+# - doc freshness (references.CODE_EXTS): every gate code extension now counts as code there,
+#   .pyx/.pxd/.pyw, .html/.css/.scss, .proto, .graphql, .tf, ... (c++/h++ left out: that set is
+#   joined unescaped into a regex); .sql stays.
+# - doc freshness (references.DOC_EXTS): .mdx, .asciidoc, .org, .rdoc, .textile are docs there too.
+# - doc freshness (references.KNOWN_EXTS): a path in a doc may also end with any code or doc
+#   extension of the table, .tsv or .ndjson.
+# - rank/code issue hints (`_EXT`) and rank/complexity (`_CODE_EXTS`): a path named in an issue may
+#   end with any `MENTIONED_PATH_EXTENSIONS` entry; new for hints: docs (.md, .rst, .txt, ...),
+#   images, .lock, .csv, .xml, .jsonl and the gate's other code (.pyw, .ex, .vue, .c++, ...);
+#   new for complexity: the same less what it had (it had .md/.rst/.txt/.jsonl).
+# - the pre-commit hook (`files:`): every doc and freshness-code extension, was md, markdown, rst,
+#   txt and part of the grammar extensions.
+# The gate's kinds, the grammars of paths and the fence tags are unchanged.
 
 GRAMMAR_BY_EXTENSION: Mapping[str, str] = {ext: row.grammar for ext, row in FILE_TYPES.items() if row.grammar}
 EXTENSIONS_BY_GRAMMAR: Mapping[str, tuple[str, ...]] = {

@@ -78,6 +78,7 @@ def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
         proc.stdout.close()
         proc.wait()
 
+
 def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = (),
                paths: Iterable[str] | None = None) -> dict[str, set[str]]:
     """`word -> {paths}` where each whole word occurs in any of `revs` (one `git grep` call).
@@ -105,12 +106,14 @@ def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], excl
             hits.setdefault(word, set()).add(path)
     return hits
 
+
 def head(root: str | Path) -> tuple[str | None, bool]:
     """(the commit HEAD points at or None when there is none yet, whether the clone is shallow),
     from one `git rev-parse`."""
     lines = run(root, "rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD", check=False).split()
     shallow = bool(lines) and lines[0] == "true"
     return (lines[1] if len(lines) > 1 else None), shallow
+
 
 def dirty_files(root: str | Path) -> set[str]:
     """Tracked files whose work tree or staged content differs from HEAD (none without commits)."""
