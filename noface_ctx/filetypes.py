@@ -19,6 +19,7 @@ from typing import Literal
 __all__ = [
     "CODE_EXTENSIONS",
     "CODE_FILE_NAMES",
+    "CODE_HINT_EXTENSIONS",
     "DOC_EXTENSIONS",
     "EXTENSIONS_BY_GRAMMAR",
     "FENCE_BY_EXTENSION",
@@ -123,10 +124,12 @@ def _where(*kinds: TypeKind) -> frozenset[str]:
 # - doc freshness (references.DOC_EXTS): .mdx, .asciidoc, .org, .rdoc, .textile are docs there too.
 # - doc freshness (references.KNOWN_EXTS): a path in a doc may also end with any code or doc
 #   extension of the table, .tsv or .ndjson.
-# - rank/code issue hints (`_EXT`) and rank/complexity (`_CODE_EXTS`): a path named in an issue may
-#   end with any `MENTIONED_PATH_EXTENSIONS` entry; new for hints: docs (.md, .rst, .txt, ...),
-#   images, .lock, .csv, .xml, .jsonl and the gate's other code (.pyw, .ex, .vue, .c++, ...);
-#   new for complexity: the same less what it had (it had .md/.rst/.txt/.jsonl).
+# - rank/code issue hints (`_EXT`, `CODE_HINT_EXTENSIONS`): a file named in an issue may also end
+#   with the gate's other code (.pyw, .ex, .kts, .vue, .c++, ...), .jsonl, .csv, .xml, .lock, or an
+#   image/notebook extension; docs stay out, as before (same hints on the 82 benchmark issues).
+# - rank/complexity (`_CODE_EXTS`, `MENTIONED_PATH_EXTENSIONS`): a path-like token in an issue
+#   counts as a named file for every table extension (it had a subset with .md/.rst/.txt); the
+#   same named files on the 82 benchmark issues.
 # - the pre-commit hook (`files:`): every doc and freshness-code extension, was md, markdown, rst,
 #   txt and part of the grammar extensions.
 # The gate's kinds, the grammars of paths and the fence tags are unchanged.
@@ -148,6 +151,9 @@ FENCE_BY_EXTENSION: Mapping[str, str] = {
 FRESHNESS_CODE_EXTENSIONS = CODE_EXTENSIONS | {".sql"}
 # Extensions a path mentioned in an issue or a doc may end with (any row prose does not misuse).
 MENTIONED_PATH_EXTENSIONS = frozenset(ext for ext, row in FILE_TYPES.items() if row.mentioned)
+# Files an issue names that the code ranker boosts: any mentioned path but a doc (docs are the
+# doc ranker's; `README.md` in an issue stays a word there, as before).
+CODE_HINT_EXTENSIONS = MENTIONED_PATH_EXTENSIONS - DOC_EXTENSIONS
 # The pre-commit hook runs on docs and on the code they may reference (`.pre-commit-hooks.yaml`).
 HOOK_EXTENSIONS = DOC_EXTENSIONS | FRESHNESS_CODE_EXTENSIONS
 

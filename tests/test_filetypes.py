@@ -66,13 +66,14 @@ def test_fences() -> None:
 
 def test_derived_sets_are_subsets_of_the_table() -> None:
     table = set(ft.FILE_TYPES)
-    for derived in (ft.CODE_EXTENSIONS, ft.DOC_EXTENSIONS, ft.FRESHNESS_CODE_EXTENSIONS, ft.HOOK_EXTENSIONS,
+    for derived in (ft.CODE_EXTENSIONS, ft.CODE_HINT_EXTENSIONS, ft.DOC_EXTENSIONS, ft.FRESHNESS_CODE_EXTENSIONS, ft.HOOK_EXTENSIONS,
                     ft.MENTIONED_PATH_EXTENSIONS, set(ft.FENCE_BY_EXTENSION), set(ft.GRAMMAR_BY_EXTENSION)):
         assert set(derived) <= table
     assert ft.CODE_EXTENSIONS <= ft.FRESHNESS_CODE_EXTENSIONS
     assert ft.HOOK_EXTENSIONS == ft.DOC_EXTENSIONS | ft.FRESHNESS_CODE_EXTENSIONS
     assert ft.MENTIONED_PATH_EXTENSIONS == {e for e, row in ft.FILE_TYPES.items() if row.mentioned}
     assert ft.FRESHNESS_CODE_EXTENSIONS <= ft.MENTIONED_PATH_EXTENSIONS
+    assert ft.CODE_HINT_EXTENSIONS == ft.MENTIONED_PATH_EXTENSIONS - ft.DOC_EXTENSIONS
     assert ".pyx" in ft.CODE_EXTENSIONS and ".pyx" in ft.FRESHNESS_CODE_EXTENSIONS and ".pyx" in ft.MENTIONED_PATH_EXTENSIONS
 
 

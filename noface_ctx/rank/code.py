@@ -21,7 +21,7 @@ from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
 from noface_ctx.code.symbols import elide_children, header_line, outline, render_block
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, ManifestEntry, RepoFiles
-from noface_ctx.filetypes import MENTIONED_PATH_EXTENSIONS, extension_pattern
+from noface_ctx.filetypes import CODE_HINT_EXTENSIONS, extension_pattern
 from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.tokens import count_tokens
 
@@ -72,7 +72,7 @@ class CodeRanking:
 
 _FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)
-_EXT = extension_pattern(MENTIONED_PATH_EXTENSIONS)  # from filetypes: now also docs (.md, .rst, .txt), images, .lock, ...
+_EXT = extension_pattern(CODE_HINT_EXTENSIONS)  # from filetypes: now also .pyw, .ex, .vue, .jsonl, .xml, .lock, ...
 _FILE = re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.{_EXT})(?![\w])")
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
