@@ -41,6 +41,7 @@ from noface_ctx.files.walk import ignored, walk_cached
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
 
+
 # --------------------------------------------------------------------------- scanning
 
 _RULES_MEMO: dict[tuple[object, ...], Rules] = {}

@@ -21,6 +21,11 @@ from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKin
 from noface_ctx.files.secrets import secret_path_kind
 from noface_ctx.filetypes import CODE_EXTENSIONS, CODE_FILE_NAMES, DOC_EXTENSIONS, GRAMMAR_BY_EXTENSION
 
+__all__ = [
+    "BINARY_EXTENSIONS", "DATA_EXTENSIONS", "DATA_LIMIT", "EXCLUDED_DIRS", "LOCKFILES", "NOFACE_DIR",
+    "PACKAGE_NAMED_DIRS", "LastScan", "NameInfo", "Rules", "Stamp", "file_kind", "name_info", "norm_path",
+]
+
 # --------------------------------------------------------------------------- file kinds
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import UsageError
@@ -16,6 +16,9 @@ from noface_ctx.signals.answer import assemble, write_log
 from noface_ctx.signals.resolve import Resolver
 from noface_ctx.signals.values import Answer, ParseResult, Request
 from noface_ctx.tokens import count_tokens
+
+if TYPE_CHECKING:
+    from noface_ctx.config import Config
 
 __all__ = ["ANSWER_HEADER", "DEFAULT_BUDGET_SHARE", "resolve_requests"]
 
@@ -28,7 +31,7 @@ def resolve_requests(
     repo: str | Path = ".",
     *,
     issue: Any = None,
-    config: Any = None,
+    config: Config | None = None,
     budget: int | None = None,
     log: bool = True,
     manifest: Manifest | None = None,
@@ -65,7 +68,8 @@ def resolve_requests(
     return Answer(text, tuple(items), count_tokens(text), budget, tuple(warnings), log_path)
 
 
-def _load_issue(issue: Any, config: Any) -> Issue | None:
+def _load_issue(issue: Any, config: Config) -> Issue | None:
+    """The issue `issue` names (an `Issue`, an id or a path), or None when none is given."""
     if issue is None or issue == "":
         return None
     if isinstance(issue, Issue):

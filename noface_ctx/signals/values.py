@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+__all__ = ["Answer", "AnswerItem", "Outcome", "ParseResult", "Request", "RequestKind"]
+
 RequestKind = Literal["code", "doc"]
 
 
