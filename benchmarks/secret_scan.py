@@ -26,6 +26,7 @@ def main() -> None:
     os.environ["NOFACE_CTX_CACHE_DIR"] = tempfile.mkdtemp(prefix="noface-secret-bench-")
     from noface_ctx.config import load_config
     from noface_ctx.files import gate as F
+    from noface_ctx.files.content import ScanCache
     from noface_ctx.files.secrets import find_secret
 
     names = subprocess.run(["git", "-C", str(repo), "ls-files", "-z"], capture_output=True, check=True).stdout
@@ -45,7 +46,7 @@ def main() -> None:
         os.environ["NOFACE_CTX_CACHE_DIR"] = tempfile.mkdtemp(prefix="noface-secret-bench-")
         cfg = load_config(repo)
         F._RULES_MEMO.clear()
-        F._ScanCache._loaded.clear()
+        ScanCache._loaded.clear()
         start = time.perf_counter()
         F.scan_repo(cfg)
         cold.append(time.perf_counter() - start)

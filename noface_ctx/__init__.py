@@ -18,8 +18,8 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "build_prompt": "noface_ctx.pipeline",
     "check_docs": "noface_ctx.freshness.check",
-    "parse_signals": "noface_ctx.signals.parse",
-    "resolve_requests": "noface_ctx.signals.parse",
+    "parse_signals": "noface_ctx.signals",
+    "resolve_requests": "noface_ctx.signals",
     "load_config": "noface_ctx.config",
     "Config": "noface_ctx.config",
     "load_issue": "noface_ctx.issue.load",
@@ -35,14 +35,22 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [*_EXPORTS, "__version__"]
 
-if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from noface_ctx.config import Config, load_config
-    from noface_ctx.datatypes import Issue, Manifest, Prompt
-    from noface_ctx.errors import ConfigError, InputError, InternalError, NofaceError, UsageError
-    from noface_ctx.freshness.check import check_docs
-    from noface_ctx.issue.load import load_issue
-    from noface_ctx.pipeline import build_prompt
-    from noface_ctx.signals.parse import parse_signals, resolve_requests
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only (`as`: an explicit re-export)
+    from noface_ctx.config import Config as Config
+    from noface_ctx.config import load_config as load_config
+    from noface_ctx.datatypes import Issue as Issue
+    from noface_ctx.datatypes import Manifest as Manifest
+    from noface_ctx.datatypes import Prompt as Prompt
+    from noface_ctx.errors import ConfigError as ConfigError
+    from noface_ctx.errors import InputError as InputError
+    from noface_ctx.errors import InternalError as InternalError
+    from noface_ctx.errors import NofaceError as NofaceError
+    from noface_ctx.errors import UsageError as UsageError
+    from noface_ctx.freshness.check import check_docs as check_docs
+    from noface_ctx.issue.load import load_issue as load_issue
+    from noface_ctx.pipeline import build_prompt as build_prompt
+    from noface_ctx.signals import parse_signals as parse_signals
+    from noface_ctx.signals import resolve_requests as resolve_requests
 
 
 def __getattr__(name: str) -> Any:

@@ -94,11 +94,9 @@ def load_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_YAM
     """`yaml.safe_load` without aliases, nesting beyond `max_depth` or more than `max_nodes` nodes.
 
     Raises `YamlLimitError` for what it refuses and `yaml.YAMLError` for malformed YAML."""
-    import yaml
-
     if len(text) > max_bytes:
         raise YamlLimitError(f"larger than {max_bytes // 1024} KB")
-    loader = _bounded_loader(yaml)(text)
+    loader = _bounded_loader()(text)
     loader.max_depth, loader.max_nodes = max_depth, max_nodes
     try:
         return loader.get_single_data()
@@ -111,10 +109,12 @@ def load_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_YAM
 _LOADER: Any = None
 
 
-def _bounded_loader(yaml: Any) -> Any:
+def _bounded_loader() -> Any:
+    """The `SafeLoader` subclass that counts nodes and depth and refuses aliases (made once)."""
     global _LOADER
     if _LOADER is not None:
         return _LOADER
+    import yaml
 
     class BoundedSafeLoader(yaml.SafeLoader):
         max_depth = MAX_DEPTH

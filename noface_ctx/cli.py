@@ -311,7 +311,8 @@ def _checkable(path: str, root: Path) -> None:
 
 
 def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.signals.parse import parse_signals_detailed, resolve_requests
+    from noface_ctx.signals import resolve_requests
+    from noface_ctx.signals.parse import parse_signals_detailed
 
     config = _load_config(args)
     text = _read_source(args.source, stdin)

@@ -7,6 +7,8 @@ import subprocess
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from noface_ctx.errors import NofaceError
+
 # Inside a pre-commit hook git exports GIT_INDEX_FILE, GIT_DIR, ... for the outer repository;
 # inheriting them would make our calls read the wrong index or repository.
 _STRIP_ENV = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTORY", "GIT_PREFIX")
@@ -14,8 +16,8 @@ _STRIP_ENV = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_OBJECT_DIRECTOR
 _COMMIT_MARK = "\x01"
 
 
-class GitError(RuntimeError):
-    pass
+class GitError(NofaceError):
+    """A git command failed, or git is not installed (the CLI exits 2 with the message)."""
 
 
 def _env() -> dict[str, str]:
@@ -48,11 +50,6 @@ def toplevel(path: str | Path) -> Path | None:
     return Path(out) if out else None
 
 
-def is_repo_root(path: str | Path) -> bool:
-    top = toplevel(path)
-    return top is not None and top.resolve() == Path(path).resolve()
-
-
 def ls_files(root: str | Path) -> list[str]:
     """Tracked files plus untracked files that are not ignored, repo-relative, sorted."""
     out = run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--deduplicate")
@@ -81,6 +78,7 @@ def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
         proc.stdout.close()
         proc.wait()
 
+
 def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = (),
                paths: Iterable[str] | None = None) -> dict[str, set[str]]:
     """`word -> {paths}` where each whole word occurs in any of `revs` (one `git grep` call).
@@ -108,12 +106,14 @@ def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], excl
             hits.setdefault(word, set()).add(path)
     return hits
 
+
 def head(root: str | Path) -> tuple[str | None, bool]:
     """(the commit HEAD points at or None when there is none yet, whether the clone is shallow),
     from one `git rev-parse`."""
     lines = run(root, "rev-parse", "--is-shallow-repository", "--verify", "-q", "HEAD", check=False).split()
     shallow = bool(lines) and lines[0] == "true"
     return (lines[1] if len(lines) > 1 else None), shallow
+
 
 def dirty_files(root: str | Path) -> set[str]:
     """Tracked files whose work tree or staged content differs from HEAD (none without commits)."""
@@ -163,7 +163,7 @@ def iter_history(root: str | Path, since: str | None = None) -> Iterator[tuple[s
         if token.startswith(_COMMIT_MARK):
             if current is not None:
                 yield current
-            sha, when, subject = (token[1:].split(" ", 2) + [""])[:3]
+            sha, when, subject = [*token[1:].split(" ", 2), ""][:3]
             current, pending = (sha, int(when), subject, []), []
             continue
         if current is None or not token:

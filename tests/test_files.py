@@ -14,6 +14,7 @@ from conftest import commit, git, write_tree
 from noface_ctx.config import cache_dir, load_config
 from noface_ctx.datatypes import Manifest, ManifestEntry
 from noface_ctx.files import gate as files_mod
+from noface_ctx.files.content import ScanCache
 from noface_ctx.files.gate import check_path, file_kind, find_secret, is_secret_path, scan_repo
 
 # Credentials are assembled at run time so this file never looks like it holds one (not from
@@ -197,7 +198,7 @@ def test_warm_scan_reads_only_changed_files(repo_factory, monkeypatch):
     assert sorted(reads) == ["a.py", "b.py", "c.md"]
     assert (cache_dir(config) / "scan.json").is_file()
     reads.clear()
-    files_mod._ScanCache._loaded.clear()  # as in a new process: read scan.json from disk
+    ScanCache._loaded.clear()  # as in a new process: read scan.json from disk
     assert scan_repo(config).files == first.files
     assert reads == []
     (repo / "b.py").write_text(f"k = '{AWS_ID}'\n")
@@ -210,7 +211,7 @@ def test_corrupt_cache_is_ignored(repo_factory):
     repo = repo_factory({"a.py": "x = 1\n"})
     config = load_config(repo)
     (cache_dir(config) / "scan.json").write_text("{broken")
-    files_mod._ScanCache._loaded.clear()
+    ScanCache._loaded.clear()
     files, _ = by_path(scan_repo(config))
     assert set(files) == {"a.py"}
     assert json.loads((cache_dir(config) / "scan.json").read_text())["entries"]["a.py"]

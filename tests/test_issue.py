@@ -256,7 +256,7 @@ def test_parse_manifest_comment_tolerates_quotes_spaces_and_ranges():
 
 @pytest.mark.parametrize("entry", ["../outside.py", "/etc/passwd", "src/../../x.py", "C:\\\\Windows\\\\x"])
 def test_traversal_and_absolute_entries_rejected(entry):
-    with pytest.raises(InputError, match="escapes the repository|absolute paths"):
+    with pytest.raises(InputError, match=r"escapes the repository|absolute paths"):
         load_manifest({"primary": [entry]}, where="m.json")
 
 

@@ -202,7 +202,7 @@ def test_manifest_primary_small_file_is_required_and_whole(repo):
     assert first.required and first.path == "app/cache/store.py" and first.ref == ""
     assert (first.start_line, first.end_line) == (0, 0)
     assert first.request == "NEED_CODE: app/cache/store.py"
-    assert [f.label for f in first.forms][0] == "whole"
+    assert first.forms[0].label == "whole"
     assert first.forms[0].text.startswith("app/cache/store.py  (whole file, 8 lines)\n```python\ndef delete_entry")
     assert [f.label for f in first.forms][-1] == "outline"
     assert "outline — bodies omitted" in first.forms[-1].text

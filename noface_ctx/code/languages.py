@@ -18,6 +18,8 @@ from noface_ctx.state import cached, per_thread
 if TYPE_CHECKING:
     from tree_sitter import Language, Parser, Query
 
+from noface_ctx.filetypes import EXTENSIONS_BY_GRAMMAR, FENCE_BY_EXTENSION, GRAMMAR_BY_EXTENSION
+
 
 @dataclass(frozen=True, slots=True)
 class LanguageSpec:
@@ -43,13 +45,13 @@ class LanguageSpec:
 
 CONTAINER_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "impl", "module", "namespace", "object"})
 
-def _spec(name: str, extensions: str, definitions: str, references: str, *, module: str = "",
+def _spec(name: str, definitions: str, references: str, *, module: str = "",
           function: str = "language", **more: Any) -> LanguageSpec:
-    """One row of the registry: `extensions` space-separated, `definitions` as `node_type:kind` words;
-    the module defaults to `tree_sitter_<name>` and the fence tag to the name."""
+    """One row of the registry: `definitions` as `node_type:kind` words; the extensions come from
+    `filetypes.FILE_TYPES`, the module defaults to `tree_sitter_<name>` and the fence tag to the name."""
     return LanguageSpec(
         name=name,
-        extensions=tuple(extensions.split()),
+        extensions=EXTENSIONS_BY_GRAMMAR[name],
         module=module or f"tree_sitter_{name}",
         function=function,
         definitions=dict(word.split(":") for word in definitions.split()),
@@ -74,18 +76,18 @@ _BOTH_COMMENTS = ("line_comment", "block_comment")
 # only when it declares a container (both checked in symbols); tsx takes typescript's rules below.
 SPECS: tuple[LanguageSpec, ...] = (
     _spec(
-        "python", ".py .pyi .pyw", "function_definition:function class_definition:class",
+        "python", "function_definition:function class_definition:class",
         "(call function: (identifier) @ref) (attribute attribute: (identifier) @ref)",
         python_docstrings=True, wrappers=("decorated_definition",),
     ),
     _spec(
-        "javascript", ".js .mjs .cjs .jsx",
+        "javascript",
         "function_declaration:function generator_function_declaration:function class_declaration:class "
         "method_definition:function variable_declarator:function",
         _JS_REFS, wrappers=("export_statement", "lexical_declaration", "variable_declaration"),
     ),
     _spec(
-        "typescript", ".ts .mts .cts",
+        "typescript",
         "function_declaration:function generator_function_declaration:function class_declaration:class "
         "abstract_class_declaration:class interface_declaration:interface enum_declaration:enum "
         "type_alias_declaration:type method_definition:function method_signature:function "
@@ -93,15 +95,15 @@ SPECS: tuple[LanguageSpec, ...] = (
         _JS_REFS, function="language_typescript",
         wrappers=("export_statement", "lexical_declaration", "variable_declaration", "expression_statement"),
     ),
-    _spec("tsx", ".tsx", "", "", module="tree_sitter_typescript", function="language_tsx",
+    _spec("tsx", "", "", module="tree_sitter_typescript", function="language_tsx",
           extra={"like": "typescript"}),
     _spec(
-        "go", ".go", "function_declaration:function method_declaration:method type_spec:struct",
+        "go", "function_declaration:function method_declaration:method type_spec:struct",
         "(call_expression function: (identifier) @ref) (selector_expression field: (field_identifier) @ref)",
         wrappers=("type_declaration",),
     ),
     _spec(
-        "rust", ".rs",
+        "rust",
         "function_item:function function_signature_item:function struct_item:struct enum_item:enum "
         "union_item:struct trait_item:trait impl_item:impl mod_item:module macro_definition:macro",
         """
@@ -113,11 +115,11 @@ SPECS: tuple[LanguageSpec, ...] = (
         comment_types=_BOTH_COMMENTS,
     ),
     _spec(
-        "zig", ".zig", "function_declaration:function variable_declaration:struct test_declaration:test",
+        "zig", "function_declaration:function variable_declaration:struct test_declaration:test",
         "(call_expression function: (identifier) @ref) (field_expression member: (identifier) @ref)",
     ),
     _spec(
-        "java", ".java",
+        "java",
         "class_declaration:class interface_declaration:interface enum_declaration:enum record_declaration:class "
         "annotation_type_declaration:interface method_declaration:function constructor_declaration:function",
         """
@@ -128,19 +130,19 @@ SPECS: tuple[LanguageSpec, ...] = (
         comment_types=_BOTH_COMMENTS,
     ),
     _spec(
-        "c", ".c .h",
+        "c",
         "function_definition:function struct_specifier:struct union_specifier:struct enum_specifier:enum",
         _C_REFS, wrappers=("type_definition",),
     ),
     _spec(
-        "cpp", ".cc .cpp .cxx .c++ .hpp .hh .hxx .h++ .ipp",
+        "cpp",
         "function_definition:function class_specifier:class struct_specifier:struct union_specifier:struct "
         "enum_specifier:enum namespace_definition:namespace",
         _C_REFS + "(call_expression function: (qualified_identifier name: (identifier) @ref))",
         wrappers=("template_declaration", "type_definition"),
     ),
     _spec(
-        "ruby", ".rb .rake .gemspec", "method:function singleton_method:function class:class module:module",
+        "ruby", "method:function singleton_method:function class:class module:module",
         "(call method: (identifier) @ref)",
     ),
 )
@@ -167,15 +169,10 @@ def _resolve_like(spec: LanguageSpec) -> LanguageSpec:
 _BY_NAME: dict[str, LanguageSpec] = {spec.name: _resolve_like(spec) for spec in SPECS}
 
 ALIASES = {"py": "python", "js": "javascript", "jsx": "javascript", "ts": "typescript", "c++": "cpp", "rb": "ruby"}
-_BY_EXT = {ext: spec.name for spec in _BY_NAME.values() for ext in spec.extensions}
+_BY_EXT = GRAMMAR_BY_EXTENSION
 
 # Fence tags for common text files that have no grammar here.
-_FENCES = {
-    ".html": "html", ".htm": "html", ".css": "css", ".scss": "scss", ".json": "json", ".toml": "toml",
-    ".yaml": "yaml", ".yml": "yaml", ".sh": "bash", ".bash": "bash", ".sql": "sql", ".xml": "xml",
-    ".md": "markdown", ".rst": "rst", ".cfg": "ini", ".ini": "ini", ".txt": "text", ".kt": "kotlin",
-    ".swift": "swift", ".php": "php", ".cs": "csharp", ".scala": "scala", ".lua": "lua",
-}
+_FENCES = FENCE_BY_EXTENSION
 
 
 def language_for_path(path: str) -> str | None:

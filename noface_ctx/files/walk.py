@@ -60,7 +60,7 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
             watch.append(os.path.join(dirpath, ".gitignore"))
             try:
                 lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                chain = chain + [(rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
+                chain = [*chain, (rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
             except OSError:
                 pass
         specs[rel_dir] = chain

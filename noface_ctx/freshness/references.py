@@ -31,20 +31,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from noface_ctx.datatypes import Doc
+from noface_ctx.filetypes import DOC_EXTENSIONS, FRESHNESS_CODE_EXTENSIONS, MENTIONED_PATH_EXTENSIONS, bare
 
 RefKind = Literal["symbol", "path", "call", "method"]
 
 # --------------------------------------------------------------------------- vocabulary
 
-CODE_EXTS = frozenset(
-    "py pyi js mjs cjs jsx ts mts cts tsx go rs zig java kt kts scala c h cc cpp cxx hpp hh rb rake "
-    "php cs swift m mm lua sh bash zsh pl r jl ex exs erl hs ml clj dart vue svelte sql".split()
-)
-KNOWN_EXTS = CODE_EXTS | frozenset(
-    "md rst txt adoc toml yaml yml json jsonl cfg ini lock html css scss xml csv proto graphql tf "
-    "png jpg jpeg gif svg ipynb".split()
-)
-DOC_EXTS = frozenset({"md", "markdown", "rst", "txt", "adoc"})
+# From filetypes; now also .pyx, .html, .css, .proto, ... (all the gate's code), c++/h++ left out (joined into a regex)
+CODE_EXTS = bare(FRESHNESS_CODE_EXTENSIONS, words_only=True)
+KNOWN_EXTS = bare(MENTIONED_PATH_EXTENSIONS)  # now also every code and doc extension, .tsv, .ndjson
+DOC_EXTS = bare(DOC_EXTENSIONS)  # now also mdx, asciidoc, org, rdoc, textile (the gate's docs)
 # fenced-block language tag -> extensions the repository must have for the block to be checked
 FENCE_LANGS: Mapping[str, tuple[str, ...]] = {
     **dict.fromkeys(("python", "py", "python3", "py3", "pycon"), ("py", "pyi")),

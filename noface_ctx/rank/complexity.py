@@ -14,6 +14,7 @@ from pathlib import PurePosixPath
 from typing import TypedDict
 
 from noface_ctx.datatypes import Issue
+from noface_ctx.filetypes import MENTIONED_PATH_EXTENSIONS, bare
 from noface_ctx.rank.hints import looks_like_code
 from noface_ctx.state import cached
 
@@ -32,10 +33,7 @@ _TYPE_WEIGHT = {
     "epic": 0.25, "feature": 0.15, "design": 0.15, "enhancement": 0.1, "task": 0.0,
     "bug": -0.05, "chore": -0.1, "docs": -0.05, "documentation": -0.05,
 }
-_CODE_EXTS = frozenset(
-    "py pyi js jsx ts tsx mjs go rs zig java kt kts c h cc cpp hpp rb ex exs swift cs php sql sh "
-    "lua scala md rst txt toml yaml yml json jsonl ini cfg html css".split()
-)
+_CODE_EXTS = bare(MENTIONED_PATH_EXTENSIONS)  # from filetypes: now any extension an issue may name (.lock, .png, .m, ...)
 _PATHLIKE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.([A-Za-z0-9]{1,5}))(?![\w/])")
 _DIRLIKE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+)(?=[\s`'\",;:)]|$)")
 # Tests beside the code, and tool dot-dirs, don't make a change cross-cutting.

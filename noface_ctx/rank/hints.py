@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from noface_ctx.filetypes import CODE_HINT_EXTENSIONS, extension_pattern
+
 _FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)
-_EXT = r"(?:py|pyi|pyx|js|jsx|mjs|ts|tsx|go|rs|zig|java|rb|c|h|cc|cpp|hpp|cxx|hh|kt|swift|php|cs|scala|lua|sh|toml|cfg|ini|yaml|yml|json|html|css|sql)"
+_EXT = extension_pattern(CODE_HINT_EXTENSIONS)  # from filetypes: now also .pyw, .ex, .vue, .jsonl, .xml, .lock, ...
 _FILE = re.compile(rf"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.{_EXT})(?![\w])")
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")

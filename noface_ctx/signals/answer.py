@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx.datatypes import CodeChunk, Doc, Section
-from noface_ctx.signals.parse import AnswerItem, Outcome, Request
+from noface_ctx.signals.values import AnswerItem, Outcome, Request
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
 
 _SEP = "\n\n"
@@ -325,7 +325,7 @@ def _squeeze(text: str, items: list[AnswerItem], budget: int) -> str:
     lines = text.split("\n")
     for keep in range(len(lines) - 1, 0, -1):
         dropped = sum(1 for ln in lines[keep:] if ln.startswith("- "))
-        candidate = "\n".join(lines[:keep] + [f"- … {dropped} more not listed for lack of room"])
+        candidate = "\n".join([*lines[:keep], f"- … {dropped} more not listed for lack of room"])
         if count_tokens(candidate) <= budget:
             return candidate
     return truncate_to_tokens(text, budget)

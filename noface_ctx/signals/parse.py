@@ -1,9 +1,10 @@
-"""`NEED_CODE:` / `NEED_DOC:` requests: parse them from agent output, answer them safely, log them.
+"""`NEED_CODE:` / `NEED_DOC:` requests: parse them from agent output.
 
 The agent says what it still needs on a line of its own; the orchestrator fetches it for the next
 turn. Only the assistant's own text counts: in Claude Code stream-json that is `assistant` text
 blocks and text deltas, never tool inputs or tool results (noface once read the raw stream and took
-JSON fragments for file paths). Every target is confined to the repository before anything is read.
+JSON fragments for file paths). Answering the requests is `signals.respond.resolve_requests`; this
+module never imports it.
 """
 
 from __future__ import annotations
@@ -11,77 +12,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
-from noface_ctx.datatypes import Issue, Manifest
-from noface_ctx.errors import UsageError
-from noface_ctx.tokens import count_tokens
+from noface_ctx.signals.values import ParseResult, Request, RequestKind
 
-RequestKind = Literal["code", "doc"]
+__all__ = ["MAX_TARGET_CHARS", "ParseResult", "Request", "normalise_path", "parse_line", "parse_signals",
+           "parse_signals_detailed"]
+
 _KEYWORDS = {"NEED_CODE": "code", "NEED_DOC": "doc"}
-
-
-@dataclass(frozen=True, slots=True)
-class Request:
-    """One request line. `error` is set (and `path` empty) when the line was rejected.
-
-    `path` is the repo-relative file for code, the slug or path for docs (before `#`);
-    `start`/`end` a 1-based inclusive range; `symbol` a qualified name; `heading` a doc section.
-    `line` is the input line it came from (for stream-json, the event's line).
-    """
-
-    kind: RequestKind
-    target: str
-    path: str = ""
-    start: int | None = None
-    end: int | None = None
-    symbol: str = ""
-    heading: str = ""
-    raw: str = ""
-    line: int = 0
-    error: str = ""
-
-    @property
-    def ok(self) -> bool:
-        return not self.error
-
-    @property
-    def signal(self) -> str:
-        """The request as the agent would write it, e.g. `NEED_CODE: a.py:10-20`."""
-        return f"NEED_{self.kind.upper()}: {self.target}"
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.kind, self.path, self.start, self.end, self.symbol, self.heading.casefold())
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "target": self.target, "request": self.signal}
-        if self.ok:
-            out.update(path=self.path, start=self.start, end=self.end, symbol=self.symbol, heading=self.heading)
-        else:
-            out["error"] = self.error
-        out.update(line=self.line, raw=self.raw)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class ParseResult:
-    """Valid requests (duplicates merged, first occurrence kept) and rejected request lines."""
-
-    requests: tuple[Request, ...]
-    rejected: tuple[Request, ...]
-    format: Literal["text", "stream-json", "events"] = "text"
-
-    SCHEMA_VERSION = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.SCHEMA_VERSION,
-            "format": self.format,
-            "requests": [r.to_dict() for r in self.requests],
-            "rejected": [r.to_dict() for r in self.rejected],
-        }
 
 
 # --------------------------------------------------------------------------- parsing
@@ -106,12 +44,12 @@ _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn"})  # controls, bidi/zero-width fo
 MAX_TARGET_CHARS = 500
 
 
-def parse_signals(text_or_events: str | bytes | Iterable[str | dict]) -> list[Request]:
+def parse_signals(text_or_events: str | bytes | Iterable[str | dict[str, Any]]) -> list[Request]:
     """The valid requests in agent output (plain text or stream-json), duplicates merged."""
     return list(parse_signals_detailed(text_or_events).requests)
 
 
-def parse_signals_detailed(text_or_events: str | bytes | Iterable[str | dict]) -> ParseResult:
+def parse_signals_detailed(text_or_events: str | bytes | Iterable[str | dict[str, Any]]) -> ParseResult:
     """Like `parse_signals`, and also the request lines that were rejected, with reasons.
 
     Stream-json is recognised when most non-empty lines are JSON objects with a `"type"`;
@@ -280,7 +218,7 @@ def _texts(source: Any) -> tuple[Literal["text", "stream-json", "events"], list[
     return "events", list(_assistant_texts((n, e) for n, e in parsed if e is not None))
 
 
-def _load(line: Any) -> dict | None:
+def _load(line: Any) -> dict[str, Any] | None:
     if isinstance(line, bytes):
         line = line.decode("utf-8", "replace")
     if not isinstance(line, str):
@@ -298,10 +236,10 @@ def _load(line: Any) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _json_events(lines: list[str]) -> list[tuple[int, dict]] | None:
+def _json_events(lines: list[str]) -> list[tuple[int, dict[str, Any]]] | None:
     """The JSON events when most non-empty lines are JSON objects with a "type", else None."""
     nonempty = 0
-    events: list[tuple[int, dict]] = []
+    events: list[tuple[int, dict[str, Any]]] = []
     for n, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -312,7 +250,7 @@ def _json_events(lines: list[str]) -> list[tuple[int, dict]] | None:
     return events if nonempty and len(events) * 2 > nonempty else None
 
 
-def _assistant_texts(events: Iterable[tuple[int, dict]]) -> Iterator[tuple[int, str]]:
+def _assistant_texts(events: Iterable[tuple[int, dict[str, Any]]]) -> Iterator[tuple[int, str]]:
     """The main agent's text: assistant text blocks and text deltas; a `result` only as fallback.
 
     Tool results (`user` events), tool inputs and sub-agent messages (`parent_tool_use_id` set)
@@ -387,114 +325,3 @@ def _stream_delta(event: Any, n: int, pending: dict[Any, list[Any]]) -> Iterator
         for start, parts in pending.values():
             yield start, "".join(parts)
         pending.clear()
-
-
-# --------------------------------------------------------------------------- answers
-
-Outcome = Literal["served", "refused", "not found", "partial"]
-ANSWER_HEADER = "CONTEXT YOU REQUESTED:"
-DEFAULT_BUDGET_SHARE = 0.25  # of [context] budget_tokens, when no budget is given
-
-
-@dataclass(frozen=True, slots=True)
-class AnswerItem:
-    """What became of one request. `next` is the request line for what was left out, if any."""
-
-    request: Request
-    outcome: Outcome
-    reason: str = ""
-    tokens: int = 0
-    suggestions: tuple[str, ...] = ()
-    next: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "request": self.request.signal,
-            "kind": self.request.kind,
-            "target": self.request.target,
-            "line": self.request.line,
-            "outcome": self.outcome,
-            "reason": self.reason,
-            "tokens": self.tokens,
-            "suggestions": list(self.suggestions),
-            "next": self.next,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """The `CONTEXT YOU REQUESTED:` block (≤ `budget` tokens) and the fate of every request."""
-
-    text: str
-    items: tuple[AnswerItem, ...]
-    tokens: int
-    budget: int
-    warnings: tuple[str, ...] = ()
-    log_path: str | None = None
-
-    SCHEMA_VERSION = 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "version": self.SCHEMA_VERSION,
-            "text": self.text,
-            "tokens": self.tokens,
-            "budget": self.budget,
-            "items": [i.to_dict() for i in self.items],
-            "warnings": list(self.warnings),
-            "log": self.log_path,
-        }
-
-
-def resolve_requests(
-    requests: Iterable[Request] | ParseResult,
-    repo: str | Path = ".",
-    *,
-    issue: Any = None,
-    config: Any = None,
-    budget: int | None = None,
-    log: bool = True,
-    manifest: Manifest | None = None,
-) -> Answer:
-    """Answer requests from the repository, within `budget` tokens, and append them to the log.
-
-    `issue` (an `Issue`, id or path) supplies the manifest whose forbidden files are refused;
-    a rejected `Request` (or a whole `ParseResult`) is answered with its parse error. Paths never
-    leave the repository; secrets are always refused; only size exclusions yield to a request.
-    """
-    from noface_ctx.config import load_config
-    from noface_ctx.signals.answer import assemble, write_log
-    from noface_ctx.signals.resolve import Resolver
-
-    if isinstance(requests, ParseResult):
-        requests = (*requests.requests, *requests.rejected)
-    reqs = list(requests)
-    config = config if config is not None else load_config(repo)
-    issue_obj = _load_issue(issue, config)
-    if manifest is None and issue_obj is not None:
-        manifest = issue_obj.manifest
-    if budget is None:
-        budget = max(1, int(config.context.budget_tokens * DEFAULT_BUDGET_SHARE))
-    if budget <= 0:
-        raise UsageError(f"answer budget must be a positive number of tokens, got {budget}")
-    resolver = Resolver(config, manifest)
-    drafts = [resolver.resolve(req) for req in reqs]
-    text, items = assemble(drafts, budget, header=ANSWER_HEADER)
-    warnings: list[str] = []
-    log_path = None
-    if log and items:
-        issue_id = issue_obj.id if issue_obj is not None else (str(issue) if issue else None)
-        log_path, warning = write_log(config, items, issue_id)
-        if warning:
-            warnings.append(warning)
-    return Answer(text, tuple(items), count_tokens(text), budget, tuple(warnings), log_path)
-
-
-def _load_issue(issue: Any, config: Any) -> Issue | None:
-    if issue is None or issue == "":
-        return None
-    if isinstance(issue, Issue):
-        return issue
-    from noface_ctx.issue.load import load_issue
-
-    return load_issue(issue, config.root)

@@ -1,6 +1,6 @@
 """Looking context requests up safely: the checks every path passes, and the lookups.
 
-`signals.resolve_requests` is the public entry point. Every path goes through
+`signals.respond.resolve_requests` is the public entry point. Every path goes through
 `Resolver._guard` before a byte is read: normalised and confined to the repository (symlinks
 resolved), manifest-forbidden and secret files refused, files excluded by path or type refused
 with the reason; a size exclusion alone yields to an explicit request (served capped).
@@ -12,12 +12,18 @@ import difflib
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.bounded import read_head
-from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, Section
+from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, RepoFiles, Section
 from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
-from noface_ctx.signals.parse import Request, normalise_path
+from noface_ctx.signals.parse import normalise_path
+from noface_ctx.signals.values import Request
+
+if TYPE_CHECKING:
+    from noface_ctx.code.index import CodeIndex
+    from noface_ctx.config import Config
+    from noface_ctx.docs.load import DocSet
 
 MAX_SUGGESTIONS = 3
 MAX_REQUEST_BYTES = 2_000_000  # the largest file NEED_CODE reads (the index's MAX_SOURCE_BYTES too)
@@ -26,19 +32,20 @@ MAX_REQUEST_BYTES = 2_000_000  # the largest file NEED_CODE reads (the index's M
 class Resolver:
     """Looks requests up in one repository; the scans and indexes it needs are built lazily."""
 
-    def __init__(self, config: Any, manifest: Manifest | None) -> None:
+    def __init__(self, config: Config, manifest: Manifest | None) -> None:
         self.config = config
         self.manifest = manifest
         self.root = Path(config.root).resolve()
-        self._repo_files: Any = None
-        self._index: Any = None
-        self._docs: Any = None
-        self._fresh: Any = None
+        self._repo_files: RepoFiles | None = None
+        self._index: CodeIndex | None = None
+        self._docs: DocSet | None = None
+        self._fresh: Any = None  # freshness.assess.Freshness
 
     # lazy stages -----------------------------------------------------------
 
     @property
-    def repo_files(self) -> Any:
+    def repo_files(self) -> RepoFiles:
+        """The repository's scan (made on first use)."""
         if self._repo_files is None:
             from noface_ctx.files.gate import scan_repo
 
@@ -48,7 +55,8 @@ class Resolver:
         return self._repo_files
 
     @property
-    def index(self) -> Any:
+    def index(self) -> CodeIndex:
+        """The code index (built on first use)."""
         if self._index is None:
             from noface_ctx.code.index import CodeIndex
 
@@ -56,7 +64,8 @@ class Resolver:
         return self._index
 
     @property
-    def docs(self) -> Any:
+    def docs(self) -> DocSet:
+        """The repository's docs (loaded on first use)."""
         if self._docs is None:
             from noface_ctx.docs.load import load_docs
 
@@ -64,6 +73,7 @@ class Resolver:
         return self._docs
 
     def staleness_note(self, doc: Doc) -> str:
+        """The doc's staleness note ('' when fresh); docs are assessed together on first use."""
         if self._fresh is None:
             from noface_ctx.freshness.assess import DocJudge
 

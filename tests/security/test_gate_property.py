@@ -97,7 +97,7 @@ def _build(base: Path, spec) -> tuple[Path, dict[str, str], list[str], list[str]
     root.mkdir()
     write_tree(root, files)
     planted: list[str] = [t[2] for t in targets if t[2]]
-    for (kind, target, _rel), (_k, _w, links) in zip(targets, plants):
+    for (kind, target, _rel), (_k, _w, links) in zip(targets, plants, strict=True):
         for d, stem, ext in links:
             link = root / d / f"{stem}{ext}"
             if link.exists() or link.is_symlink():

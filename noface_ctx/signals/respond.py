@@ -1,0 +1,79 @@
+"""`resolve_requests`: answer parsed requests from the repository within a token budget, and log them.
+
+The one place that joins the signals stages: requests (`values`) go through the `Resolver`
+(`resolve`), are packed by `answer`, and come back as an `Answer`. Parsing never imports this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from noface_ctx.datatypes import Issue, Manifest
+from noface_ctx.errors import UsageError
+from noface_ctx.signals.answer import assemble, write_log
+from noface_ctx.signals.resolve import Resolver
+from noface_ctx.signals.values import Answer, ParseResult, Request
+from noface_ctx.tokens import count_tokens
+
+if TYPE_CHECKING:
+    from noface_ctx.config import Config
+
+__all__ = ["ANSWER_HEADER", "DEFAULT_BUDGET_SHARE", "resolve_requests"]
+
+ANSWER_HEADER = "CONTEXT YOU REQUESTED:"
+DEFAULT_BUDGET_SHARE = 0.25  # of [context] budget_tokens, when no budget is given
+
+
+def resolve_requests(
+    requests: Iterable[Request] | ParseResult,
+    repo: str | Path = ".",
+    *,
+    issue: Any = None,
+    config: Config | None = None,
+    budget: int | None = None,
+    log: bool = True,
+    manifest: Manifest | None = None,
+) -> Answer:
+    """Answer requests from the repository, within `budget` tokens, and append them to the log.
+
+    `issue` (an `Issue`, id or path) supplies the manifest whose forbidden files are refused;
+    a rejected `Request` (or a whole `ParseResult`) is answered with its parse error. Paths never
+    leave the repository; secrets are always refused; only size exclusions yield to a request.
+    """
+    from noface_ctx.config import load_config
+
+    if isinstance(requests, ParseResult):
+        requests = (*requests.requests, *requests.rejected)
+    reqs = list(requests)
+    config = config if config is not None else load_config(repo)
+    issue_obj = _load_issue(issue, config)
+    if manifest is None and issue_obj is not None:
+        manifest = issue_obj.manifest
+    if budget is None:
+        budget = max(1, int(config.context.budget_tokens * DEFAULT_BUDGET_SHARE))
+    if budget <= 0:
+        raise UsageError(f"answer budget must be a positive number of tokens, got {budget}")
+    resolver = Resolver(config, manifest)
+    drafts = [resolver.resolve(req) for req in reqs]
+    text, items = assemble(drafts, budget, header=ANSWER_HEADER)
+    warnings: list[str] = []
+    log_path = None
+    if log and items:
+        issue_id = issue_obj.id if issue_obj is not None else (str(issue) if issue else None)
+        log_path, warning = write_log(config, items, issue_id)
+        if warning:
+            warnings.append(warning)
+    return Answer(text, tuple(items), count_tokens(text), budget, tuple(warnings), log_path)
+
+
+def _load_issue(issue: Any, config: Config) -> Issue | None:
+    """The issue `issue` names (an `Issue`, an id or a path), or None when none is given."""
+    if issue is None or issue == "":
+        return None
+    if isinstance(issue, Issue):
+        return issue
+    from noface_ctx.issue.load import load_issue
+
+    return load_issue(issue, config.root)
