@@ -103,7 +103,7 @@ class Workspace:
         with self._lock:
             answer = resolve_requests(parsed, repo=self.root, issue=self.issue, config=self.config,
                                       manifest=self.manifest)
-        out = answer.to_dict()
+        out: dict[str, Any] = {**answer.to_dict()}
         out["request"] = line
         out["outcome"] = out["items"][0]["outcome"] if out["items"] else "refused"
         return out

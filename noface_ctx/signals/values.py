@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from noface_ctx.schema import SCHEMA_VERSION, AnswerItemJSON, AnswerJSON, ParseResultJSON, RequestJSON
+
 __all__ = ["Answer", "AnswerItem", "Outcome", "ParseResult", "Request", "RequestKind"]
 
 RequestKind = Literal["code", "doc"]
@@ -43,13 +45,14 @@ class Request:
     def key(self) -> tuple[Any, ...]:
         return (self.kind, self.path, self.start, self.end, self.symbol, self.heading.casefold())
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "target": self.target, "request": self.signal}
+    def to_dict(self) -> RequestJSON:
+        out: RequestJSON = {"kind": self.kind, "target": self.target, "request": self.signal}
         if self.ok:
-            out.update(path=self.path, start=self.start, end=self.end, symbol=self.symbol, heading=self.heading)
+            out.update({"path": self.path, "start": self.start, "end": self.end, "symbol": self.symbol,
+                        "heading": self.heading})
         else:
             out["error"] = self.error
-        out.update(line=self.line, raw=self.raw)
+        out.update({"line": self.line, "raw": self.raw})
         return out
 
 
@@ -61,9 +64,9 @@ class ParseResult:
     rejected: tuple[Request, ...]
     format: Literal["text", "stream-json", "events"] = "text"
 
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = SCHEMA_VERSION  # the compatibility rule is in schema.py
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ParseResultJSON:
         return {
             "version": self.SCHEMA_VERSION,
             "format": self.format,
@@ -88,7 +91,7 @@ class AnswerItem:
     suggestions: tuple[str, ...] = ()
     next: str = ""
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AnswerItemJSON:
         return {
             "request": self.request.signal,
             "kind": self.request.kind,
@@ -113,9 +116,9 @@ class Answer:
     warnings: tuple[str, ...] = ()
     log_path: str | None = None
 
-    SCHEMA_VERSION = 1
+    SCHEMA_VERSION = SCHEMA_VERSION  # the compatibility rule is in schema.py
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> AnswerJSON:
         return {
             "version": self.SCHEMA_VERSION,
             "text": self.text,
