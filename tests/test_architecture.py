@@ -119,3 +119,25 @@ def test_the_hook_never_reaches_ranking_or_the_embedder():
 def test_module_size(name):
     lines = len(_modules()[name].read_text(encoding="utf-8").splitlines())
     assert lines <= MAX_LINES, f"{name}: {lines} lines; split it by role (docs/architecture.md)"
+
+
+def test_every_exported_function_has_its_types_exported():
+    """`from noface_ctx import X` is enough to name what an exported function takes and returns."""
+    import inspect
+    import re
+
+    import noface_ctx
+
+    exported = set(noface_ctx.__all__)
+    builtin = {"str", "int", "bool", "float", "None", "list", "tuple", "dict", "Path", "Sequence", "Iterable",
+               "Mapping", "Any", "PathLike", "os", "object", "TextIO"}
+    for name in exported:
+        fn = getattr(noface_ctx, name)
+        if not inspect.isfunction(fn):
+            continue
+        sig = inspect.signature(fn)
+        shown = [str(sig.return_annotation)]
+        shown += [str(p.annotation) for p in sig.parameters.values() if p.kind is not p.VAR_KEYWORD]
+        for words in shown:
+            for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", words):
+                assert word in builtin or word in exported or word == "_empty", f"{name}: {word} is not exported"

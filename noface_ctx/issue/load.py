@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from noface_ctx.bounded import check_depth
-from noface_ctx.datatypes import Issue, Manifest
+from noface_ctx.datatypes import Issue, IssueRef, Manifest, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue.beads import TEXT_FIELDS, from_beads, from_beads_id
 from noface_ctx.issue.manifest import load_manifest, manifest_from_comments, manifest_from_state, parse_manifest_comment
@@ -31,14 +31,14 @@ _MD_SUFFIXES = (".md", ".markdown", ".txt")
 
 
 def load_issue(
-    ref: Any, repo: str | Path = ".", *, manifest: Any = None, stdin: TextIO | None = None
+    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None
 ) -> Issue:
     """Read an issue from `ref` (see `load_issue_with_warnings`), dropping the warnings."""
     return load_issue_with_warnings(ref, repo, manifest=manifest, stdin=stdin)[0]
 
 
 def load_issue_with_warnings(
-    ref: Any, repo: str | Path = ".", *, manifest: Any = None, stdin: TextIO | None = None
+    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None
 ) -> tuple[Issue, list[str]]:
     """Read an issue and attach its manifest; return it with warnings a person should see.
 

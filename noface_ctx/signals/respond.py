@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from noface_ctx.datatypes import Issue, Manifest
+from noface_ctx.datatypes import Issue, IssueRef, Manifest
 from noface_ctx.errors import UsageError
 from noface_ctx.signals.answer import assemble, write_log
 from noface_ctx.signals.resolve import Resolver
@@ -30,7 +30,7 @@ def resolve_requests(
     requests: Iterable[Request] | ParseResult,
     repo: str | Path = ".",
     *,
-    issue: Any = None,
+    issue: IssueRef | None = None,
     config: Config | None = None,
     budget: int | None = None,
     log: bool = True,
