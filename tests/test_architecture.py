@@ -130,7 +130,7 @@ def test_every_exported_function_has_its_types_exported():
 
     exported = set(noface_ctx.__all__)
     builtin = {"str", "int", "bool", "float", "None", "list", "tuple", "dict", "Path", "Sequence", "Iterable",
-               "Mapping", "Any", "PathLike", "os", "object", "TextIO"}
+               "Mapping", "Any", "PathLike", "os", "object", "TextIO", "bytes"}
     for name in exported:
         fn = getattr(noface_ctx, name)
         if not inspect.isfunction(fn):
