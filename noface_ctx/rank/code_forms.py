@@ -1,10 +1,12 @@
 """Code candidates and their finished text blocks (`Form`s, most complete first): a definition in
 full or cut to its head, a class as an outline, a manifest file whole, as an outline with its
-relevant definitions, or as a line range; and the report rows naming each candidate.
+relevant definitions, or as a line range; the short class outlines shown before methods whose
+class is not shown; and the report rows naming each candidate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
@@ -22,6 +24,8 @@ HEAD_LINES = 60
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
+OUTLINE_MEMBERS = 20  # a class outline lists at most this many members' signatures
+CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
 
 
 class ChunkRenderer:
@@ -91,6 +95,24 @@ class ChunkRenderer:
         body = elide_children(lines, start, end, kids)
         title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
         return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
+
+    def class_outline(self, i: int) -> str | None:
+        """A short outline of container chunk `i`: its signature and its direct members' signatures
+        with their line ranges (at most `OUTLINE_MEMBERS`), no bodies; None without members."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        chunks = self.index.chunks_for(path)
+        own = [c for c in chunks if c.symbol == symbol and (c.start_line, c.end_line) == (start, end)]
+        kids = [replace(c, docstring="") for c in chunks
+                if c.parent == symbol and start <= c.start_line and c.end_line <= end and c.symbol != symbol]
+        if not own or not kids:
+            return None
+        rows = outline([own[0], *kids[:OUTLINE_MEMBERS]], path=path).split("\n")[1:]  # minus its "# outline of" head
+        if len(kids) > OUTLINE_MEMBERS:
+            rows.append(f"... ({len(kids) - OUTLINE_MEMBERS} more members)")
+        title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
+        body = "\n".join(rows)
+        return f"{path}:{start}-{end}  {title}\n```text\n{body}\n```"
 
     def whole(self, path: str) -> str:
         """The whole file in one fenced block."""
@@ -181,6 +203,32 @@ def snippet_candidates(
         out.append(replace(cand, scores=detail.get(i, {})))
         room -= cand.forms[0].tokens
     return out
+
+
+def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """One `CLASS_OUTLINE` candidate per class some ranked method of `candidates` belongs to,
+    scored as its best method. The packer shows one before the first method of its class it
+    includes, unless the class's own block (or its file's outline) is shown."""
+    out: dict[tuple[str, str], Candidate] = {}
+    for c in candidates:
+        owner = c.ref.rpartition(".")[0]
+        if c.required or not owner or (c.path, owner) in out:
+            continue
+        ids = [i for i in r.index.chunk_ids(c.path)
+               if r.index.symbol(i) == owner and r.index.kind(i) in CONTAINER_KINDS and _inside(r.index.lines(i), c)]
+        text = rd.class_outline(ids[0]) if ids else None
+        if text is None:
+            continue
+        start, end = r.index.lines(ids[0])
+        why = (f"outline of `{owner}`, whose members are shown",)
+        out[(c.path, owner)] = _candidate(c.path, owner, f"{r.index.kind(ids[0])} {owner}", [(CLASS_OUTLINE, text)],
+                                          c.score, f"NEED_CODE: {c.path}:{start}-{end}", start, end,
+                                          r.index.kind(ids[0]), why)
+    return list(out.values())
+
+
+def _inside(span: tuple[int, int], c: Candidate) -> bool:
+    return span[0] <= c.start_line and c.end_line <= span[1]
 
 
 def _candidate(
