@@ -24,7 +24,7 @@ HEAD_LINES = 60
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
-OUTLINE_MEMBERS = 20  # a class outline lists at most this many members' signatures
+OUTLINE_MEMBERS = 12  # a class outline lists at most this many members' signatures
 CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
 
 
@@ -96,9 +96,11 @@ class ChunkRenderer:
         title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
         return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
 
-    def class_outline(self, i: int) -> str | None:
+    def class_outline(self, i: int, prefer: Sequence[str] = ()) -> str | None:
         """A short outline of container chunk `i`: its signature and its direct members' signatures
-        with their line ranges (at most `OUTLINE_MEMBERS`), no bodies; None without members."""
+        with their line ranges, no bodies; None without members. Past `OUTLINE_MEMBERS` members,
+        those named in `prefer` are kept first, in that order, and each run of the others left out
+        becomes a `... (N more members)` line."""
         path, symbol = self.index.path_of(i), self.index.symbol(i)
         start, end = self.index.lines(i)
         chunks = self.index.chunks_for(path)
@@ -107,11 +109,21 @@ class ChunkRenderer:
                 if c.parent == symbol and start <= c.start_line and c.end_line <= end and c.symbol != symbol]
         if not own or not kids:
             return None
-        rows = outline([own[0], *kids[:OUTLINE_MEMBERS]], path=path).split("\n")[1:]  # minus its "# outline of" head
-        if len(kids) > OUTLINE_MEMBERS:
-            rows.append(f"... ({len(kids) - OUTLINE_MEMBERS} more members)")
+        first = {name: n for n, name in reversed(list(enumerate(prefer)))}
+        ranked = sorted(range(len(kids)), key=lambda k: (first.get(kids[k].symbol, len(first)), k))
+        keep = sorted(ranked[:OUTLINE_MEMBERS])
+        rows = outline([own[0], *(kids[k] for k in keep)], path=path).split("\n")[1:]  # minus its "# outline of" head
+        pad = " " * (len(rows[0]) - len(rows[0].lstrip(" 0123456789-")) + 4)
+        out, last = rows[:1], -1
+        for row, k in zip(rows[1:], keep, strict=True):
+            if k > last + 1:
+                out.append(f"{pad}... ({k - last - 1} more members)")
+            out.append(row)
+            last = k
+        if last < len(kids) - 1:
+            out.append(f"{pad}... ({len(kids) - 1 - last} more members)")
         title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
-        body = "\n".join(rows)
+        body = "\n".join(out)
         return f"{path}:{start}-{end}  {title}\n```text\n{body}\n```"
 
     def whole(self, path: str) -> str:
@@ -207,24 +219,27 @@ def snippet_candidates(
 
 def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate]) -> list[Candidate]:
     """One `CLASS_OUTLINE` candidate per class some ranked method of `candidates` belongs to,
-    scored as its best method. The packer shows one before the first method of its class it
-    includes, unless the class's own block (or its file's outline) is shown."""
-    out: dict[tuple[str, str], Candidate] = {}
+    scored as its best method, listing its ranked members first. The packer shows one before
+    the first method of its class it includes, unless the class's own block (or its file's
+    outline) is shown."""
+    members: dict[tuple[str, str], list[Candidate]] = {}
     for c in candidates:
         owner = c.ref.rpartition(".")[0]
-        if c.required or not owner or (c.path, owner) in out:
-            continue
-        ids = [i for i in r.index.chunk_ids(c.path)
-               if r.index.symbol(i) == owner and r.index.kind(i) in CONTAINER_KINDS and _inside(r.index.lines(i), c)]
-        text = rd.class_outline(ids[0]) if ids else None
+        if not c.required and owner:
+            members.setdefault((c.path, owner), []).append(c)
+    out: list[Candidate] = []
+    for (path, owner), shown in members.items():
+        ids = [i for i in r.index.chunk_ids(path)
+               if r.index.symbol(i) == owner and r.index.kind(i) in CONTAINER_KINDS and _inside(r.index.lines(i), shown[0])]
+        text = rd.class_outline(ids[0], [c.ref for c in shown]) if ids else None
         if text is None:
             continue
         start, end = r.index.lines(ids[0])
+        kind = r.index.kind(ids[0])
         why = (f"outline of `{owner}`, whose members are shown",)
-        out[(c.path, owner)] = _candidate(c.path, owner, f"{r.index.kind(ids[0])} {owner}", [(CLASS_OUTLINE, text)],
-                                          c.score, f"NEED_CODE: {c.path}:{start}-{end}", start, end,
-                                          r.index.kind(ids[0]), why)
-    return list(out.values())
+        out.append(_candidate(path, owner, f"{kind} {owner}", [(CLASS_OUTLINE, text)], shown[0].score,
+                              f"NEED_CODE: {path}:{start}-{end}", start, end, kind, why))
+    return out
 
 
 def _inside(span: tuple[int, int], c: Candidate) -> bool:
