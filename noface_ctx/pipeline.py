@@ -351,17 +351,11 @@ def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str
             code = tuple(c for c in sel.code if c is not victim)
             if _is_outline(victim):
                 sel = replace(sel, code=code, skipped=(*sel.skipped, _as_omitted(victim, why)))
-            else:
+            else:  # outlines went first: none is left without its methods
                 gone = _as_omitted(victim, why)
                 dropped.append(gone)
-                orphans = _orphan_outlines(code)
-                sel = replace(
-                    sel,
-                    docs=tuple(c for c in sel.docs if c is not victim),
-                    code=tuple(c for c in code if c not in orphans),
-                    omitted=(gone, *sel.omitted),
-                    skipped=(*sel.skipped, *(_as_omitted(c, why + " (its class outline)") for c in orphans)),
-                )
+                sel = replace(sel, docs=tuple(c for c in sel.docs if c is not victim), code=code,
+                              omitted=(gone, *sel.omitted))
         elif sel.omitted:  # only omitted lines left: list fewer of them
             sel = replace(sel, omitted=sel.omitted[:-1], skipped=(*sel.skipped, sel.omitted[-1]))
         else:  # cannot happen: _fit_fixed proved the empty frame fits
@@ -372,12 +366,6 @@ def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str
 
 def _is_outline(item: Chosen) -> bool:
     return item.form.label == CLASS_OUTLINE
-
-
-def _orphan_outlines(code: Sequence[Chosen]) -> list[Chosen]:
-    """Class outlines none of whose members is still chosen."""
-    members = {(c.candidate.path, c.candidate.ref.rpartition(".")[0]) for c in code if not _is_outline(c)}
-    return [c for c in code if _is_outline(c) and (c.candidate.path, c.candidate.ref) not in members]
 
 
 def _as_omitted(item: Chosen, reason: str) -> Omitted:

@@ -246,3 +246,38 @@ def test_any_budget_fits_with_outlines_and_grouping(shop, budget):
     assert len(outlines) <= 1
     if outlines:  # only with a method of its class shown
         assert any(row["symbol"].startswith("Cart.") for row in prompt.code)
+
+
+def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored_item():
+    from pathlib import Path
+
+    from noface_ctx.config import Config
+    from noface_ctx.datatypes import Candidate, Chosen, Form, Issue, Selection
+    from noface_ctx.pipeline import _verify
+    from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
+
+    def item(ref: str, score: float, n: int, label: str = "full", lines=(10, 20)) -> Chosen:
+        text = f"a.py:{lines[0]}-{lines[1]}  {ref}\n" + "x = 1\n" * n
+        cand = Candidate("code", "a.py", ref, ref, (Form(label, text, count_tokens(text)),), score,
+                         f"NEED_CODE: a.py:{lines[0]}-{lines[1]}", start_line=lines[0], end_line=lines[1])
+        return Chosen(cand, cand.forms[0])
+
+    fixed = fixed_sections(Config(root=Path("/tmp/v")), Issue(id="v-1", title="t"), budget=2000)
+    outline = item("Store", 0.9, 5, CLASS_OUTLINE, lines=(1, 90))
+    chosen = (outline, item("Store.get", 0.9, 40, lines=(10, 20)), item("load", 0.5, 40, lines=(95, 99)))
+    sel = Selection(docs=(), code=chosen, omitted=(), budget=0, docs_budget=0, code_budget=0)
+    full = count_tokens(render_prompt(fixed, sel))
+    packed = _verify(fixed, sel, full - 3, NO_DOCS, NO_CODE)  # a few tokens over: the outline goes, unlisted
+    assert [c.candidate.ref for c in packed.selection.code] == ["Store.get", "load"]
+    assert packed.dropped == () and packed.selection.omitted == ()
+    assert [o.ref for o in packed.selection.skipped] == ["Store"]
+
+    reordered = Selection(docs=(), code=(outline, item("Store.get", 0.2, 40), item("load", 0.5, 40, lines=(95, 99))),
+                          omitted=(), budget=0, docs_budget=0, code_budget=0)
+    budget = full - count_tokens(outline.form.text) - 60  # the outline and a method must go
+    packed = _verify(fixed, reordered, budget, NO_DOCS, NO_CODE)
+    assert count_tokens(packed.text) <= budget
+    assert [c.candidate.ref for c in packed.selection.code] == ["load"]
+    assert [o.ref for o in packed.dropped] == ["Store.get"]  # listed under OMITTED CONTEXT
+    assert [o.ref for o in packed.selection.skipped] == ["Store"]
+    assert "\n  NEED_CODE: a.py:10-20\n" in packed.text and "NEED_CODE: a.py:1-90" not in packed.text
