@@ -40,6 +40,15 @@ def omitted_cost(items: Iterable[Omitted]) -> int:
     return sum(count_tokens(omitted_line(o)) + 1 for o in items)
 
 
+def above_floor(candidates: Sequence[Candidate], floor: float) -> tuple[list[Candidate], int]:
+    """The code candidates worth offering: required (manifest) ones, and ranked ones scoring above
+    `floor`, in order; and how many ranked ones fell at or below it, not counting those inside the
+    lines of a kept one (a method of a kept class is not missing)."""
+    kept = [c for c in candidates if c.required or c.score > floor]
+    below = [c for c in candidates if not (c.required or c.score > floor)]
+    return kept, sum(1 for c in below if not any(o.path == c.path and (_whole_file(o) or _contains(o, c)) for o in kept))
+
+
 @dataclass(slots=True)
 class _Packer:
     """Mutable state of one packing pass."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from noface_ctx.budget import omitted_cost, select
+from noface_ctx.budget import above_floor, omitted_cost, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
@@ -242,7 +242,7 @@ class _Packed:
 def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSet, doc_rank: DocRanking,
           code_rank: CodeRanking, run: _Run) -> _Packed:
     doc_cands = _allowed(doc_rank.candidates, files, issue, run, cfg)
-    code_cands, below = _above_floor(_allowed(code_rank.candidates, files, issue, run, cfg))
+    code_cands, below = above_floor(_allowed(code_rank.candidates, files, issue, run, cfg), CODE_FLOOR)
     outlines = _allowed(code_rank.outlines, files, issue, run, cfg)
     no_docs, no_code = _empty_reasons(docset, files, doc_cands, code_cands, doc_rank.k)
     note = floor_note(below) if code_cands else ""  # with nothing above the floor, no_code says it
@@ -254,23 +254,6 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
     if fixed.issue_cut:
         run.warn([f"issue text truncated by {fixed.issue_cut} tokens to fit the budget"])
     return replace(_verify(fixed, selection, total, no_docs, no_code, note), below_floor=below)
-
-
-def _above_floor(cands: Sequence[Candidate]) -> tuple[list[Candidate], int]:
-    """The code candidates worth offering: manifest items, and ranked ones scoring above
-    CODE_FLOOR; and how many ranked ones fell below it (not counting those inside the lines of a
-    kept one, such as a method of a kept class: they are not missing)."""
-    kept = [c for c in cands if c.required or c.score > CODE_FLOOR]
-    below = [c for c in cands if not (c.required or c.score > CODE_FLOOR)]
-    return kept, sum(1 for c in below if not any(_inside(c, k) for k in kept))
-
-
-def _inside(inner: Candidate, outer: Candidate) -> bool:
-    if inner.path != outer.path:
-        return False
-    if outer.ref == "" and outer.end_line == 0:  # a whole file
-        return True
-    return outer.start_line <= inner.start_line and inner.end_line <= outer.end_line
 
 
 def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, cfg: Config) -> list[Candidate]:
