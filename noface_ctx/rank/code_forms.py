@@ -24,7 +24,8 @@ HEAD_LINES = 60
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
-OUTLINE_MEMBERS = 12  # a class outline lists at most this many members' signatures
+OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatures
+OUTLINE_TOKENS = 160  # ... and fewer when it would be bigger than this
 CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
 
 
@@ -97,34 +98,38 @@ class ChunkRenderer:
         return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
 
     def class_outline(self, i: int, prefer: Sequence[str] = ()) -> str | None:
-        """A short outline of container chunk `i`: its signature and its direct members' signatures
-        with their line ranges, no bodies; None without members. Past `OUTLINE_MEMBERS` members,
-        those named in `prefer` are kept first, in that order, and each run of the others left out
+        """A short outline of container chunk `i`: its signature and some of its direct members'
+        signatures with their line ranges, no bodies, within `OUTLINE_TOKENS`; None without members.
+        Members named in `prefer` are kept first, in that order; each run of members left out
         becomes a `... (N more members)` line."""
         path, symbol = self.index.path_of(i), self.index.symbol(i)
         start, end = self.index.lines(i)
         chunks = self.index.chunks_for(path)
         own = [c for c in chunks if c.symbol == symbol and (c.start_line, c.end_line) == (start, end)]
-        kids = [replace(c, docstring="") for c in chunks
-                if c.parent == symbol and start <= c.start_line and c.end_line <= end and c.symbol != symbol]
+        kids = sorted((replace(c, docstring="") for c in chunks
+                       if c.parent == symbol and c.symbol and c.symbol != symbol and c.kind not in ("block", "window")
+                       and start <= c.start_line and c.end_line <= end), key=lambda c: (c.start_line, -c.end_line))
         if not own or not kids:
             return None
         first = {name: n for n, name in reversed(list(enumerate(prefer)))}
-        ranked = sorted(range(len(kids)), key=lambda k: (first.get(kids[k].symbol, len(first)), k))
-        keep = sorted(ranked[:OUTLINE_MEMBERS])
-        rows = outline([own[0], *(kids[k] for k in keep)], path=path).split("\n")[1:]  # minus its "# outline of" head
-        pad = " " * (len(rows[0]) - len(rows[0].lstrip(" 0123456789-")) + 4)
-        out, last = rows[:1], -1
-        for row, k in zip(rows[1:], keep, strict=True):
-            if k > last + 1:
-                out.append(f"{pad}... ({k - last - 1} more members)")
-            out.append(row)
-            last = k
-        if last < len(kids) - 1:
-            out.append(f"{pad}... ({len(kids) - 1 - last} more members)")
-        title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
-        body = "\n".join(out)
-        return f"{path}:{start}-{end}  {title}\n```text\n{body}\n```"
+        ranked = sorted(range(len(kids)), key=lambda k: (first.get(kids[k].symbol, len(first)), k))[:OUTLINE_MEMBERS]
+        head = outline([own[0]], path=path).split("\n")[1]  # the class's row, minus the "# outline of" line
+        rows = {k: outline([own[0], kids[k]], path=path).split("\n")[2] for k in ranked}
+        pad = " " * (len(head) - len(head.lstrip(" 0123456789-")) + 4)
+        title = f"{path}:{start}-{end}  {self.index.kind(i)} {symbol} — outline, bodies omitted"
+        while True:
+            out, last = [head], -1
+            for k in sorted(ranked):
+                if k > last + 1:
+                    out.append(_more(pad, k - last - 1))
+                out.append(rows[k])
+                last = k
+            if last < len(kids) - 1:
+                out.append(_more(pad, len(kids) - 1 - last))
+            text = f"{title}\n```text\n" + "\n".join(out) + "\n```"
+            if len(ranked) <= 1 or count_tokens(text) <= OUTLINE_TOKENS:
+                return text
+            ranked.pop()  # the least preferred member goes first
 
     def whole(self, path: str) -> str:
         """The whole file in one fenced block."""
@@ -139,6 +144,10 @@ class ChunkRenderer:
         body = outline(chunks, path=path, total_lines=n)
         note = f"{path}  (outline — bodies omitted; ask with NEED_CODE: {path}:start-end)"
         return f"{note}\n```text\n{body}\n```"
+
+
+def _more(pad: str, n: int) -> str:
+    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
 
 
 def required_candidates(
