@@ -4,12 +4,13 @@ Docs get `docs_share` of the room; what they leave flows to code, never the othe
 (precision first: a doc that missed the bar is not let in because code was small). Each item
 goes in whole, as a smaller form its ranker prepared (an outline, the best sections), or not at
 all, in which case it is listed under OMITTED CONTEXT with the line that fetches it. Those
-lines cost tokens too, so they are reserved before packing.
+lines cost tokens too, so they are reserved before packing. A method shown without its class
+brings the class's short outline when it fits; the chosen code is handed back grouped by file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from noface_ctx.datatypes import Candidate, Chosen, Form, Omitted, Selection
@@ -39,6 +40,15 @@ def omitted_cost(items: Iterable[Omitted]) -> int:
     return sum(count_tokens(omitted_line(o)) + 1 for o in items)
 
 
+def above_floor(candidates: Sequence[Candidate], floor: float) -> tuple[list[Candidate], int]:
+    """The code candidates worth offering: required (manifest) ones, and ranked ones scoring above
+    `floor`, in order; and how many ranked ones fell at or below it, not counting those inside the
+    lines of a kept one (a method of a kept class is not missing)."""
+    kept = [c for c in candidates if c.required or c.score > floor]
+    below = [c for c in candidates if not (c.required or c.score > floor)]
+    return kept, sum(1 for c in below if not any(o.path == c.path and (_whole_file(o) or _contains(o, c)) for o in kept))
+
+
 @dataclass(slots=True)
 class _Packer:
     """Mutable state of one packing pass."""
@@ -58,6 +68,7 @@ def select(
     max_docs: int,
     max_omitted: int = 15,
     list_code_above: float = float("-inf"),
+    outlines: Sequence[Candidate] = (),
 ) -> Selection:
     """Choose a form for each candidate that fits in `available` tokens, or omit it.
 
@@ -67,13 +78,16 @@ def select(
     `Selection.skipped` keeps the other decisions (duplicates, unlisted omissions) for the report.
     Ranked (not required) code scoring at or below `list_code_above` is not worth a pointer line:
     when it does not fit it goes to `skipped`, not `omitted`.
+    `outlines` are class outlines (`path`, `ref` = the class): the first method of a class placed
+    without its class's own block is followed by that outline when it fits (see `_outline`).
+    `Selection.code` comes grouped by file (`grouped`).
     """
     available = max(0, int(available))
     omitted_room = int(available * OMITTED_SHARE)
     reserve = 0
     for _ in range(_MAX_ROUNDS):
         packer, docs_budget, code_budget = _pack(
-            doc_candidates, code_candidates, available - reserve, docs_share, max_docs
+            doc_candidates, code_candidates, available - reserve, docs_share, max_docs, outlines
         )
         worth, low = _worth_listing(packer.omitted, list_code_above)
         listed, beyond_cap = _cap_omitted(worth, max_omitted)
@@ -91,7 +105,7 @@ def select(
     skipped += [replace(o, reason=o.reason + " (not listed: low score)") for o in low]
     return Selection(
         docs=tuple(packer.chosen_docs),
-        code=tuple(packer.chosen_code),
+        code=grouped(packer.chosen_code),
         omitted=tuple(listed),
         budget=available,
         docs_budget=docs_budget,
@@ -111,13 +125,14 @@ def _pack(
     room: int,
     docs_share: float,
     max_docs: int,
+    outlines: Sequence[Candidate] = (),
 ) -> tuple[_Packer, int, int]:
     packer = _Packer()
     room = max(0, room)
     docs_budget = int(room * min(max(docs_share, 0.0), 1.0))
     docs_used = _pack_docs(packer, doc_candidates, docs_budget, max_docs)
     code_budget = room - docs_used
-    _pack_code(packer, code_candidates, code_budget)
+    _pack_code(packer, code_candidates, code_budget, outlines)
     return packer, docs_budget, code_budget
 
 
@@ -144,13 +159,46 @@ def _pack_docs(packer: _Packer, candidates: Sequence[Candidate], budget: int, ma
     return used
 
 
-def _pack_code(packer: _Packer, candidates: Sequence[Candidate], budget: int) -> int:
+def _pack_code(packer: _Packer, candidates: Sequence[Candidate], budget: int,
+               outlines: Sequence[Candidate] = ()) -> int:
     """Required (manifest) items first, then ranked items in order; never repeat lines."""
     used = _pack_required(packer, [c for c in candidates if c.required], budget)
+    by_class = {(o.path, o.ref): o for o in outlines}
     for cand in candidates:
         if not cand.required:
-            used += _place(packer, cand, cand.forms, budget - used)
+            took = _place(packer, cand, cand.forms, budget - used)
+            used += took
+            if took and by_class:
+                used += _outline(packer, cand, by_class, budget - used)
     return used
+
+
+def _outline(packer: _Packer, cand: Candidate, outlines: Mapping[tuple[str, str], Candidate], room: int) -> int:
+    """Add the outline of the class `cand` (just placed) belongs to, once, when no chosen item
+    shows that class already (its own block, its outline, its file whole or outlined) and it
+    fits; the tokens it takes. Without it the method's block still names its class."""
+    outline = outlines.get((cand.path, cand.ref.rpartition(".")[0]))
+    if outline is None or not outline.forms:
+        return 0
+    for item in packer.chosen_code:
+        other = item.candidate
+        if other.path == outline.path and (_whole_file(other) or (other.ref, other.start_line) == (outline.ref, outline.start_line)):
+            return 0
+    form = outline.forms[0]
+    if form.tokens + ITEM_OVERHEAD > room:
+        return 0
+    packer.chosen_code.insert(len(packer.chosen_code) - 1, Chosen(outline, form))
+    return form.tokens + ITEM_OVERHEAD
+
+
+def grouped(chosen: Sequence[Chosen]) -> tuple[Chosen, ...]:
+    """The same items with each file's together: files in the order of their first (best placed)
+    item, a file's items in line order (a whole file or its outline first, a class before its
+    members)."""
+    first: dict[str, int] = {}
+    for n, item in enumerate(chosen):
+        first.setdefault(item.candidate.path, n)
+    return tuple(sorted(chosen, key=lambda c: (first[c.candidate.path], c.candidate.start_line, -c.candidate.end_line)))
 
 
 def _pack_required(packer: _Packer, required: Sequence[Candidate], budget: int) -> int:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from noface_ctx.budget import omitted_cost, select
+from noface_ctx.budget import above_floor, omitted_cost, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
@@ -31,12 +31,12 @@ from noface_ctx.freshness.assess import Freshness, assess_docs
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.issue.load import load_issue_with_warnings
 from noface_ctx.rank.code import CodeRanking, rank_code
-from noface_ctx.rank.code_forms import code_location
+from noface_ctx.rank.code_forms import CLASS_OUTLINE, code_location
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import CachedEmbedder, Embedder
-from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, frame_tokens, render_prompt
+from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, floor_note, frame_tokens, render_prompt
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON
 from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
@@ -48,6 +48,12 @@ MAX_OMITTED = 15
 # rank_code's scores are fused z-scores plus boosts: at or below 0 a snippet is no better than the
 # pool's average, so when it does not fit it is not listed under OMITTED CONTEXT either.
 LIST_CODE_ABOVE = 0.0
+# The relevance floor for ranked code, on the same scale and for the same reason: a ranked snippet
+# scoring at or below it is no more related to the issue than the average of the pool BM25 drew
+# (every chunk past that pool scores below the pool's lowest), so it is neither included, however
+# much budget remains, nor listed; CODE CONTEXT ends with a line saying so (`render.floor_note`).
+# Manifest items are never dropped. (Measured on dev rows: see docs/budget-and-selection.md.)
+CODE_FLOOR = LIST_CODE_ABOVE
 _MIN_ISSUE_TOKENS = 40  # the issue text is never shrunk below this to make room
 
 
@@ -238,20 +244,24 @@ class _Packed:
     selection: Selection
     clashes: tuple[str, ...]
     dropped: tuple[Omitted, ...]  # chosen items moved out by the final count
+    below_floor: int = 0  # ranked code items under CODE_FLOOR, left out whatever the budget
 
 
 def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSet, doc_rank: DocRanking,
           code_rank: CodeRanking, run: _Run) -> _Packed:
     doc_cands = _allowed(doc_rank.candidates, files, issue, run, cfg)
-    code_cands = _allowed(code_rank.candidates, files, issue, run, cfg)
+    code_cands, below = above_floor(_allowed(code_rank.candidates, files, issue, run, cfg), CODE_FLOOR)
+    outlines = _allowed(code_rank.outlines, files, issue, run, cfg)
     no_docs, no_code = _empty_reasons(docset, files, doc_cands, code_cands, doc_rank.k)
-    fixed = _fit_fixed(cfg, issue, total, no_docs, no_code)
-    available = total - frame_tokens(fixed, no_docs=no_docs, no_code=no_code)
+    note = floor_note(below) if code_cands else ""  # with nothing above the floor, no_code says it
+    fixed = _fit_fixed(cfg, issue, total, no_docs, no_code, note)
+    available = total - frame_tokens(fixed, no_docs=no_docs, no_code=no_code, code_note=note)
     selection = select(doc_cands, code_cands, available=available, docs_share=cfg.context.docs_share,
-                       max_docs=doc_rank.k, max_omitted=MAX_OMITTED, list_code_above=LIST_CODE_ABOVE)
+                       max_docs=doc_rank.k, max_omitted=MAX_OMITTED, list_code_above=LIST_CODE_ABOVE,
+                       outlines=outlines)
     if fixed.issue_cut:
         run.warn([f"issue text truncated by {fixed.issue_cut} tokens to fit the budget"])
-    return _verify(fixed, selection, total, no_docs, no_code)
+    return replace(_verify(fixed, selection, total, no_docs, no_code, note), below_floor=below)
 
 
 def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, cfg: Config) -> list[Candidate]:
@@ -294,52 +304,59 @@ def _empty_reasons(docset: DocSet, files: RepoFiles, docs: Sequence[Candidate], 
     return no_docs, no_code
 
 
-def _fit_fixed(cfg: Config, issue: Issue, total: int, no_docs: str, no_code: str) -> Fixed:
+def _fit_fixed(cfg: Config, issue: Issue, total: int, no_docs: str, no_code: str, note: str = "") -> Fixed:
     """The fixed sections, with the issue text shrunk further if they alone exceed the budget."""
     fixed = fixed_sections(cfg, issue, budget=total, manifest=issue.manifest)
     for _ in range(4):
-        over = frame_tokens(fixed, no_docs=no_docs, no_code=no_code) - total
+        over = frame_tokens(fixed, no_docs=no_docs, no_code=no_code, code_note=note) - total
         if over <= 0:
             return fixed
         if fixed.issue_tokens <= _MIN_ISSUE_TOKENS:
             break
         limit = max(_MIN_ISSUE_TOKENS, fixed.issue_tokens - over - 8)
         fixed = fixed_sections(cfg, issue, budget=total, manifest=issue.manifest, issue_limit=limit)
-    need = frame_tokens(fixed, no_docs=no_docs, no_code=no_code)
+    need = frame_tokens(fixed, no_docs=no_docs, no_code=no_code, code_note=note)
     if need <= total:
         return fixed
     raise UsageError(f"budget {total} is too small: the fixed sections alone need {need} tokens")
 
 
-def _render(fixed: Fixed, sel: Selection, no_docs: str, no_code: str) -> tuple[str, tuple[str, ...]]:
+def _render(fixed: Fixed, sel: Selection, no_docs: str, no_code: str, note: str = "") -> tuple[str, tuple[str, ...]]:
     clashes = tuple(find_clashes([c.candidate for c in sel.docs])) if len(sel.docs) > 1 else ()
-    return render_prompt(fixed, sel, clashes=clashes, no_docs=no_docs, no_code=no_code), clashes
+    return render_prompt(fixed, sel, clashes=clashes, no_docs=no_docs, no_code=no_code, code_note=note), clashes
 
 
-def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str) -> _Packed:
-    """Count the finished text; while over, move the lowest-scored chosen item to OMITTED."""
+def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str, note: str = "") -> _Packed:
+    """Count the finished text; while over, move the lowest-scored chosen item to OMITTED (a class
+    outline goes first, unlisted: its methods still name their class)."""
     dropped: list[Omitted] = []
-    text, clashes = _render(fixed, sel, no_docs, no_code)
+    text, clashes = _render(fixed, sel, no_docs, no_code, note)
     while count_tokens(text) > total:
         chosen = [*sel.docs, *sel.code]
         if chosen:
             # Doc and code scores are on different scales: ranked code goes first, then docs,
             # then manifest files, each lowest score first.
-            victim = min(chosen, key=lambda c: (c.candidate.required, c.candidate.kind == "doc", c.candidate.score))
-            gone = _as_omitted(victim, "dropped when the finished prompt was counted: over budget")
-            dropped.append(gone)
-            sel = replace(
-                sel,
-                docs=tuple(c for c in sel.docs if c is not victim),
-                code=tuple(c for c in sel.code if c is not victim),
-                omitted=(gone, *sel.omitted),
-            )
+            victim = min(chosen, key=lambda c: (c.candidate.required, not _is_outline(c), c.candidate.kind == "doc",
+                                                c.candidate.score))
+            why = "dropped when the finished prompt was counted: over budget"
+            code = tuple(c for c in sel.code if c is not victim)
+            if _is_outline(victim):
+                sel = replace(sel, code=code, skipped=(*sel.skipped, _as_omitted(victim, why)))
+            else:  # outlines went first: none is left without its methods
+                gone = _as_omitted(victim, why)
+                dropped.append(gone)
+                sel = replace(sel, docs=tuple(c for c in sel.docs if c is not victim), code=code,
+                              omitted=(gone, *sel.omitted))
         elif sel.omitted:  # only omitted lines left: list fewer of them
             sel = replace(sel, omitted=sel.omitted[:-1], skipped=(*sel.skipped, sel.omitted[-1]))
         else:  # cannot happen: _fit_fixed proved the empty frame fits
             raise UsageError(f"budget {total} is too small for this issue's fixed sections")
-        text, clashes = _render(fixed, sel, no_docs, no_code)
+        text, clashes = _render(fixed, sel, no_docs, no_code, note)
     return _Packed(text, fixed, sel, clashes, tuple(dropped))
+
+
+def _is_outline(item: Chosen) -> bool:
+    return item.form.label == CLASS_OUTLINE
 
 
 def _as_omitted(item: Chosen, reason: str) -> Omitted:
@@ -382,6 +399,7 @@ def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
         "notes": [*doc_rank.notes, *code_rank.notes],
         "embedded_now": run.embedded_now,
         "skipped": [_omitted_dict(o) for o in sel.skipped],
+        "code_floor": {"score": CODE_FLOOR, "below": packed.below_floor},
         "result_warnings": list(run.important),  # the warnings `preview -q` still prints
     }
     return Prompt(

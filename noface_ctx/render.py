@@ -27,6 +27,15 @@ OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch an
 NOTHING_OMITTED = "none: nothing relevant was left out"
 UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
 UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
+FLOOR_NOTE = ("[Code stops at the relevance floor: {n} weaker match{es} ranked below it {verb} neither shown nor "
+              "listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
+
+
+def floor_note(below: int) -> str:
+    """The line closing CODE CONTEXT when `below` ranked code items fell under the relevance floor."""
+    if below <= 0:
+        return ""
+    return FLOOR_NOTE.format(n=below, es="" if below == 1 else "es", verb="is" if below == 1 else "are")
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,13 +235,17 @@ def render_prompt(
     clashes: Sequence[str] = (),
     no_docs: str = NO_DOCS,
     no_code: str = NO_CODE,
+    code_note: str = "",
 ) -> str:
-    """Join the fixed sections with the chosen forms' texts; `selection=None` renders the empty frame."""
+    """Join the fixed sections with the chosen forms' texts; `selection=None` renders the empty frame.
+    `code_note` (see `floor_note`) closes CODE CONTEXT when given."""
     docs = [c.form.text.strip("\n") for c in selection.docs] if selection else []
     code = [c.form.text.strip("\n") for c in selection.code] if selection else []
     omitted = selection.omitted if selection else ()
     design_body = BLOCK_SEP.join(([_clash_block(clashes)] if clashes and docs else []) + docs) or no_docs
     code_body = BLOCK_SEP.join(code) or no_code
+    if code_note:
+        code_body += BLOCK_SEP + code_note
     sections = [
         fixed.head,
         f"DESIGN CONTEXT:\n{design_body}",
@@ -257,9 +270,9 @@ def _omitted_section(omitted: Sequence[Omitted], unlisted: int = 0) -> str:
     return f"OMITTED CONTEXT:\n{OMITTED_INTRO}\n" + "\n".join(lines)
 
 
-def frame_tokens(fixed: Fixed, *, no_docs: str = NO_DOCS, no_code: str = NO_CODE) -> int:
+def frame_tokens(fixed: Fixed, *, no_docs: str = NO_DOCS, no_code: str = NO_CODE, code_note: str = "") -> int:
     """Tokens the packer can never use: the prompt with nothing selected, plus the OMITTED intro."""
-    empty = render_prompt(fixed, None, no_docs=no_docs, no_code=no_code)
+    empty = render_prompt(fixed, None, no_docs=no_docs, no_code=no_code, code_note=code_note)
     return count_tokens(empty) + count_tokens(OMITTED_INTRO) + 1 + count_tokens(UNLISTED_RESERVE) + 1
 
 

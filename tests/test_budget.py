@@ -141,7 +141,8 @@ def test_a_class_containing_a_chosen_method_is_not_shown_in_full_again():
     method = code("a.py", "Store.get", 0.95, (40,), lines=(20, 30))
     cls = code("a.py", "Store", 0.9, (300, 30), lines=(10, 60), labels=("full", "outline"))
     sel = select([], [method, cls], available=2000, docs_share=0.0, max_docs=0)
-    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store.get", "full"), ("Store", "outline")]
+    # one file's blocks come in line order: the class (line 10) before its method (line 20)
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store", "outline"), ("Store.get", "full")]
 
 
 def test_omitted_list_is_capped_by_score_and_its_cost_is_reserved():
@@ -225,3 +226,88 @@ def test_never_over_available_and_no_repeated_lines(cands, available, share, k, 
     decided = {(c.candidate.kind, c.candidate.ref, c.candidate.path) for c in (*sel.docs, *sel.code)}
     decided |= {(o.kind, o.ref, o.path) for o in (*sel.omitted, *sel.skipped)}
     assert decided == {(c.kind, c.ref, c.path) for c in (*docs, *code_items)}
+
+
+# --------------------------------------------------------------------------- grouping and class outlines
+
+
+def outline_of(path: str, cls: str, n: int, lines=(1, 400)) -> Candidate:
+    text = " ".join(["outline"] * n)
+    return Candidate("code", path, cls, cls, (Form("class-outline", text, count_tokens(text)),), 0.5,
+                     f"NEED_CODE: {path}:{lines[0]}-{lines[1]}", start_line=lines[0], end_line=lines[1])
+
+
+def test_a_method_brings_its_class_outline_once_and_the_file_comes_together():
+    m1 = code("a.py", "Store.put", 0.9, (40,), lines=(50, 60))
+    other = code("b.py", "helper", 0.8, (40,), lines=(5, 9))
+    m2 = code("a.py", "Store.get", 0.7, (40,), lines=(20, 30))
+    free = code("a.py", "load", 0.6, (40,), lines=(100, 110))
+    sel = select([], [m1, other, m2, free], available=2000, docs_share=0.0, max_docs=0,
+                 outlines=[outline_of("a.py", "Store", 30, lines=(10, 90))])
+    assert [(c.candidate.path, c.candidate.ref, c.form.label) for c in sel.code] == [
+        ("a.py", "Store", "class-outline"), ("a.py", "Store.get", "full"), ("a.py", "Store.put", "full"),
+        ("a.py", "load", "full"), ("b.py", "helper", "full")]
+    assert used(sel) <= 2000
+
+
+def test_no_class_outline_when_the_class_or_its_file_is_shown_or_it_does_not_fit():
+    method = code("a.py", "Store.get", 0.9, (40,), lines=(20, 30))
+    cls = code("a.py", "Store", 0.95, (300,), lines=(10, 60), labels=("outline",))
+    outline = [outline_of("a.py", "Store", 30, lines=(10, 60))]
+    sel = select([], [cls, method], available=2000, docs_share=0.0, max_docs=0, outlines=outline)
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store", "outline"), ("Store.get", "full")]
+    whole = code("a.py", "", 1.0, (200,), required=True, labels=("outline",))
+    sel = select([], [whole, method], available=2000, docs_share=0.0, max_docs=0, outlines=outline)
+    assert [c.form.label for c in sel.code] == ["outline", "full"]
+    # room for the method but not for its outline: the method alone (its block names its class)
+    sel = select([], [method], available=40 + ITEM_OVERHEAD + 10, docs_share=0.0, max_docs=0, outlines=outline)
+    assert [c.candidate.ref for c in sel.code] == ["Store.get"]
+    # a class ranked below a method whose outline is shown: not shown again
+    later = code("a.py", "Store", 0.5, (300,), lines=(10, 60), labels=("outline",))
+    sel = select([], [method, later], available=2000, docs_share=0.0, max_docs=0, outlines=outline)
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store", "class-outline"), ("Store.get", "full")]
+    assert [o.ref for o in sel.skipped] == ["Store"]
+
+
+@st.composite
+def with_outlines(draw):
+    """Code candidates where some are methods of classes C0..C2, and those classes' outlines."""
+    code_items, outlines = [], {}
+    for i in range(draw(st.integers(0, 25))):
+        path = f"m{draw(st.integers(0, 3))}.py"
+        owner = draw(st.sampled_from(["", "C0", "C1", "C2"]))
+        start = draw(st.integers(11, 300))
+        whole = owner == "" and draw(st.booleans()) and i % 5 == 0
+        ref = "" if whole else (f"{owner}.f{i}" if owner else f"f{i}")
+        code_items.append(code(path, ref, draw(st.floats(0, 1)), draw(sizes),
+                               lines=(0, 0) if whole else (start, start + draw(st.integers(0, 60))),
+                               required=draw(st.booleans()) and i < 3))
+        if owner and (path, owner) not in outlines:
+            outlines[(path, owner)] = outline_of(path, owner, draw(st.integers(1, 300)), lines=(10, 400))
+    return code_items, list(outlines.values())
+
+
+@settings(max_examples=80, deadline=None)
+@given(with_outlines(), st.integers(0, 12000), st.integers(0, 20))
+def test_outlines_and_grouping_never_break_the_budget(cands, available, cap):
+    code_items, outlines = cands
+    sel = select([], code_items, available=available, docs_share=0.0, max_docs=0, max_omitted=cap,
+                 outlines=outlines)
+    assert used(sel) + omitted_cost(sel.omitted) <= available
+    # grouped: a file's items together, files in the order of their best placed item, lines ascending
+    paths = [c.candidate.path for c in sel.code]
+    order = list(dict.fromkeys(paths))
+    assert paths == sorted(paths, key=order.index)
+    for path in order:
+        starts = [c.candidate.start_line for c in sel.code if c.candidate.path == path]
+        assert starts == sorted(starts)
+    rank = {id(c): n for n, c in enumerate(sorted(code_items, key=lambda c: not c.required))}
+    best = [min(rank[id(c.candidate)] for c in sel.code if c.candidate.path == p and id(c.candidate) in rank)
+            for p in order]
+    assert best == sorted(best)
+    # an outline only with a method of its class shown, once, and not beside its class's own block
+    shown = [c for c in sel.code if c.form.label == "class-outline"]
+    keys = [(c.candidate.path, c.candidate.ref) for c in shown]
+    assert len(keys) == len(set(keys))
+    methods = {(c.candidate.path, c.candidate.ref.rpartition(".")[0]) for c in sel.code if c.form.label != "class-outline"}
+    assert set(keys) <= methods

@@ -237,6 +237,16 @@ def test_any_budget_and_docs_share_fit(repo, embedder, budget, share):
     prompt = build_prompt(ISSUE, config=cfg, budget=budget, embed=embedder)
     assert prompt.tokens["total"] == count_tokens(prompt.text) <= budget
     assert_safe(prompt.text)
+    # CODE CONTEXT: a file's blocks together and in line order; a class outline once, with its methods
+    paths = [row["path"] for row in prompt.code]
+    order = list(dict.fromkeys(paths))
+    assert paths == sorted(paths, key=order.index)
+    for path in order:
+        starts = [row["start_line"] for row in prompt.code if row["path"] == path]
+        assert starts == sorted(starts)
+    outlines = [(row["path"], row["symbol"]) for row in prompt.code if row["form"] == "class-outline"]
+    assert len(outlines) == len(set(outlines))
+    assert all(any(r["path"] == p and r["symbol"].startswith(c + ".") for r in prompt.code) for p, c in outlines)
 
 
 def test_more_budget_means_more_context_and_the_right_context(repo, embedder):

@@ -19,7 +19,14 @@ from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, RepoFiles
 from noface_ctx.lexical import zscore
-from noface_ctx.rank.code_forms import ChunkRenderer, CodeReportRow, report_row, required_candidates, snippet_candidates
+from noface_ctx.rank.code_forms import (
+    ChunkRenderer,
+    CodeReportRow,
+    class_outlines,
+    report_row,
+    required_candidates,
+    snippet_candidates,
+)
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.code_manifest import MAX_DIR_FILES, manifest_files
 from noface_ctx.rank.embed import CachedEmbedder, Embedder
@@ -44,6 +51,7 @@ class CodeRanking:
     embedding_used: bool = False
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    outlines: tuple[Candidate, ...] = ()  # class outlines for methods shown without their class
 
 
 def rank_code(
@@ -89,6 +97,7 @@ def rank_code(
         embedding_used="embedding" in signals,
         notes=tuple(run.notes),
         warnings=tuple(run.warnings),
+        outlines=tuple(class_outlines(run, renderer, ranked)),
     )
 
 

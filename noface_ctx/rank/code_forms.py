@@ -1,10 +1,12 @@
 """Code candidates and their finished text blocks (`Form`s, most complete first): a definition in
 full or cut to its head, a class as an outline, a manifest file whole, as an outline with its
-relevant definitions, or as a line range; and the report rows naming each candidate.
+relevant definitions, or as a line range; the short class outlines shown before methods whose
+class is not shown; and the report rows naming each candidate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
@@ -22,6 +24,9 @@ HEAD_LINES = 60
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
+OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatures
+OUTLINE_TOKENS = 160  # ... and fewer when it would be bigger than this
+CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
 
 
 class ChunkRenderer:
@@ -92,6 +97,40 @@ class ChunkRenderer:
         title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
         return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
 
+    def class_outline(self, i: int, prefer: Sequence[str] = ()) -> str | None:
+        """A short outline of container chunk `i`: its signature and some of its direct members'
+        signatures with their line ranges, no bodies, within `OUTLINE_TOKENS`; None without members.
+        Members named in `prefer` are kept first, in that order; each run of members left out
+        becomes a `... (N more members)` line."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        chunks = self.index.chunks_for(path)
+        own = [c for c in chunks if c.symbol == symbol and (c.start_line, c.end_line) == (start, end)]
+        kids = sorted((replace(c, docstring="") for c in chunks
+                       if c.parent == symbol and c.symbol and c.symbol != symbol and c.kind not in ("block", "window")
+                       and start <= c.start_line and c.end_line <= end), key=lambda c: (c.start_line, -c.end_line))
+        if not own or not kids:
+            return None
+        first = {name: n for n, name in reversed(list(enumerate(prefer)))}
+        ranked = sorted(range(len(kids)), key=lambda k: (first.get(kids[k].symbol, len(first)), k))[:OUTLINE_MEMBERS]
+        head = outline([own[0]], path=path).split("\n")[1]  # the class's row, minus the "# outline of" line
+        rows = {k: outline([own[0], kids[k]], path=path).split("\n")[2] for k in ranked}
+        pad = " " * (len(head) - len(head.lstrip(" 0123456789-")) + 4)
+        title = f"{path}:{start}-{end}  {self.index.kind(i)} {symbol} — outline, bodies omitted"
+        while True:
+            out, last = [head], -1
+            for k in sorted(ranked):
+                if k > last + 1:
+                    out.append(_more(pad, k - last - 1))
+                out.append(rows[k])
+                last = k
+            if last < len(kids) - 1:
+                out.append(_more(pad, len(kids) - 1 - last))
+            text = f"{title}\n```text\n" + "\n".join(out) + "\n```"
+            if len(ranked) <= 1 or count_tokens(text) <= OUTLINE_TOKENS:
+                return text
+            ranked.pop()  # the least preferred member goes first
+
     def whole(self, path: str) -> str:
         """The whole file in one fenced block."""
         text = self.index.file_text(path).rstrip("\n")
@@ -105,6 +144,10 @@ class ChunkRenderer:
         body = outline(chunks, path=path, total_lines=n)
         note = f"{path}  (outline — bodies omitted; ask with NEED_CODE: {path}:start-end)"
         return f"{note}\n```text\n{body}\n```"
+
+
+def _more(pad: str, n: int) -> str:
+    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
 
 
 def required_candidates(
@@ -181,6 +224,35 @@ def snippet_candidates(
         out.append(replace(cand, scores=detail.get(i, {})))
         room -= cand.forms[0].tokens
     return out
+
+
+def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate]) -> list[Candidate]:
+    """One `CLASS_OUTLINE` candidate per class some ranked method of `candidates` belongs to,
+    scored as its best method, listing its ranked members first. The packer shows one before
+    the first method of its class it includes, unless the class's own block (or its file's
+    outline) is shown."""
+    members: dict[tuple[str, str], list[Candidate]] = {}
+    for c in candidates:
+        owner = c.ref.rpartition(".")[0]
+        if not c.required and owner:
+            members.setdefault((c.path, owner), []).append(c)
+    out: list[Candidate] = []
+    for (path, owner), shown in members.items():
+        ids = [i for i in r.index.chunk_ids(path)
+               if r.index.symbol(i) == owner and r.index.kind(i) in CONTAINER_KINDS and _inside(r.index.lines(i), shown[0])]
+        text = rd.class_outline(ids[0], [c.ref for c in shown]) if ids else None
+        if text is None:
+            continue
+        start, end = r.index.lines(ids[0])
+        kind = r.index.kind(ids[0])
+        why = (f"outline of `{owner}`, whose members are shown",)
+        out.append(_candidate(path, owner, f"{kind} {owner}", [(CLASS_OUTLINE, text)], shown[0].score,
+                              f"NEED_CODE: {path}:{start}-{end}", start, end, kind, why))
+    return out
+
+
+def _inside(span: tuple[int, int], c: Candidate) -> bool:
+    return span[0] <= c.start_line and c.end_line <= span[1]
 
 
 def _candidate(

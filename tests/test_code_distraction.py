@@ -1,0 +1,284 @@
+"""Less distraction in CODE CONTEXT, end to end on small real git repositories: ranked code below
+the relevance floor stays out whatever the budget (and the prompt says so), one file's blocks
+come together in line order, and a method shown without its class is preceded by a short outline
+of that class, once."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+from conftest import FakeEmbedder, make_repo
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from noface_ctx.pipeline import CODE_FLOOR, build_prompt
+from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_TOKENS
+from noface_ctx.render import FLOOR_NOTE, floor_note
+from noface_ctx.tokens import count_tokens
+
+
+def _line_item(i: int) -> str:
+    return textwrap.dedent(f'''
+        def invoice_line_{i}(invoice, line):
+            """Add line {i} of an invoice, with its tax."""
+            amount = line.price * line.quantity
+            invoice.tax += amount * invoice.tax_rate
+            return invoice.total + amount
+        ''')
+
+
+ROUNDING = '''\
+def round_invoice_tax(invoice, places=2):
+    """Round the tax of an invoice to `places` decimals, half up, before the total is computed."""
+    tax = invoice.tax
+    invoice.tax = round_half_up(tax, places)
+    return invoice.tax
+'''
+
+AUDIT = '''\
+def write_audit_entry(entry, stream):
+    """Append one audit entry to the stream; rounding of timestamps is left to the caller."""
+    stream.write(str(entry) + "\\n")
+    stream.flush()
+'''
+
+BILLING = {
+    "billing/__init__.py": "",
+    "billing/lines.py": '"""Invoice lines."""\n' + "".join(_line_item(i) for i in range(14)),
+    "billing/rounding.py": ROUNDING,
+    "billing/audit.py": AUDIT,
+}
+
+TAX_ISSUE = {
+    "id": "b-1",
+    "title": "Invoice tax rounding is wrong",
+    "description": "round_invoice_tax must round the invoice tax half up before the invoice total; "
+                   "lines add their tax unrounded.",
+}
+
+
+@pytest.fixture(scope="module")
+def billing(tmp_path_factory):
+    return make_repo(tmp_path_factory.mktemp("floor") / "repo", BILLING)
+
+
+def _code_section(text: str) -> str:
+    return text[text.index("CODE CONTEXT:\n"):text.index("\n\nOMITTED CONTEXT:")]
+
+
+def _scores(prompt) -> dict[str, float]:
+    return {f"{row['path']}::{row['symbol']}": row["score"] for row in prompt.code}
+
+
+@pytest.mark.parametrize("embed", [False, FakeEmbedder()], ids=["bm25", "fake-embedder"])
+def test_a_weak_match_stays_out_even_with_a_huge_budget_and_the_prompt_says_why(billing, embed):
+    prompt = build_prompt(TAX_ISSUE, billing, budget=50000, embed=embed)
+    shown = {(row["path"], row["symbol"]) for row in prompt.code}
+    assert ("billing/rounding.py", "round_invoice_tax") in shown  # strongly related: still in
+    assert not any(path == "billing/audit.py" for path, _ in shown)  # one shared word: below the floor
+    assert "write_audit_entry" not in prompt.text
+    assert all(not o.path.endswith("audit.py") for o in prompt.omitted)  # and not listed as omitted
+    assert all(row["score"] > CODE_FLOOR for row in prompt.code if not row["required"])
+    below = prompt.details["code_floor"]["below"]
+    assert below > 0 and prompt.details["code_floor"]["score"] == CODE_FLOOR
+    code = _code_section(prompt.text)
+    assert code.endswith("\n\n" + floor_note(below))
+    assert "relevance floor" in code
+    assert prompt.tokens["total"] == count_tokens(prompt.text) <= 50000
+
+
+def test_manifest_items_are_never_dropped_by_the_floor(billing):
+    manifest = {"primary_files": ["billing/rounding.py"], "read_files": ["billing/audit.py"]}
+    prompt = build_prompt(TAX_ISSUE, billing, budget=50000, embed=False, manifest=manifest)
+    audit = [row for row in prompt.code if row["path"] == "billing/audit.py"]
+    assert audit and all(row["required"] for row in audit)
+    assert "def write_audit_entry(entry, stream):" in prompt.text
+
+
+def test_no_floor_line_when_nothing_falls_below_it(billing):
+    issue = {"id": "b-2", "title": "write_audit_entry flushes too often",
+             "description": "write_audit_entry should not flush the stream after every audit entry."}
+    prompt = build_prompt(issue, billing, budget=50000, embed=False)
+    if prompt.details["code_floor"]["below"] == 0:
+        assert "relevance floor" not in prompt.text
+    else:
+        assert _code_section(prompt.text).endswith(floor_note(prompt.details["code_floor"]["below"]))
+
+
+def test_floor_note_wording():
+    assert floor_note(0) == ""
+    assert floor_note(1).startswith("[Code stops at the relevance floor: 1 weaker match ranked below it is ")
+    assert floor_note(7) == FLOOR_NOTE.format(n=7, es="es", verb="are")
+
+
+# --------------------------------------------------------------------------- grouping and outlines
+
+
+def _filler(i: int) -> str:
+    return f'''
+    def format_label_{i}(self, value):
+        """Unrelated helper {i}: a display label for a value."""
+        text = str(value).strip()
+        if len(text) > {i + 10}:
+            text = text[:{i + 10}]
+        return text.upper()
+'''
+
+
+CART = ('"""Shopping cart."""\n\n\nclass Cart:\n    """Items with quantities and a discount."""\n'
+        + '''
+    def __init__(self):
+        self.items = {}
+        self.discount = 0.0
+''' + "".join(_filler(i) for i in range(40)) + '''
+    def apply_discount(self, rate):
+        """Set the cart discount rate; it must be clamped to [0, 1]."""
+        self.discount = rate
+
+    def total_price(self, prices):
+        """The discounted total price of the cart."""
+        total = sum(prices[sku] * n for sku, n in self.items.items())
+        return total * (1 - self.discount)
+''')
+
+PRICING = '''\
+"""Prices."""
+
+
+def discount_total(total, rate):
+    """Apply a discount rate to a total price."""
+    return total * (1 - rate)
+
+
+def clamp_rate(rate):
+    """Clamp a discount rate to [0, 1]."""
+    return min(1.0, max(0.0, rate))
+'''
+
+CART_ISSUE = {
+    "id": "s-1",
+    "title": "Cart discount rate is not clamped",
+    "description": "Cart.apply_discount accepts a rate above 1, so Cart.total_price goes negative. "
+                   "Clamp the discount rate with clamp_rate in apply_discount.",
+}
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    return make_repo(tmp_path_factory.mktemp("grouping") / "repo",
+                     {"shop/__init__.py": "", "shop/cart.py": CART, "shop/pricing.py": PRICING})
+
+
+BLOCK_HEAD = re.compile(r"^(\S+\.py)(?::(\d+)-(\d+))?  ", re.M)
+
+
+def _blocks(text: str) -> list[tuple[str, int]]:
+    """(path, start line) of each code block header in CODE CONTEXT, in prompt order."""
+    return [(m.group(1), int(m.group(2) or 0)) for m in BLOCK_HEAD.finditer(_code_section(text))]
+
+
+def assert_grouped(prompt) -> None:
+    """Each file's blocks together, in line order, rows matching the text."""
+    blocks = _blocks(prompt.text)
+    assert blocks == [(row["path"], row["start_line"]) for row in prompt.code]
+    paths = [p for p, _ in blocks]
+    order = list(dict.fromkeys(paths))
+    assert paths == sorted(paths, key=order.index)  # contiguous per file
+    for path in order:
+        starts = [s for p, s in blocks if p == path]
+        assert starts == sorted(starts)
+
+
+@pytest.mark.parametrize("embed", [False, FakeEmbedder()], ids=["bm25", "fake-embedder"])
+def test_one_files_blocks_come_together_in_line_order_after_one_class_outline(shop, embed):
+    prompt = build_prompt(CART_ISSUE, shop, budget=6000, embed=embed)
+    assert_grouped(prompt)
+    rows = [(row["path"], row["symbol"], row["form"]) for row in prompt.code]
+    methods = [r for r in rows if r[1].startswith("Cart.")]
+    assert ("shop/cart.py", "Cart.apply_discount", "full") in methods
+    assert ("shop/cart.py", "Cart.total_price", "full") in methods
+    outlines = [r for r in rows if r[2] == CLASS_OUTLINE]
+    assert outlines == [("shop/cart.py", "Cart", CLASS_OUTLINE)]  # once, though several methods are shown
+    assert rows.index(outlines[0]) < min(rows.index(m) for m in methods)  # before its methods
+    assert ("shop/pricing.py", "clamp_rate", "full") in rows
+    # The outline: the class line, members' signatures with ranges (ranked ones kept), no bodies.
+    text = _code_section(prompt.text)
+    outline = text[text.index("shop/cart.py:4-"):]
+    outline = outline[:outline.index("\n```\n") + 4]
+    assert outline.splitlines()[0].startswith("shop/cart.py:4-") and "class Cart — outline" in outline
+    assert "class Cart:" in outline and "def apply_discount(self, rate):" in outline
+    assert "more members)" in outline and "self.discount = rate" not in outline
+    assert "def total_price(self, prices):" in outline  # ranked members are kept first
+    assert count_tokens(outline) <= OUTLINE_TOKENS
+    row = next(r for r in prompt.code if r["form"] == CLASS_OUTLINE)
+    assert row["tokens"] == count_tokens(outline)  # its tokens are counted like any block
+    assert prompt.tokens["total"] == count_tokens(prompt.text) <= 6000
+
+
+def test_an_outline_only_when_the_class_itself_is_not_shown(tmp_path):
+    small = ('class Meter:\n    """A small meter."""\n\n    def reset_meter(self):\n        self.count = 0\n\n'
+             '    def read_meter(self):\n        return self.count\n')
+    repo = make_repo(tmp_path / "repo", {"meter.py": small})
+    issue = {"id": "m-1", "title": "Meter is not thread safe",
+             "description": "Two threads using one Meter lose counts: make the Meter class safe to share."}
+    prompt = build_prompt(issue, repo, budget=4000, embed=False)
+    assert [(row["symbol"], row["form"]) for row in prompt.code] == [("Meter", "full")]
+    assert prompt.text.count("class Meter:") == 1
+    # its methods scored below the floor, but they are shown inside the class: not counted as left out
+    assert prompt.details["code_floor"]["below"] == 0 and "relevance floor" not in prompt.text
+
+    issue = {"id": "m-2", "title": "Meter reset_meter and read_meter disagree",
+             "description": "Meter.reset_meter should reset what Meter.read_meter returns."}
+    prompt = build_prompt(issue, repo, budget=4000, embed=False)
+    rows = [(row["symbol"], row["form"]) for row in prompt.code]
+    # the methods rank above their class: its outline comes first, the class block is not repeated
+    assert rows == [("Meter", CLASS_OUTLINE), ("Meter.reset_meter", "full"), ("Meter.read_meter", "full")]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(budget=st.integers(min_value=1200, max_value=20000))
+def test_any_budget_fits_with_outlines_and_grouping(shop, budget):
+    prompt = build_prompt(CART_ISSUE, shop, budget=budget, embed=False)
+    assert prompt.tokens["total"] == count_tokens(prompt.text) <= budget
+    assert_grouped(prompt)
+    outlines = [row for row in prompt.code if row["form"] == CLASS_OUTLINE]
+    assert len(outlines) <= 1
+    if outlines:  # only with a method of its class shown
+        assert any(row["symbol"].startswith("Cart.") for row in prompt.code)
+
+
+def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored_item():
+    from pathlib import Path
+
+    from noface_ctx.config import Config
+    from noface_ctx.datatypes import Candidate, Chosen, Form, Issue, Selection
+    from noface_ctx.pipeline import _verify
+    from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
+
+    def item(ref: str, score: float, n: int, label: str = "full", lines=(10, 20)) -> Chosen:
+        text = f"a.py:{lines[0]}-{lines[1]}  {ref}\n" + "x = 1\n" * n
+        cand = Candidate("code", "a.py", ref, ref, (Form(label, text, count_tokens(text)),), score,
+                         f"NEED_CODE: a.py:{lines[0]}-{lines[1]}", start_line=lines[0], end_line=lines[1])
+        return Chosen(cand, cand.forms[0])
+
+    fixed = fixed_sections(Config(root=Path("/tmp/v")), Issue(id="v-1", title="t"), budget=2000)
+    outline = item("Store", 0.9, 5, CLASS_OUTLINE, lines=(1, 90))
+    chosen = (outline, item("Store.get", 0.9, 40, lines=(10, 20)), item("load", 0.5, 40, lines=(95, 99)))
+    sel = Selection(docs=(), code=chosen, omitted=(), budget=0, docs_budget=0, code_budget=0)
+    full = count_tokens(render_prompt(fixed, sel))
+    packed = _verify(fixed, sel, full - 3, NO_DOCS, NO_CODE)  # a few tokens over: the outline goes, unlisted
+    assert [c.candidate.ref for c in packed.selection.code] == ["Store.get", "load"]
+    assert packed.dropped == () and packed.selection.omitted == ()
+    assert [o.ref for o in packed.selection.skipped] == ["Store"]
+
+    reordered = Selection(docs=(), code=(outline, item("Store.get", 0.2, 40), item("load", 0.5, 40, lines=(95, 99))),
+                          omitted=(), budget=0, docs_budget=0, code_budget=0)
+    budget = full - count_tokens(outline.form.text) - 60  # the outline and a method must go
+    packed = _verify(fixed, reordered, budget, NO_DOCS, NO_CODE)
+    assert count_tokens(packed.text) <= budget
+    assert [c.candidate.ref for c in packed.selection.code] == ["load"]
+    assert [o.ref for o in packed.dropped] == ["Store.get"]  # listed under OMITTED CONTEXT
+    assert [o.ref for o in packed.selection.skipped] == ["Store"]
+    assert "\n  NEED_CODE: a.py:10-20\n" in packed.text and "NEED_CODE: a.py:1-90" not in packed.text
