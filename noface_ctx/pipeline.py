@@ -14,30 +14,30 @@ The prompt never exceeds the budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from noface_ctx.budget import above_floor, omitted_cost, select
+from noface_ctx.budget import above_floor, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.load import load_docs
 from noface_ctx.errors import UsageError
+from noface_ctx.explain import Packed, assemble_prompt
 from noface_ctx.files.gate import admitted, scan_repo
 from noface_ctx.freshness.assess import Freshness, assess_docs
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.issue.load import load_issue_with_warnings
 from noface_ctx.rank.code import CodeRanking, rank_code
-from noface_ctx.rank.code_forms import CLASS_OUTLINE, code_location
+from noface_ctx.rank.code_forms import CLASS_OUTLINE
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import CachedEmbedder, Embedder
 from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, floor_note, frame_tokens, render_prompt
-from noface_ctx.schema import CodeRow, DocRow, TokensJSON
 from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
 
@@ -118,7 +118,8 @@ def build_prompt(
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
     packed = run.stage("budget", _pack, cfg, the_issue, total, files, docset, doc_rank, code_rank, run)
-    return _assemble(the_issue, total, files, doc_rank, code_rank, complexity, embed_note, packed, run)
+    return assemble_prompt(the_issue, total, files, doc_rank, code_rank, complexity, embed_note, packed, run,
+                           CODE_FLOOR)
 
 
 # --------------------------------------------------------------------------- early stages
@@ -237,18 +238,8 @@ QUERY_TEXTS = 4  # texts a prompt embeds itself: the issue for docs and for code
 # --------------------------------------------------------------------------- budget + render
 
 
-@dataclass(frozen=True, slots=True)
-class _Packed:
-    text: str
-    fixed: Fixed
-    selection: Selection
-    clashes: tuple[str, ...]
-    dropped: tuple[Omitted, ...]  # chosen items moved out by the final count
-    below_floor: int = 0  # ranked code items under CODE_FLOOR, left out whatever the budget
-
-
 def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSet, doc_rank: DocRanking,
-          code_rank: CodeRanking, run: _Run) -> _Packed:
+          code_rank: CodeRanking, run: _Run) -> Packed:
     doc_cands = _allowed(doc_rank.candidates, files, issue, run, cfg)
     code_cands, below = above_floor(_allowed(code_rank.candidates, files, issue, run, cfg), CODE_FLOOR)
     outlines = _allowed(code_rank.outlines, files, issue, run, cfg)
@@ -326,7 +317,7 @@ def _render(fixed: Fixed, sel: Selection, no_docs: str, no_code: str, note: str 
     return render_prompt(fixed, sel, clashes=clashes, no_docs=no_docs, no_code=no_code, code_note=note), clashes
 
 
-def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str, note: str = "") -> _Packed:
+def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str, note: str = "") -> Packed:
     """Count the finished text; while over, move the lowest-scored chosen item to OMITTED (a class
     outline goes first, unlisted: its methods still name their class)."""
     dropped: list[Omitted] = []
@@ -352,7 +343,7 @@ def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str
         else:  # cannot happen: _fit_fixed proved the empty frame fits
             raise UsageError(f"budget {total} is too small for this issue's fixed sections")
         text, clashes = _render(fixed, sel, no_docs, no_code, note)
-    return _Packed(text, fixed, sel, clashes, tuple(dropped))
+    return Packed(text, fixed, sel, clashes, tuple(dropped))
 
 
 def _is_outline(item: Chosen) -> bool:
@@ -362,105 +353,3 @@ def _is_outline(item: Chosen) -> bool:
 def _as_omitted(item: Chosen, reason: str) -> Omitted:
     c = item.candidate
     return Omitted(kind=c.kind, path=c.path, ref=c.ref, reason=reason, request=c.request, score=c.score)
-
-
-# --------------------------------------------------------------------------- the Prompt
-
-
-def _assemble(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRanking,
-              code_rank: CodeRanking, complexity: Complexity, embed_note: str, packed: _Packed,
-              run: _Run) -> Prompt:
-    sel = packed.selection
-    docs_tokens = sum(c.form.tokens for c in sel.docs)
-    code_tokens = sum(c.form.tokens for c in sel.code)
-    tokens: TokensJSON = {
-        "total": count_tokens(packed.text),
-        "budget": total,
-        "docs": docs_tokens,
-        "code": code_tokens,
-        "fixed": count_tokens(packed.fixed.head) + count_tokens(packed.fixed.tail),
-        "omitted": omitted_cost(sel.omitted),
-    }
-    manifest = issue.manifest
-    details = {
-        "complexity": complexity.to_dict(),
-        "k": doc_rank.k,
-        "embedder": embed_note,
-        "embedding_used": {"docs": bool(doc_rank.embedding_used), "code": bool(code_rank.embedding_used)},
-        "ranked_files": list(code_rank.ranked_files),
-        "timings": dict(run.timings),  # milliseconds per stage
-        "timings_unit": "ms",
-        "manifest": manifest.to_dict() if manifest is not None else None,
-        "manifest_source": manifest.source if manifest is not None else "",
-        "issue_truncated_tokens": packed.fixed.issue_cut,
-        "docs_budget": sel.docs_budget,
-        "code_budget": sel.code_budget,
-        "clashes": list(packed.clashes),
-        "notes": [*doc_rank.notes, *code_rank.notes],
-        "embedded_now": run.embedded_now,
-        "skipped": [_omitted_dict(o) for o in sel.skipped],
-        "code_floor": {"score": CODE_FLOOR, "below": packed.below_floor},
-        "result_warnings": list(run.important),  # the warnings `preview -q` still prints
-    }
-    return Prompt(
-        text=packed.text,
-        issue=issue,
-        tokens=tokens,
-        docs=tuple(_doc_rows(doc_rank, sel)),
-        code=tuple(_code_row(c) for c in sel.code),
-        excluded=files.excluded,
-        omitted=sel.omitted,
-        warnings=tuple(run.warnings),
-        details=details,
-    )
-
-
-def _row_dict(row: Any) -> dict[str, Any]:
-    if isinstance(row, Mapping):
-        return dict(row)
-    to_dict = getattr(row, "to_dict", None)
-    if callable(to_dict):
-        return dict(to_dict())
-    import dataclasses
-
-    return dataclasses.asdict(row)
-
-
-def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[DocRow]:
-    """The ranker's report rows, completed with what the packer decided for each doc."""
-    chosen = {(c.candidate.path, c.candidate.ref): c for c in sel.docs}
-    decided = {(o.path, o.ref): o for o in (*sel.omitted, *sel.skipped) if o.kind == "doc"}
-    rows: list[DocRow] = []
-    for raw in doc_rank.report:
-        row = cast(DocRow, _row_dict(raw))
-        key = (row.get("path", ""), row.get("slug", ""))
-        row.setdefault("stale", False)
-        row.setdefault("stale_reasons", [])
-        if key in chosen:
-            form = chosen[key].form
-            row.update({"included": True, "tokens": form.tokens, "form": form.label})
-            if form.label != "full":
-                row["reason"] = f"{row.get('reason', '')}; included as {form.label}".lstrip("; ")
-        else:
-            row.update({"included": False, "tokens": 0, "form": ""})
-            if key in decided:
-                row["reason"] = decided[key].reason
-        rows.append(row)
-    return rows
-
-
-def _code_row(item: Chosen) -> CodeRow:
-    c = item.candidate
-    return {
-        **code_location(c, c.symbol_kind or ("file" if not c.ref else "")),  # type: ignore[typeddict-item]
-        "tokens": item.form.tokens,
-        "score": round(float(c.score), 4),
-        "form": item.form.label,
-        "required": c.required,
-        "reason": "; ".join(c.reasons),
-        **({"ranges": [list(r) for r in item.form.ranges]} if item.form.ranges else {}),
-    }
-
-
-def _omitted_dict(o: Omitted) -> dict[str, Any]:
-    return {"kind": o.kind, "path": o.path, "ref": o.ref, "reason": o.reason, "request": o.request}
