@@ -16,6 +16,7 @@ from noface_ctx.code.index_store import ChunkRow
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.code.symbols import parse_source
 from noface_ctx.datatypes import CodeChunk, RepoFiles
+from noface_ctx.filebytes import looks_binary
 from noface_ctx.lexical import tokenize
 from noface_ctx.state import Memo, memo
 
@@ -68,7 +69,7 @@ def parse_file(root: str, path: str, language: str | None) -> ParsedFile | None:
     except OSError:
         return None
     digest = hash_bytes(data)
-    if b"\0" in data[:8192]:
+    if looks_binary(data):
         return ParsedFile(path, digest, st.st_size, st.st_mtime_ns, language, [], [])
     chunks = parse_source(path, decode_text(data), language)
     rows = [

@@ -4,7 +4,6 @@ cache of those verdicts in `<cache_dir>/scan.json` keyed by (path, size, mtime_n
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import Any, ClassVar
@@ -13,7 +12,9 @@ from noface_ctx.cachefile import read_json as cache_json
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded
 from noface_ctx.errors import InputError
+from noface_ctx.filebytes import looks_binary, write_atomic
 from noface_ctx.files.secrets import content_secret
+from noface_ctx.state import Memo, memo
 
 __all__ = ["ScanCache", "content_excluded", "content_verdict"]
 
@@ -22,7 +23,7 @@ _GENERATED_HEADER_RE = re.compile(r"(?i)code generated .*do not edit|generated b
 
 def content_verdict(path: str, data: bytes) -> tuple[str, str]:
     """("", "") when fine, else (category, detail) from the bytes: secret, binary, generated."""
-    if b"\0" in data[:8192]:
+    if looks_binary(data):
         return "binary", "NUL byte"
     try:
         text = data.decode("utf-8")
@@ -59,7 +60,8 @@ class ScanCache:
     """
 
     VERSION = 3  # bump whenever a content rule changes
-    _loaded: ClassVar[dict[str, tuple[tuple[int, int], dict[str, list[Any]]]]] = {}
+    # scan.json files read in this process, by path, with the stat they were read at
+    _loaded: ClassVar[Memo[str, tuple[tuple[int, int], dict[str, list[Any]]]]] = memo("files.scan_caches", maxsize=16)
 
     def __init__(self, config: Config) -> None:
         self.path: Path | None = None
@@ -68,9 +70,9 @@ class ScanCache:
         try:
             self.path = cache_dir(config) / "scan.json"
             st = self.path.stat()
-            memo = self._loaded.get(str(self.path))
-            if memo is not None and memo[0] == (st.st_mtime_ns, st.st_size):
-                self.entries = memo[1]
+            seen = self._loaded.get(str(self.path))
+            if seen is not None and seen[0] == (st.st_mtime_ns, st.st_size):
+                self.entries = seen[1]
                 return
             raw = cache_json(self.path)
             if isinstance(raw, dict) and raw.get("version") == self.VERSION and isinstance(raw.get("entries"), dict):
@@ -96,11 +98,11 @@ class ScanCache:
             self.dirty = True
         if not self.dirty:
             return
-        tmp = self.path.with_name(f"scan.json.{os.getpid()}.tmp")
+        data = json.dumps({"version": self.VERSION, "entries": self.entries}).encode("utf-8")
         try:
-            tmp.write_text(json.dumps({"version": self.VERSION, "entries": self.entries}), encoding="utf-8")
-            os.replace(tmp, self.path)
+            if not write_atomic(self.path, data):
+                return
             st = self.path.stat()
-            self._loaded[str(self.path)] = ((st.st_mtime_ns, st.st_size), self.entries)
+            self._loaded.put(str(self.path), ((st.st_mtime_ns, st.st_size), self.entries))
         except OSError:
-            tmp.unlink(missing_ok=True)
+            pass

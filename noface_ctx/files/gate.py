@@ -38,13 +38,14 @@ from noface_ctx.files.rules import (
 )
 from noface_ctx.files.secrets import find_secret, is_secret_path
 from noface_ctx.files.walk import ignored, walk_cached
+from noface_ctx.state import Memo, memo
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
 
 
 # --------------------------------------------------------------------------- scanning
 
-_RULES_MEMO: dict[tuple[object, ...], Rules] = {}
+_RULES_MEMO: Memo[tuple[object, ...], Rules] = memo("files.rules", maxsize=8)
 
 
 def _rules_for(config: Config, manifest: Manifest | None, explicit: Collection[str]) -> Rules:
@@ -53,9 +54,7 @@ def _rules_for(config: Config, manifest: Manifest | None, explicit: Collection[s
     key = (str(config.root), config.max_file_size_kb, config.context.exclude, manifest, frozenset(explicit))
     rules = _RULES_MEMO.get(key)
     if rules is None:
-        if len(_RULES_MEMO) >= 8:
-            _RULES_MEMO.clear()
-        rules = _RULES_MEMO[key] = Rules(config, manifest, explicit)
+        rules = _RULES_MEMO.put(key, Rules(config, manifest, explicit))
     return rules
 
 

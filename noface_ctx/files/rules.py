@@ -20,6 +20,7 @@ from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
 from noface_ctx.files.secrets import secret_path_kind
 from noface_ctx.filetypes import CODE_EXTENSIONS, CODE_FILE_NAMES, DOC_EXTENSIONS, GRAMMAR_BY_EXTENSION
+from noface_ctx.state import Memo, memo
 
 __all__ = [
     "BINARY_EXTENSIONS", "DATA_EXTENSIONS", "DATA_LIMIT", "EXCLUDED_DIRS", "LOCKFILES", "NOFACE_DIR",
@@ -95,23 +96,21 @@ class NameInfo(NamedTuple):
     language: str | None
 
 
-_NAMES: dict[str, NameInfo] = {}
+_NAMES: Memo[str, NameInfo] = memo("files.name_info", maxsize=200_000)
 
 
 def name_info(name: str) -> NameInfo:
     """What the base name `name` alone decides (kind, secret, binary, lockfile...), memoised."""
     info = _NAMES.get(name)
     if info is None:
-        if len(_NAMES) > 200_000:
-            _NAMES.clear()
         ext = _ext(name)
         by_name: tuple[ExclusionCategory, str] | None = None
         if name in LOCKFILES:
             by_name = ("lockfile", "lockfile")
         elif _GENERATED_NAME_RE.search(name):
             by_name = ("generated", "generated or minified file (by name)")
-        info = _NAMES[name] = NameInfo(ext, secret_path_kind(name), ext in BINARY_EXTENSIONS, by_name,
-                                       *_kind_of(name, ext))
+        info = _NAMES.put(name, NameInfo(ext, secret_path_kind(name), ext in BINARY_EXTENSIONS, by_name,
+                                         *_kind_of(name, ext)))
     return info
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 import pathspec
 
 from noface_ctx.datatypes import Excluded
+from noface_ctx.state import Memo, memo
 
-_WALK_MEMO: dict[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = {}
+_WALK_MEMO: Memo[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = memo("files.walks", maxsize=8)
 
 
 def walk_cached(root: Path, racy_ns: int, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
@@ -28,9 +29,7 @@ def walk_cached(root: Path, racy_ns: int, excluded_dirs: frozenset[str], package
     found, pruned, watch = walk(root, excluded_dirs, package_dirs)
     stamps = [(p, _mtime(p)) for p in watch]
     if all(m is not None and m < start - racy_ns for _, m in stamps):  # else an equal mtime proves nothing
-        if len(_WALK_MEMO) >= 8:
-            _WALK_MEMO.clear()
-        _WALK_MEMO[key] = (stamps, found, pruned)
+        _WALK_MEMO.put(key, (stamps, found, pruned))
     return list(found), list(pruned)
 
 

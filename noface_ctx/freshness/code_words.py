@@ -17,6 +17,7 @@ from pathlib import Path
 
 from noface_ctx import cachefile
 from noface_ctx.datatypes import RepoFiles
+from noface_ctx.filebytes import looks_binary
 from noface_ctx.freshness.references import DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
@@ -41,7 +42,7 @@ def code_texts(repo_files: RepoFiles, docs: set[str], truncated: set[str] | None
     texts = {}
     for path in readable(repo_files, docs):
         data = _read(repo_files.abspath(path))
-        if data is not None and b"\0" not in data[:8000]:
+        if data is not None and not looks_binary(data):
             texts[path] = data.decode("utf-8", "replace")
             if len(data) >= TEXT_LIMIT:
                 truncated.add(path)
@@ -125,7 +126,7 @@ def _entry(full: str, size: int, mtime: int) -> Entry | None:
     data = _read(full)
     if data is None:
         return None
-    if b"\0" in data[:8000]:
+    if looks_binary(data):
         return (size, mtime, None, False)
     found = "\n".join(set(_WORD.findall(data.decode("utf-8", "replace"))))
     return (size, mtime, found, len(data) >= TEXT_LIMIT)

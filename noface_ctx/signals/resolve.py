@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from noface_ctx.bounded import read_head
 from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, RepoFiles, Section
+from noface_ctx.filebytes import looks_binary
 from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
 from noface_ctx.signals.parse import normalise_path
 from noface_ctx.signals.values import Request
@@ -162,7 +163,7 @@ class Resolver:
         if cut:
             return Draft(req, "refused", f"file is over the {MAX_REQUEST_BYTES // 1_000_000} MB a request can read, "
                                          "so no request (whole, lines or definition) can serve it")
-        if b"\0" in data[:8192]:
+        if looks_binary(data):
             return Draft(req, "refused", "binary file")
         try:
             text = data.decode("utf-8")
