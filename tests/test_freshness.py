@@ -328,6 +328,32 @@ def test_churn_in_a_mentioned_file_and_annotations_are_not_staleness(repo_factor
     assert st.verdict == "fresh" and st.reasons == ()
 
 
+def test_reformatted_headers_comments_in_them_and_type_parameters_are_no_change(repo_factory):
+    # as sphinx's history has them: a class header wrapped by the formatter, a `# type: ignore`
+    # inside a parameter list, PEP 695 type parameters and subscripted or `Generic` bases
+    root = repo_factory({
+        "src/nodes.py": ("class Signature(Injector, Part, Inline):\n    def __init__(self, a):\n        self.a = a\n\n\n"
+                         "class Adapter(LoggerAdapter):\n    def log(self, level, msg):\n        return level\n\n\n"
+                         "class Directive(Base, Generic[T]):\n    pass\n\n\n"
+                         "def status(iterable, summary):\n    return iterable\n"),
+        "docs/nodes.md": "`Signature` nodes, `Adapter.log()`, `Directive` and `status()` are in `src/nodes.py`.\n",
+    }, date=JAN)
+    (root / "src/nodes.py").write_text(
+        "class Signature(\n    Injector, Part, Inline\n):\n    def __init__(self, a):\n        self.a = a\n\n\n"
+        "class Adapter(LoggerAdapter[Logger]):\n    def log(  # type: ignore[override]\n        self, level, msg,\n"
+        "    ) -> None:\n        return level  # the level\n\n\n"
+        "class Directive[T](Base):\n    pass\n\n\n"
+        "def status[T](iterable: list[T], summary: str) -> list[T]:\n    return iterable\n")
+    commit(root, "format, type parameters", date=FEB)
+    st = assess(root).by_slug["nodes"]
+    assert st.verdict == "fresh" and st.changed == ()
+    text = (root / "src/nodes.py").read_text()
+    (root / "src/nodes.py").write_text(text.replace("    Injector, Part, Inline\n", "    Injector, Part\n"))
+    commit(root, "Signature: not inline", date="2025-02-10T12:00:00+00:00")
+    st = assess(root).by_slug["nodes"]
+    assert [(c.ref, c.what) for c in st.changed] == [("Signature", "signature")]  # a base removed still counts
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

@@ -77,7 +77,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 10  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 11  # bump whenever what a judgement means changes: cached judgements are then redone
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 

@@ -26,7 +26,7 @@ _DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
 _COMMENT = re.compile(r"^\s*(#|//)")
 _KEYWORDS = frozenset(keyword.kwlist)
 _TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\w+|\S")
-_TRAILING_COMMENT = re.compile(r"\s+(#|//)\s.*$")
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 
 
 def definition(text: str, name: str) -> str | None:
@@ -85,14 +85,90 @@ def _first(text: str) -> str:
 
 
 def _normal(block: str) -> str:
-    """A definition as comparable text: its header without type annotations on the first line,
-    then its body as tokens (docstrings, comments, layout, quote style and trailing commas
-    aside), so reformatting (Black) or an annotation-only change is no change."""
-    block = _untyped_header(_DOCSTRING.sub("", block))
-    lines = [_TRAILING_COMMENT.sub("", ln) for ln in block.split("\n") if ln.strip() and not _COMMENT.match(ln)]
+    """A definition as comparable text: its header without type annotations on the first line
+    (however many lines it is written on), then its body as tokens (docstrings, comments,
+    layout, quote style and trailing commas aside), so reformatting (Black) or an
+    annotation-only change is no change."""
+    lines = [_uncommented(ln) for ln in _DOCSTRING.sub("", block).split("\n") if ln.strip() and not _COMMENT.match(ln)]
     if not lines:
         return ""
-    return _tokens(lines[0]) + "\n" + _tokens(" ".join(lines[1:]))
+    head = 1  # a header written over several lines ends where its brackets close
+    while head < len(lines) and _depth(" ".join(lines[:head])) > 0:
+        head += 1
+    header = _untyped_header(_untyped_params(" ".join(ln.strip() for ln in lines[:head])))
+    return _tokens(header) + "\n" + _tokens(" ".join(lines[head:]))
+
+
+def _uncommented(line: str) -> str:
+    """`line` without a trailing `#` comment (or `// ` one), strings kept whole."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif (ch == "#" or line.startswith("// ", i)) and (i == 0 or line[i - 1].isspace()):
+            return line[:i].rstrip()
+        i += 1
+    return line
+
+
+def _depth(text: str) -> int:
+    """How many parentheses and square brackets `text` leaves open (strings aside; a brace
+    opens a body in most languages, not a header)."""
+    text = _STRING.sub('""', text)
+    return sum(text.count(c) for c in "([") - sum(text.count(c) for c in ")]")
+
+
+def _untyped_params(header: str) -> str:
+    """A header without what only type checkers read: type parameters (`def f[T](`, `class
+    C[T](`), a `Generic[...]` base and the subscripts of bases (`Base[int]` → `Base`)."""
+    m = re.match(r"^(\s*(?:async\s+)?(?:def|class)\s+\w+)\s*\[", header)
+    if m:
+        end = _close(header, m.end() - 1)
+        header = m.group(1) + header[end + 1:] if end > 0 else header
+    if not header.lstrip().startswith("class "):
+        return header
+    open_at = header.find("(")
+    close_at = _close(header, open_at) if open_at >= 0 else -1
+    if close_at < 0:
+        return header
+    bases = []
+    for base in _split_all(header[open_at + 1:close_at], ","):
+        base = base.strip()
+        while "[" in base and base.endswith("]"):
+            base = base[:base.index("[")].rstrip()
+        if base and base.rsplit(".", 1)[-1] != "Generic":
+            bases.append(base)
+    return header[:open_at] + (f"({', '.join(bases)})" if bases else "") + header[close_at + 1:]
+
+
+def _close(text: str, at: int) -> int:
+    """Index of the bracket closing the one at `at`, or -1."""
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] in "([{":
+            depth += 1
+        elif text[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _split_all(text: str, sep: str) -> list[str]:
+    """`text` split at every top-level `sep`."""
+    parts = []
+    while True:
+        head, found, text = _split_top(text, sep)
+        parts.append(head)
+        if not found:
+            return parts
 
 
 def _tokens(text: str) -> str:
