@@ -114,7 +114,7 @@ def test_staged_deletion_selects_docs_naming_the_deleted_file(repo_factory):
 
 def test_changed_definition_is_a_warning_unless_configured_to_fail(repo_factory):
     root = repo_factory(FILES, date=JAN)
-    (root / "src/util.py").write_text("def slug(text, sep='-'):\n    return text.lower()\n")
+    (root / "src/util.py").write_text("def slug(text, sep):\n    return text.lower()\n")  # a required parameter
     commit(root, "slug takes sep", date=FEB)
     sha = git(root, "rev-parse", "HEAD").strip()[:10]
     for i in range(5):  # churn elsewhere in the file is not a finding

@@ -354,6 +354,39 @@ def test_reformatted_headers_comments_in_them_and_type_parameters_are_no_change(
     assert [(c.ref, c.what) for c in st.changed] == [("Signature", "signature")]  # a base removed still counts
 
 
+def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
+    # as flask's and django's history has them: `url_for` gained keyword-only parameters with
+    # defaults, `send_from_directory` lost one the examples never pass, `CharField.__init__`
+    # gained `db_collation=None`; none of that makes a mention or an example call wrong
+    root = repo_factory({
+        "src/web.py": ("def url_for(endpoint, **values):\n    return endpoint\n\n\n"
+                       "def send(directory, path, filename=None, **kwargs):\n    return path\n\n\n"
+                       "def scale(x, factor=2):\n    return x * factor\n\n\n"
+                       "class CharField(Field):\n    def __init__(self, *args, max_length=None, **kwargs):\n"
+                       "        self.max_length = max_length\n"),
+        "docs/mention.md": "Build links with `url_for()`; a `CharField` holds text; `scale()` multiplies.\n",
+        "docs/stated.md": "`scale(x, factor=2)` multiplies.\n",
+        "docs/example.md": ("```python\nfrom src.web import url_for, send\nurl_for('index', page=2)\n"
+                            "send(folder, name)\nscale(3)\n```\n"),
+    }, date=JAN)
+    text = (root / "src/web.py").read_text()
+    text = text.replace("def url_for(endpoint, **values)", "def url_for(endpoint, *, _anchor=None, **values)")
+    text = text.replace("def send(directory, path, filename=None, **kwargs)", "def send(directory, path, **kwargs)")
+    text = text.replace("def scale(x, factor=2)", "def scale(x, factor=2, *, clamp=False)")
+    text = text.replace("def __init__(self, *args, max_length=None", "def __init__(self, *args, db_collation=None, max_length=None")
+    (root / "src/web.py").write_text(text)
+    commit(root, "compatible extensions", date=FEB)
+    fresh = assess(root)
+    assert fresh.by_slug["mention"].changed == () and fresh.by_slug["example"].changed == ()
+    assert [(c.ref, c.what) for c in fresh.by_slug["stated"].changed] == [("scale(x, factor=2)", "signature")]
+    text = (root / "src/web.py").read_text().replace("def send(directory, path, **kwargs)", "def send(path, **kwargs)")
+    (root / "src/web.py").write_text(text.replace("def scale(x, factor=2, *", "def scale(x, factor=3, *"))
+    commit(root, "incompatible", date="2025-02-10T12:00:00+00:00")
+    fresh = assess(root)
+    assert [(c.ref, c.what) for c in fresh.by_slug["example"].changed] == [("send", "signature")]  # the import, judged by the call
+    assert [(c.ref, c.what) for c in fresh.by_slug["mention"].changed] == [("scale()", "signature")]  # a new default
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

@@ -62,6 +62,7 @@ from noface_ctx.freshness.judgement import (
     parse_date,
     to_json,
 )
+from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, Reference, extract_references, file_ext
 from noface_ctx.freshness.scan import DocScan, scan_doc
 
@@ -77,7 +78,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 11  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 12  # bump whenever what a judgement means changes: cached judgements are then redone
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
@@ -320,7 +321,8 @@ class DocJudge:
                         now_text is not None or index.touched_after(path, since.seq)) else None
                     if name is None:
                         continue
-                    got = index.symbol_change(path, name, since, now_text, signature_only=ref.source in FENCE_LANGS)
+                    got = index.symbol_change(path, name, since, now_text, signature_only=ref.source in FENCE_LANGS,
+                                              counts=counts_for(s.doc, ref))
                     if got is not None:
                         commit, what = got
                         label = commit.label() if commit is not None else "uncommitted edits"

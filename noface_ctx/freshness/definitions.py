@@ -2,7 +2,9 @@
 
 `definition(text, name)` is a regex definition finder (nesting by indentation) that answers a
 definition's comparable text: a function's signature and body (docstrings, comments, blank
-lines and type annotations aside), a class's header line and `__init__` signature.
+lines, layout, type annotations and type parameters aside), a class's header line and
+`__init__` signature; `signature` and `body` split it. Whether a caller notices a signature
+change is `noface_ctx.freshness.parameters`'s question.
 `replacements(diff, name)` votes for the identifiers that took `name`'s place in a `-U0` diff.
 `noface_ctx.freshness.history` asks both of two versions read from git.
 """
@@ -80,8 +82,24 @@ def _block_end(text: str, pos: int, indent: int) -> int:
 
 
 def _first(text: str) -> str:
-    """A definition's signature: the first line of its comparable text."""
+    """The first line of a definition's comparable text (its header)."""
     return text.split("\n", 1)[0].strip()
+
+
+def is_container(defn: str) -> bool:
+    """Whether a `definition` is a container's (class, struct, ...), not a function's."""
+    return defn.startswith(tuple(f"{kw} " for kw in _CONTAINERS))
+
+
+def signature(defn: str) -> str:
+    """What a caller sees of a `definition`: a function's header; a container's header and
+    `__init__` signature (all of its comparable text)."""
+    return defn if is_container(defn) else _first(defn)
+
+
+def body(defn: str) -> str:
+    """A function `definition`'s body (a container's: empty, its signature is all of it)."""
+    return "" if is_container(defn) else defn.partition("\n")[2]
 
 
 def _normal(block: str) -> str:

@@ -26,14 +26,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from noface_ctx import cachefile, git
-from noface_ctx.freshness.definitions import _first, definition, replacements
+from noface_ctx.freshness.definitions import body, definition, replacements, signature
 
 SCHEMA = 1
 
@@ -192,10 +192,13 @@ class HistoryIndex:
         return None
 
     def symbol_change(self, path: str, name: str, since: Commit, now_text: str | None, *,
-                      signature_only: bool = False) -> tuple[Commit | None, str] | None:
+                      signature_only: bool = False,
+                      counts: Callable[[str, str], bool] | None = None) -> tuple[Commit | None, str] | None:
         """(the commit after `since` that made `name`'s definition in `path` what it is now —
         None for uncommitted edits —, "signature" or "body"), or None when unchanged or not
-        comparable (absent then or now, or ambiguous). `signature_only`: ignore body changes."""
+        comparable (absent then or now, or ambiguous). `signature_only`: ignore body changes.
+        `counts(before, now)`: whether a signature change (`signature` of the two definitions)
+        matters to the reader; a change it rejects is no change."""
         if now_text is None and not self.touched_after(path, since.seq):
             return None
         before = self.def_at(since.sha, path, name)
@@ -206,12 +209,16 @@ class HistoryIndex:
         now = definition(now_text, name) if now_text is not None else committed
         if now is None:
             return None
-        what = "signature" if _first(now) != _first(before) else "body"
+        what = "signature" if signature(now) != signature(before) else "body"
         if now == before or (signature_only and what == "body"):
             return None
+        if what == "signature" and counts is not None and not counts(before, now):
+            if signature_only or body(now) == body(before):
+                return None
+            what = "body"
         if committed != now:
             return None, what
-        key = _first if signature_only else (lambda text: text)
+        key = signature if what == "signature" else (lambda text: text)
         lo, hi = 0, len(versions) - 1  # the first version from which the definition is the current one
         while lo < hi:
             mid = (lo + hi) // 2

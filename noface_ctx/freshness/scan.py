@@ -60,7 +60,7 @@ def scan_doc(doc: Doc, code: Codebase) -> DocScan:
                     scan.files.setdefault(p, ref.line)
                 if files:
                     scan.symbols.append((ref, files))
-            sig = _SIG.match(ref.ref)
+            sig = SIGNATURE.match(ref.ref)
             if sig and ref.source in ("span", "prose") and ref.kind != "path":
                 scan.signatures.append((ref.name, sig.group(1)))
         elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
@@ -76,4 +76,4 @@ def is_test_path(path: str) -> bool:
         base.startswith("test_") or base.endswith(("_test", "_tests", ".spec", ".test")) or base == "conftest"
 
 
-_SIG = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
+SIGNATURE = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")

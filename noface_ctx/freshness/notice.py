@@ -1,0 +1,77 @@
+"""Which signature changes a doc would notice (`counts_for`), by how it names the symbol: a doc
+that states the parameters (`scale(x, factor=2)`, a `.. method::` line) notices every one; a
+bare mention (`total()`, `Store`) an incompatible one (`parameters.compatible_change`); an
+example's call one it no longer fits (`parameters.binds`; an import is judged by the example's
+first call of the name it binds). `noface_ctx.freshness.assess` passes the answer to
+`history.HistoryIndex.symbol_change`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.parameters import binds, compatible_change, parameters
+from noface_ctx.freshness.references import FENCE_LANGS, Reference
+from noface_ctx.freshness.scan import SIGNATURE
+
+
+def counts_for(doc: Doc, ref: Reference) -> Callable[[str, str], bool] | None:
+    """Which signature changes of the symbol `ref` names matter to the doc: every one when the
+    doc states its parameters (`scale(x, factor=2)`, a `.. method::` line); for an example's
+    call, one the call no longer fits (an import: none); for a bare mention (`total()`, `Store`), one a caller
+    would notice (not a new parameter with a default, nor `self, /`)."""
+    if ref.source not in FENCE_LANGS:
+        m = SIGNATURE.match(ref.ref)
+        return None if m and m.group(1).strip("() ") else lambda before, now: not compatible_change(before, now)
+    if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
+        lines = doc.text.split("\n")
+        called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")
+        at = next((i + 1 for i in range(ref.line, len(lines)) if called.search(lines[i])), None)
+        if at is None:
+            return lambda before, now: False
+        args = _call_args(doc.text, at, ref.binds)
+    else:
+        args = _call_args(doc.text, ref.line, ref.name)
+
+    def counts(before: str, now: str) -> bool:
+        pb, pn = parameters(before), parameters(now)
+        if args is not None and pb is not None and pn is not None and binds(pb, *args):
+            return not binds(pn, *args)
+        return not compatible_change(before, now)
+
+    return counts
+
+
+def _call_args(text: str, line: int, name: str) -> tuple[int, list[str]] | None:
+    """(positional count, keyword names) of the first call of `name` on doc line `line`
+    (continued over the next lines while its parentheses are open); None when there is none,
+    or it unpacks `*args` / `**kwargs`."""
+    lines = text.split("\n")[line - 1:line + 9]
+    call = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", lines[0] if lines else "")
+    if call is None:
+        return None
+    rest = "\n".join(re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in lines)[call.end():]
+    rest = re.sub(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", '""', rest)
+    depth, cur = 1, ""
+    args: list[str] = []
+    for ch in rest:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                break
+        if ch == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    else:
+        return None
+    args = [a for a in [*args, cur.strip()] if a]
+    if any(a.startswith("*") for a in args):
+        return None
+    keywords = [m.group(1) for a in args if (m := re.match(r"^([A-Za-z_]\w*)\s*=(?!=)", a))]
+    return len(args) - len(keywords), keywords

@@ -1,0 +1,124 @@
+"""Parameters of a definition and whether a signature change is one a caller notices.
+
+`parameters(defn)` reads the parameter list of a `noface_ctx.freshness.definitions.definition`
+(a function's header, a class's `__init__`); `compatible` tells whether every call written
+against the old list still means the same against the new one; `compatible_change` asks it of
+two definitions; `binds` tells whether one call (its positional count and keyword names) fits a
+list. `noface_ctx.freshness.notice` uses them to decide which changes a doc would notice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from noface_ctx.freshness.definitions import _first, is_container, signature
+
+Param = tuple[str, str, str]  # (kind, name, default): kind "pos" (positional only), "any", "kw", "*", "**"
+
+
+def parameters(defn: str) -> list[Param] | None:
+    """The parameters of a definition's callable part (a function's header, a class's
+    `__init__`), `self`/`cls` first aside; None when there is none to read (a class without
+    `__init__`) or it does not parse."""
+    lines = defn.split("\n")
+    line = lines[0] if not is_container(defn) else next(
+        (ln for ln in lines[1:] if re.match(r"^(?:async )?def __init__ \(", ln)), None)
+    if line is None:
+        return None
+    toks = line.split(" ")
+    try:
+        start = toks.index("(")
+    except ValueError:
+        return None
+    depth, end = 0, -1
+    for i in range(start, len(toks)):
+        depth += toks[i] in ("(", "[", "{")
+        depth -= toks[i] in (")", "]", "}")
+        if depth == 0:
+            end = i
+            break
+    if end < 0:
+        return None
+    groups: list[list[str]] = [[]]
+    depth = 0
+    for tok in toks[start + 1:end]:
+        depth += tok in ("(", "[", "{")
+        depth -= tok in (")", "]", "}")
+        if tok == "," and depth == 0:
+            groups.append([])
+        else:
+            groups[-1].append(tok)
+    out: list[Param] = []
+    kind = "any"
+    for g in (g for g in groups if g):
+        if g == ["/"]:
+            out = [("pos", n, d) for _, n, d in out]
+        elif g == ["*"]:
+            kind = "kw"
+        elif g[:2] == ["*", "*"] and len(g) == 3:
+            out.append(("**", g[2], ""))
+        elif g[0] == "*" and len(g) == 2:
+            out.append(("*", g[1], ""))
+            kind = "kw"
+        elif re.fullmatch(r"[A-Za-z_]\w*", g[0]) and (len(g) == 1 or g[1] == "="):
+            out.append((kind, g[0], " ".join(g[2:])))
+        else:
+            return None
+    if out and out[0][1] in ("self", "cls") and out[0][0] in ("pos", "any"):
+        out = out[1:]
+    return out
+
+
+def compatible(before: list[Param], now: list[Param]) -> bool:
+    """Whether every call written against `before` still means the same against `now`:
+    nothing removed, renamed, reordered, made positional- or keyword-only, given another
+    default or made required; new parameters have defaults (or are `*args` / `**kwargs`)."""
+    def positional(ps: list[Param]) -> list[Param]:
+        return [p for p in ps if p[0] in ("pos", "any")]
+
+    old_pos, new_pos = positional(before), positional(now)
+    if len(new_pos) < len(old_pos):
+        return False
+    for (k0, n0, d0), (k1, n1, d1) in zip(old_pos, new_pos, strict=False):
+        if (n0 != n1 and k0 != "pos") or (k1 == "pos" and k0 != "pos") or (d0 and d0 != d1):
+            return False
+    new_by_name = {n: (k, d) for k, n, d in now}
+    for k0, n0, d0 in before:
+        if k0 == "kw" and (new_by_name.get(n0, ("", ""))[0] not in ("kw", "any") or (d0 and new_by_name[n0][1] != d0)):
+            return False
+        if k0 in ("*", "**") and not any(k == k0 for k, _, _ in now):
+            return False
+    old_names = {n for _, n, _ in before}
+    return all(d or k in ("*", "**") for k, n, d in now if n not in old_names) and \
+        all(d or k in ("*", "**") for (k, n, d) in new_pos[len(old_pos):])
+
+
+def compatible_change(before: str, now: str) -> bool:
+    """Whether two `definition`s differ only in ways no caller notices: the same header but for
+    the parameter list (a container: the same header line), and `compatible` parameters."""
+    pb, pn = parameters(before), parameters(now)
+    if pb is None or pn is None:
+        return signature(before) == signature(now)
+    strip = re.compile(r"\( .*\) :$|\(\s*\) :$")
+    if _first(before) != _first(now) and (is_container(before)
+                                          or strip.sub("", _first(before)) != strip.sub("", _first(now))):
+        return False
+    return compatible(pb, pn)
+
+
+def binds(params: list[Param], positional: int, keywords: Iterable[str]) -> bool:
+    """Whether a call with `positional` arguments and these keyword arguments fits `params`."""
+    slots = [p for p in params if p[0] in ("pos", "any")]
+    star = any(k == "*" for k, _, _ in params)
+    dstar = any(k == "**" for k, _, _ in params)
+    if positional > len(slots) and not star:
+        return False
+    filled = {n for _, n, _ in slots[:positional]}
+    for name in keywords:
+        if name in filled:
+            return False
+        if not any(n == name and k in ("any", "kw") for k, n, _ in params) and not dstar:
+            return False
+        filled.add(name)
+    return all(d or n in filled for k, n, d in params if k in ("pos", "any", "kw"))
