@@ -387,6 +387,21 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
     assert [(c.ref, c.what) for c in fresh.by_slug["mention"].changed] == [("scale()", "signature")]  # a new default
 
 
+def test_autodoc_directives_follow_the_code_and_only_break_when_it_is_gone(repo_factory):
+    # sphinx's doc/extdev/logging.rst: `.. autofunction:: pending_logging()` renders the
+    # function's current docstring and signature, so a change of its body is no staleness
+    root = repo_factory({
+        "src/logs.py": "def pending_logging():\n    return 1\n\n\ndef prefixed_warnings(prefix):\n    return prefix\n",
+        "docs/logs.rst": ("Logging\n=======\n\n.. autofunction:: pending_logging()\n\n"
+                          ".. autofunction:: prefixed_warnings()\n\nCall ``pending_logging()`` first.\n"),
+    }, date=JAN)
+    (root / "src/logs.py").write_text("def pending_logging():\n    return 2\n\n\ndef prefixed(prefix):\n    return prefix\n")
+    commit(root, "new body, rename", date=FEB)
+    st = assess(root).by_slug["logs"]
+    assert [(m.ref, m.suggestion) for m in st.missing] == [("prefixed_warnings()", "prefixed")]
+    assert [(c.ref, c.line) for c in st.changed] == [("pending_logging()", 8)]  # the prose mention, not the directive
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

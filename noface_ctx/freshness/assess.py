@@ -78,7 +78,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 12  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 13  # bump whenever what a judgement means changes: cached judgements are then redone
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
@@ -308,7 +308,7 @@ class DocJudge:
                 continue
             seen: set[str] = set()
             for ref, files in s.symbols:
-                if ref.name in seen:
+                if ref.name in seen or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                     continue
                 seen.add(ref.name)
                 for path in files:

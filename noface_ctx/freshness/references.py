@@ -27,7 +27,7 @@ import posixpath
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from noface_ctx.datatypes import Doc
@@ -97,6 +97,7 @@ _PY_FROM = re.compile(rf"^\s*from\s+({_DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$"
 _PY_IMPORT = re.compile(rf"^\s*import\s+({_IDENT}(?:\.{_IDENT})*)(?:\s+as\s+({_IDENT}))?\s*$")
 _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
+_AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -114,7 +115,7 @@ class Reference:
     kind: RefKind
     line: int
     strict: bool = True  # may be reported when it does not resolve
-    source: str = "span"  # "span", "prose", "link", or a code block's language tag
+    source: str = "span"  # "span", "prose", "link", "autodoc" (an autodoc directive), or a code block's language tag
     binds: str = ""  # an import in a code example: the local name it binds
 
 
@@ -153,7 +154,8 @@ def extract_references(doc: Doc) -> list[Reference]:
                     prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno)
                 continue
             if IGNORE_MARK not in line:
-                prose += _prose_refs(line, lineno)
+                found = _prose_refs(line, lineno)
+                prose += [replace(r, source="autodoc") for r in found] if _AUTODOC.match(line) else found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = _example_names([b for b, _ in code])
@@ -163,7 +165,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     seen: set[tuple[str, str, str]] = set()
     out = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS else "")
+        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
         if key not in seen:
             seen.add(key)
             out.append(r)
