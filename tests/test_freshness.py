@@ -182,11 +182,13 @@ def test_records_are_never_judged_or_ranked_but_still_loaded(repo_factory):
     assert is_record("docs/past/1.0.md", ("past",)) and not is_record("docs/releases/1.0.md", ("past",))
     root = renamed_repo(repo_factory)
     write_tree(root, {"docs/releases/1.0.md": "# 1.0\n\nRemoved `get_user()`.\n",
-                      "HISTORY.md": "# History\n\n`get_user()` was renamed.\n"})
+                      "HISTORY.md": "# History\n\n`get_user()` was renamed.\n",
+                      "docs/deprecated.md": "| name | removed in |\n|---|---|\n| `get_user()` | 2.0 |\n"})
     commit(root, "notes", date="2025-02-10T12:00:00+00:00")
     fresh = assess(root)
     verdicts = {d.path: d.staleness.verdict for d in fresh.details.values()}
     assert verdicts["docs/releases/1.0.md"] == verdicts["HISTORY.md"] == "fresh"
+    assert verdicts["docs/deprecated.md"] == "fresh"  # a list of deprecated APIs rightly names what is gone
     assert verdicts["docs/auth.md"] == "stale"
     config = load_config(root)
     paths = {d.path for d in load_docs(config, scan_repo(config)).docs}

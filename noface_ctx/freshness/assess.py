@@ -1,8 +1,8 @@
 """Doc freshness: names a doc uses that were removed or whose definitions changed since the doc
 was last updated, and docs that contradict each other.
 
-Per doc (`assess_docs`); records (release notes, changelogs, history: `markup.is_record`) are
-never judged:
+Per doc (`assess_docs`); records (release notes, changelogs, history: `markup.is_record`; lists
+of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
 
 - **references** are the code-like tokens of `noface_ctx.freshness.references` that resolve in the code
   now, or resolved when the doc was last changed. Names the doc's own examples define, bind or
@@ -48,7 +48,7 @@ from typing import Any
 
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness, Verdict
-from noface_ctx.docs.markup import is_record
+from noface_ctx.docs.markup import doc_stem, is_record
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -78,7 +78,10 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 13  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 14  # bump whenever what a judgement means changes: cached judgements are then redone
+# lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
+# docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
+DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 _DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
@@ -117,7 +120,7 @@ class DocJudge:
 
     def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any) -> None:
         ctx = config.context
-        records = {d.slug for d in docs if is_record(d.path, ctx.record_dirs)}
+        records = {d.slug for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
         self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers
         self.records = records
         self.doc_paths = [d.path for d in docs]
