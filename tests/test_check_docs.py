@@ -132,6 +132,16 @@ def test_changed_definition_is_a_warning_unless_configured_to_fail(repo_factory)
     assert report.exit_code == 1 and report.findings[0].severity == "error"
 
 
+def test_docs_sharing_a_slug_are_all_checked(repo_factory):
+    # django has 32 `index.txt` and three `fields.txt`; flask `docs/views.rst` and
+    # `docs/tutorial/views.rst`: only one doc per slug was judged
+    root = repo_factory({**FILES, "docs/a/auth.md": "# Auth again\n\nCall `get_user()`.\n"}, date=JAN)
+    rename(root, "get_user", "authenticate_user", "src/auth.py", "src/app.py")
+    stale = [f.path for f in check_docs(repo=root).findings if f.code == "stale-ref"]
+    assert stale == ["docs/a/auth.md", "docs/auth.md"]
+    assert [f.path for f in check_docs(["src/auth.py"], repo=root).findings] == ["docs/a/auth.md", "docs/auth.md"]
+
+
 def test_release_notes_are_never_checked(stale_repo):
     write_tree(stale_repo, {"docs/releases/2.0.md": "# 2.0\n\nRemoved `get_user()`.\n",
                             "CHANGES.md": "# Changes\n\n- `get_user()` is now `authenticate_user()`\n"})

@@ -95,6 +95,7 @@ class Freshness:
     by_slug: Mapping[str, Staleness]
     warnings: tuple[str, ...] = ()
     details: Mapping[str, DocFreshness] = field(default_factory=dict)
+    by_path: Mapping[str, DocFreshness] = field(default_factory=dict)  # every doc judged, two sharing a slug too
 
     def get(self, slug: str) -> Staleness:
         """The doc's `Staleness`; a fresh one for a doc not judged (a record, or not asked about)."""
@@ -106,12 +107,16 @@ class Freshness:
 
 def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
                 slugs: Iterable[str] | None = None) -> Freshness:
-    """Judge the docs named by `slugs` (every doc when None), now and in one batch; records are
-    never judged (see the module docstring). The answer holds the docs judged, in `slugs` order."""
+    """Judge the docs named by `slugs` (every doc when None, two sharing a slug too), now and in
+    one batch; records are never judged (see the module docstring). The answer holds the docs
+    judged, in `slugs` order (`by_path`: in `docs` order, every doc judged)."""
     judge = DocJudge(docs, repo_files, symbols, config)
+    chosen = list(docs) if slugs is None else [judge.by_slug[s] for s in dict.fromkeys(slugs) if s in judge.by_slug]
+    by_path = judge.judge_docs(chosen)
     judged = judge.judge(judge.by_slug if slugs is None else slugs)
     by_slug = {slug: found.staleness for slug, found in judged.items()}
-    return Freshness(MappingProxyType(by_slug), tuple(judge.warnings), MappingProxyType(judged))
+    return Freshness(MappingProxyType(by_slug), tuple(judge.warnings), MappingProxyType(judged),
+                     MappingProxyType(by_path))
 
 
 class DocJudge:
@@ -120,8 +125,8 @@ class DocJudge:
 
     def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any) -> None:
         ctx = config.context
-        records = {d.slug for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
-        self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers
+        records = {d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
+        self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers (`judge_docs` takes both)
         self.records = records
         self.doc_paths = [d.path for d in docs]
         self.repo_files, self.symbols, self.config = repo_files, symbols, config
@@ -137,7 +142,7 @@ class DocJudge:
         elif shallow:
             self.warnings.append("shallow clone: docs whose last commit is missing are checked for names that do "
                                  "not exist only (no history)")
-        self.results: dict[str, DocFreshness] = {}
+        self.results: dict[str, DocFreshness] = {}  # by doc path
         self._code: Codebase | None = None
         self._dirty: set[str] | None = None
         self._index: HistoryIndex | None = None
@@ -148,10 +153,16 @@ class DocJudge:
     def judge(self, slugs: Iterable[str]) -> dict[str, DocFreshness]:
         """slug → judgement for these docs (unknown slugs left out), those not judged yet in one batch."""
         wanted = [s for s in dict.fromkeys(slugs) if s in self.by_slug]
-        todo = [self.by_slug[s] for s in wanted if s not in self.results]
+        found = self.judge_docs([self.by_slug[s] for s in wanted])
+        return {s: found[self.by_slug[s].path] for s in wanted}
+
+    def judge_docs(self, docs: Iterable[Doc]) -> dict[str, DocFreshness]:
+        """path → judgement for these docs (two sharing a slug too), those not judged yet in one batch."""
+        wanted = list({d.path: d for d in docs}.values())
+        todo = [d for d in wanted if d.path not in self.results]
         if todo:
             self._assess(todo)
-        return {s: self.results[s] for s in wanted}
+        return {d.path: self.results[d.path] for d in wanted}
 
     def _codebase(self) -> Codebase:
         if self._code is None:
@@ -189,9 +200,9 @@ class DocJudge:
 
     def _assess(self, docs: list[Doc]) -> None:
         for doc in docs:
-            if doc.slug in self.records:
-                self.results[doc.slug] = DocFreshness(doc.path, doc.slug, Staleness())
-        docs = [d for d in docs if d.slug not in self.records]
+            if doc.path in self.records:
+                self.results[doc.path] = DocFreshness(doc.path, doc.slug, Staleness())
+        docs = [d for d in docs if d.path not in self.records]
         if not docs:
             return
         index = self._history()
@@ -203,7 +214,7 @@ class DocJudge:
                 value = hit[1]
                 deps = set(value["deps"])
                 if not (deps & dirty) and not (dirty and value["candidates"]) and doc.path not in dirty:
-                    self.results[doc.slug] = from_json(doc, value)
+                    self.results[doc.path] = from_json(doc, value)
                     continue
             misses.append(doc)
         if not misses:
@@ -229,7 +240,7 @@ class DocJudge:
         rows = []
         for s in scans:
             judged = self._judge(s)
-            self.results[s.doc.slug] = judged
+            self.results[s.doc.path] = judged
             dep_files = sorted(set(s.files) | {f for _, fs in s.symbols for f in fs})
             rows.append((s.doc.path, self._key(s.doc),
                          {**to_json(judged), "deps": dep_files, "candidates": bool(s.candidates)}))

@@ -95,9 +95,9 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         code = {p for p in wanted if p not in doc_paths}
         if code and repo_files.has_git:
             code |= git.staged_deletions(root)
-        selected = [d for d in fresh.details.values() if d.path in wanted or d.files & code]
+        selected = [d for d in fresh.by_path.values() if d.path in wanted or d.files & code]
     else:
-        selected = list(fresh.details.values())
+        selected = list(fresh.by_path.values())
     selected = [d for d in selected if not is_record(d.path, config.context.record_dirs)]
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in _findings(d, config)]
