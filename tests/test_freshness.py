@@ -404,6 +404,21 @@ def test_autodoc_directives_follow_the_code_and_only_break_when_it_is_gone(repo_
     assert [(c.ref, c.line) for c in st.changed] == [("pending_logging()", 8)]  # the prose mention, not the directive
 
 
+def test_sphinx_api_directive_targets_are_references(repo_factory):
+    # django's docs/topics/testing/tools.txt documented `.. attribute:: TransactionTestCase.multi_db`
+    # and docs/ref/utils.txt `.. function:: python_2_unicode_compatible`: removed with no parentheses
+    root = repo_factory({
+        "src/tests.py": "class TransactionTestCase:\n    multi_db = False\n\n\ndef unicode_compatible(klass):\n    return klass\n",
+        "docs/tools.rst": ("Tools\n=====\n\n.. class:: TransactionTestCase\n\n"
+                           "   .. attribute:: TransactionTestCase.multi_db\n\n"
+                           ".. function:: unicode_compatible\n"),
+    }, date=JAN)
+    (root / "src/tests.py").write_text("class TransactionTestCase:\n    databases = set()\n")
+    commit(root, "remove multi_db", date=FEB)
+    st = assess(root).by_slug["tools"]
+    assert sorted((m.ref, m.line) for m in st.missing) == [("TransactionTestCase.multi_db", 6), ("unicode_compatible", 8)]
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

@@ -7,6 +7,8 @@ names that are never references) resolution shares.
   `pkg::item`), code-shaped identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps)
   or repository paths (`src/auth/login.py`, `src/a.py:42`);
 - Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose;
+- in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`,
+  `.. method:: Paginator.page(number)`, `.. autofunction:: pkg.name`), read like a span;
 - in fenced blocks tagged with a language the repository is written in: calls, and
   `from pkg.mod import name` / `import pkg.mod` lines, minus names the doc's block defines.
 
@@ -98,6 +100,9 @@ _PY_IMPORT = re.compile(rf"^\s*import\s+({_IDENT}(?:\.{_IDENT})*)(?:\s+as\s+({_I
 _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
 _AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
+# a Sphinx API directive's target: `.. class:: Paginator`, `.. method:: Paginator.page(number)`, `.. autoclass:: x.Y`
+_API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(?:function|class|method|classmethod|staticmethod|attribute|"
+                            r"property|exception|data|decorator|decoratormethod)::\s+(\S.*?)\s*$")
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -155,6 +160,10 @@ def extract_references(doc: Doc) -> list[Reference]:
                 continue
             if IGNORE_MARK not in line:
                 found = _prose_refs(line, lineno)
+                api = _API_DIRECTIVE.match(line) if rst else None
+                target = _span_ref(re.sub(r"\s*->.*$", "", api.group(1)), lineno) if api else None
+                if target is not None and target.kind != "path":
+                    found.insert(0, target)
                 prose += [replace(r, source="autodoc") for r in found] if _AUTODOC.match(line) else found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
