@@ -19,10 +19,15 @@ scratch clone at the same commit (made once with `git clone`), with caches in fr
   name dropped) in one scratch commit. Recall: the share of (doc, symbol) pairs where the doc
   gets a `stale-ref` naming the symbol; rename accuracy: the share of renamed pairs whose
   finding suggests `name_v2`.
-- **mined history**: first-parent commits that removed a code name from a non-record doc line
-  when that name was in the code at the doc's previous commit and not at the commit before
-  the fix (a rename or removal the doc caught up with); at that parent, is the doc flagged
-  naming it? Up to `--mined` cases, newest first.
+- **mined history** (`--mined` cases of each kind, newest first, from the last `--max-commits`
+  first-parent commits touching a doc): names a removed line of a non-record doc writes
+  (backticks, Sphinx roles, API directives) that the doc's new version no longer names.
+  *Fixed later*: the name was gone from the code (no word of any non-doc file) at the commit
+  before the fix and defined in the Python code at the doc's previous commit; at that parent,
+  is the doc flagged naming it? *Fixed in the same commit*: the commit removed the name from
+  the code (defined at its parent, no word of any non-doc file after it) and from the doc;
+  replayed without its doc changes (`replay_code_only`), is the doc flagged, and is a
+  suggested new name one the fix wrote into the doc? `--only mined` runs this part alone.
 """
 
 from __future__ import annotations
@@ -49,6 +54,20 @@ if mode == "check":
     from noface_ctx.freshness.check import check_docs
     report = check_docs(sys.argv[3:], repo=sys.argv[2])
     out = {{"report": report.to_dict()}}
+elif mode == "doc":  # what check-docs reports for one doc, judging only that doc
+    from noface_ctx.freshness.check import _findings
+    from noface_ctx.config import load_config
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.freshness.assess import assess_docs
+    config = load_config(sys.argv[2])
+    files = scan_repo(config)
+    docs = [d for d in load_docs(config, files).docs if d.path == sys.argv[3]]
+    found = []
+    if docs:
+        fresh = assess_docs(docs, files, None, config)
+        found = [f.to_dict() for f in _findings(fresh.details[docs[0].slug], config)]
+    out = {{"report": {{"findings": found, "docs": len(docs)}}}}
 else:
     from noface_ctx.config import load_config
     from noface_ctx.docs.load import load_docs
@@ -192,47 +211,179 @@ def _drop_definition(text: str, name: str) -> str:
 
 # --------------------------------------------------------------------------- mined history
 
-_REF = re.compile(r"`+([A-Za-z_][\w.]*)(?:\(\))?`+")
+_SPAN_REF = re.compile(r"(?::[\w:+-]+:)?(`+)([^`\n]+?)\1")  # ``name``, `name()`, :role:`~pkg.name`, :role:`t <x>`
+_DIRECTIVE_REF = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(?:function|class|method|attribute|module|exception|"
+                            r"data|decorator)::\s+([A-Za-z_][\w.]*)")
+_NAME = re.compile(r"[A-Za-z_][\w.]*")
+_DOC_SPECS = ("*.rst", "*.md", "*.txt")
+_NOT_DOCS = tuple(f":(exclude)*.{e}" for e in ("rst", "md", "txt", "adoc", "markdown"))
 
 
-def mine(repo: Path, limit: int, max_commits: int = 3000) -> list[tuple[str, str, str]]:
-    """(fix commit, doc path, name): see the module docstring."""
+def doc_line_names(line: str) -> dict[str, str]:
+    """Code names a doc line writes: name -> "span" (backticks, Sphinx roles) or "directive"."""
+    out: dict[str, str] = {}
+    m = _DIRECTIVE_REF.match(line)
+    if m:
+        out[m.group(1)] = "directive"
+    for m in _SPAN_REF.finditer(line):
+        text = m.group(2).strip()
+        target = re.match(r"^[^<>]*<([^<>]+)>$", text)
+        text = (target.group(1) if target else text).lstrip("~!.").removesuffix("()")
+        if _NAME.fullmatch(text) and not text.endswith("."):
+            out.setdefault(text, "span")
+    return out
+
+
+def _mine_shape(bare: str) -> bool:
+    """A name shaped like code (`snake_case`, `camelCase`, `PascalCase`), not a stdlib/builtin name."""
+    from noface_ctx.freshness.references import EXTERNAL_NAMES
+
+    return len(bare) >= 4 and bare not in EXTERNAL_NAMES and bool(
+        re.search(r"[a-z0-9]_[a-z0-9]|[a-z][A-Z]|^[A-Z][a-z]+[A-Z]", bare))
+
+
+def words_in_code(repo: Path, rev: str, words: set[str]) -> set[str]:
+    """Which of `words` occur as a word in a non-doc file at `rev` (what the tool resolves against)."""
+    if not words:
+        return set()
+    args = ["grep", "-I", "-h", "-o", "-w", "-F"] + [a for w in sorted(words) for a in ("-e", w)]
+    out = git(repo, *args, rev, "--", ".", *_NOT_DOCS, check=False)
+    return {w for w in out.split("\n") if w in words}
+
+
+def defined_in_code(repo: Path, rev: str, names: set[str]) -> set[str]:
+    """Which `names` are defined at `rev` in Python code (def, class, an assignment at line
+    start) or are a module there (`name.py`, a package folder)."""
+    if not names:
+        return set()
+    alt = "|".join(sorted(names))
+    out = git(repo, "grep", "-h", "-o", "-E",
+              "-e", rf"^[[:space:]]*(async[[:space:]]+)?(def|class)[[:space:]]+({alt})([^[:alnum:]_]|$)",
+              "-e", rf"^[[:space:]]*({alt})[[:space:]]*(:[^=]*)?=[^=]",
+              rev, "--", "*.py", "*.pyi", check=False)
+    found = {m.group(0) for line in out.split("\n") for m in _NAME.finditer(line)} & names
+    rest = names - found
+    if rest:
+        for path in git(repo, "ls-tree", "-r", "--name-only", rev, check=False).split("\n"):
+            parts = path.split("/")
+            stems = set(parts[:-1]) | ({parts[-1][:-3]} if parts[-1].endswith(".py") else set())
+            found |= rest & stems
+    return found
+
+
+def mine(repo: Path, limit: int, max_commits: int = 5000) -> dict[str, Any]:
+    """Real removals and renames a doc caught up with, newest first (see the module docstring).
+
+    From the first-parent commits touching a non-record doc (`--max-commits`), every name a
+    removed doc line writes (backticks, a Sphinx role or an API directive) that the doc's new
+    version no longer names at all:
+
+    - **fixed later** (`cases`): at the commit before the fix the name is no word of any non-doc
+      file, and at the doc's previous commit it was defined in the Python code (a def, class,
+      assignment or module): the doc named a symbol that was removed or renamed since.
+    - **fixed in the same commit** (`same_commit`): the name was defined in the Python code at
+      the commit's parent and is no word of any non-doc file after it: the commit removed or
+      renamed it and fixed the doc. Replayed without its doc changes, the doc should be flagged.
+      `added` are the names the commit wrote into that doc instead (the rename, if one).
+
+    `counts`: how many names each step kept.
+    """
     sys.path.insert(0, str(ROOT))
     from noface_ctx.docs.markup import is_record
 
     log = git(repo, "log", "--first-parent", "-m", f"-n{max_commits}", "--format=@@%H", "-U0", "--no-color",
-              "--", "*.rst", "*.md", "*.txt")
-    cases: list[tuple[str, str, str]] = []
+              "--no-renames", "--", *_DOC_SPECS)
     sha, path = "", ""
-    removed: dict[tuple[str, str], set[str]] = {}
+    removed: dict[tuple[str, str], dict[str, str]] = {}
     added: dict[tuple[str, str], set[str]] = {}
     for line in log.split("\n"):
         if line.startswith("@@") and not line.startswith("@@ "):
             sha = line[2:].strip()
-        elif line.startswith("+++ b/"):
-            path = line[6:]
+        elif line.startswith("+++ "):
+            path = line[6:] if line.startswith("+++ b/") else ""
         elif line.startswith("-") and not line.startswith("---") and path and not is_record(path):
-            removed.setdefault((sha, path), set()).update(m.group(1) for m in _REF.finditer(line))
+            for name, kind in doc_line_names(line[1:]).items():
+                removed.setdefault((sha, path), {}).setdefault(name, kind)
         elif line.startswith("+") and not line.startswith("+++") and path:
-            added.setdefault((sha, path), set()).update(m.group(1) for m in _REF.finditer(line))
+            added.setdefault((sha, path), set()).update(n.rsplit(".", 1)[-1] for n in doc_line_names(line[1:]))
+    counts = {"doc_commits": len({s for s, _ in removed}), "removed_names": 0, "no_longer_in_doc": 0,
+              "fixed_later": {"gone_at_parent": 0, "defined_at_doc_previous_commit": 0},
+              "same_commit": {"defined_at_parent": 0, "gone_after": 0}}
+    by_sha: dict[str, list[tuple[str, str, str]]] = {}
     for (sha, path), names in removed.items():
-        for name in sorted(names - added.get((sha, path), set())):
+        for name, kind in names.items():
+            counts["removed_names"] += 1
             bare = name.rsplit(".", 1)[-1]
-            if len(bare) < 5 or not re.search(r"[a-z]_[a-z]|[a-z][A-Z]", bare):
-                continue
-            before = git(repo, "log", "-n1", "--format=%H", f"{sha}^", "--", path, check=False).strip()
-            if not before:
-                continue
-            had = subprocess.run(["git", "-C", str(repo), "grep", "-q", "-w", "-F", bare, before, "--", "*.py"]
-                                 ).returncode == 0
-            gone = subprocess.run(["git", "-C", str(repo), "grep", "-q", "-w", "-F", bare, f"{sha}^", "--", "*.py"]
-                                  ).returncode != 0
-            if had and gone:
-                cases.append((sha, path, name))
-                break
-        if len(cases) >= limit:
+            if bare not in added.get((sha, path), set()) and _mine_shape(bare):
+                by_sha.setdefault(sha, []).append((path, name, kind))
+    cases: list[tuple[str, str, str, str]] = []
+    same: list[tuple[str, str, str, str, list[str]]] = []
+    for sha in dict.fromkeys(s for s, _ in removed):  # newest first
+        if sha not in by_sha:
+            continue
+        if len(cases) >= limit and len(same) >= limit:
             break
-    return cases
+        todo = []
+        texts: dict[str, str] = {}
+        for path, name, kind in by_sha[sha]:
+            if path not in texts:
+                texts[path] = git(repo, "show", f"{sha}:{path}", check=False)
+            if not re.search(rf"\b{re.escape(name.rsplit('.', 1)[-1])}\b", texts[path]):
+                todo.append((path, name, kind))
+        counts["no_longer_in_doc"] += len(todo)
+        if not todo:
+            continue
+        bares = {n.rsplit(".", 1)[-1] for _, n, _ in todo}
+        at_parent = words_in_code(repo, f"{sha}^", bares)
+        later = [t for t in todo if t[1].rsplit(".", 1)[-1] not in at_parent]
+        counts["fixed_later"]["gone_at_parent"] += len(later)
+        if len(cases) < limit:
+            by_before: dict[str, list[tuple[str, str, str]]] = {}
+            for path, name, kind in later:
+                before = git(repo, "log", "--first-parent", "-n1", "--format=%H", f"{sha}^", "--", path,
+                             check=False).strip()
+                if before:
+                    by_before.setdefault(before, []).append((path, name, kind))
+            for before, items in by_before.items():
+                defined = defined_in_code(repo, before, {n.rsplit(".", 1)[-1] for _, n, _ in items})
+                for path, name, kind in items:
+                    if name.rsplit(".", 1)[-1] in defined:
+                        counts["fixed_later"]["defined_at_doc_previous_commit"] += 1
+                        cases.append((sha, path, name, kind))
+        now = [t for t in todo if t[1].rsplit(".", 1)[-1] in at_parent]
+        if now and len(same) < limit:
+            defined = defined_in_code(repo, f"{sha}^", {n.rsplit(".", 1)[-1] for _, n, _ in now})
+            now = [t for t in now if t[1].rsplit(".", 1)[-1] in defined]
+            counts["same_commit"]["defined_at_parent"] += len(now)
+            after = words_in_code(repo, sha, {n.rsplit(".", 1)[-1] for _, n, _ in now})
+            for path, name, kind in now:
+                if name.rsplit(".", 1)[-1] not in after:
+                    counts["same_commit"]["gone_after"] += 1
+                    same.append((sha, path, name, kind, sorted(added.get((sha, path), set()))))
+    return {"cases": cases[:limit], "same_commit": same[:limit], "counts": counts}
+
+
+def replay_code_only(repo: Path, sha: str) -> bool:
+    """Check out `sha`'s parent and commit `sha`'s changes to every file but docs (records too):
+    the code change without the doc fix. False when the commit changes no such file."""
+    git(repo, "checkout", "-q", "--detach", "-f", f"{sha}^")
+    git(repo, "clean", "-qfdx")
+    changed = git(repo, "diff", "--no-renames", "--name-status", "-z", f"{sha}^", sha).split("\0")
+    docs = tuple(f".{e}" for e in ("rst", "md", "txt", "adoc", "markdown"))
+    keep, drop = [], []
+    for status, path in zip(changed[::2], changed[1::2], strict=False):
+        if not path or path.lower().endswith(docs):
+            continue
+        (drop if status.startswith("D") else keep).append(path)
+    if not keep and not drop:
+        return False
+    for i in range(0, len(keep), 200):
+        git(repo, "checkout", sha, "--", *keep[i:i + 200], check=False)  # a path git cannot encode stays
+    for i in range(0, len(drop), 200):
+        git(repo, "rm", "-q", "--", *drop[i:i + 200])
+    git(repo, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-q", "--no-verify",
+        "-m", f"benchmark: the code of {sha[:10]} without its doc changes")
+    return True
 
 
 # --------------------------------------------------------------------------- one repository
@@ -244,26 +395,27 @@ def bench_repo(name: str, source: Path, scratch: Path, args: argparse.Namespace)
     out: dict[str, Any] = {"repo": name, "commit": head}
     with tempfile.TemporaryDirectory() as tmp:
         cache = Path(tmp)
-        cold = run("check", scratch, cache)
-        warm = run("check", scratch, cache)
-        stage = run("stage", scratch, cache, str(args.seed))
-        report = warm["report"]
-        judged = len(report["docs"])
-        findings = report["findings"]
-        errors = [f for f in findings if f["severity"] == "error"]
-        warnings = [f for f in findings if f["severity"] == "warning"]
-        out["false_alarms"] = {
-            "docs": judged, "errors": len(errors), "warnings": len(warnings),
-            "errors_per_100": per_100(len(errors), judged), "warnings_per_100": per_100(len(warnings), judged),
-            "sample": rng.sample(findings, min(args.sample, len(findings))),
-        }
-        out["time"] = {
-            "check_docs_cold_s": round(cold["seconds"], 2), "check_docs_cold_peak_mb": round(cold["peak_mb"]),
-            "check_docs_warm_s": round(warm["seconds"], 2), "check_docs_warm_peak_mb": round(warm["peak_mb"]),
-            "new_issue_freshness_s": round(stage["freshness_seconds"], 3), "new_issue_peak_mb": round(stage["peak_mb"]),
-            "torch_imported": stage["torch"],
-        }
-        if args.mutations:
+        if args.only == "all":
+            cold = run("check", scratch, cache)
+            warm = run("check", scratch, cache)
+            stage = run("stage", scratch, cache, str(args.seed))
+            report = warm["report"]
+            judged = len(report["docs"])
+            findings = report["findings"]
+            errors = [f for f in findings if f["severity"] == "error"]
+            warnings = [f for f in findings if f["severity"] == "warning"]
+            out["false_alarms"] = {
+                "docs": judged, "errors": len(errors), "warnings": len(warnings),
+                "errors_per_100": per_100(len(errors), judged), "warnings_per_100": per_100(len(warnings), judged),
+                "sample": rng.sample(findings, min(args.sample, len(findings))),
+            }
+            out["time"] = {
+                "check_docs_cold_s": round(cold["seconds"], 2), "check_docs_cold_peak_mb": round(cold["peak_mb"]),
+                "check_docs_warm_s": round(warm["seconds"], 2), "check_docs_warm_peak_mb": round(warm["peak_mb"]),
+                "new_issue_freshness_s": round(stage["freshness_seconds"], 3), "new_issue_peak_mb": round(stage["peak_mb"]),
+                "torch_imported": stage["torch"],
+            }
+        if args.mutations and args.only == "all":
             symbols = pick_symbols(scratch, args.mutations, rng)
             kinds = mutate(scratch, symbols)
             hook_files = sorted({symbols[s][0] for s in list(symbols)[:5]})
@@ -302,20 +454,43 @@ def bench_repo(name: str, source: Path, scratch: Path, args: argparse.Namespace)
             out["time"]["pre_commit_5_files_warm_s"] = round(hook["seconds"], 2)
             git(scratch, "reset", "-q", "--hard", head)
         if args.mined:
-            cases = mine(scratch, args.mined)
-            hits = []
-            for sha, doc, ref in cases:
-                git(scratch, "checkout", "-q", "--detach", "-f", f"{sha}^")
-                got = run("check", scratch, cache, doc)
-                bare = ref.rsplit(".", 1)[-1]
-                ok = any(f["code"] == "stale-ref" and bare in f["message"].split(" which")[0]
-                         for f in got["report"]["findings"])
-                hits.append({"fix": sha[:10], "doc": doc, "name": ref, "flagged": ok})
             git(scratch, "checkout", "-q", "--detach", "-f", head)
-            found = sum(h["flagged"] for h in hits)
-            out["mined"] = {"cases": len(hits), "flagged": found,
-                            "recall": round(found / len(hits), 3) if hits else None, "rows": hits}
+            mined = mine(scratch, args.mined, args.max_commits)
+            rows = []
+            for sha, doc, ref, kind in mined["cases"]:
+                git(scratch, "checkout", "-q", "--detach", "-f", f"{sha}^")
+                rows.append({"fix": sha[:10], "doc": doc, "name": ref, "kind": kind,
+                             **_judge_case(run("doc", scratch, cache, doc), ref)})
+            same = []
+            for sha, doc, ref, kind, added in mined["same_commit"]:
+                if not replay_code_only(scratch, sha):
+                    continue
+                got = _judge_case(run("doc", scratch, cache, doc), ref)
+                if got["suggested"] is not None:
+                    got["suggestion_in_fix"] = got["suggested"].rsplit(".", 1)[-1] in added
+                same.append({"commit": sha[:10], "doc": doc, "name": ref, "kind": kind, **got})
+            git(scratch, "checkout", "-q", "--detach", "-f", head)
+            git(scratch, "clean", "-qfdx")
+            out["mined"] = {"counts": mined["counts"], "fixed_later": _recall(rows), "same_commit": _recall(same)}
     return out
+
+
+def _judge_case(got: dict[str, Any], ref: str) -> dict[str, Any]:
+    """Whether the doc got a `stale-ref` naming `ref` (its last part), and what it suggested."""
+    bare = ref.rsplit(".", 1)[-1]
+    hits = [f["message"] for f in got["report"]["findings"]
+            if f["code"] == "stale-ref" and re.search(rf"\b{re.escape(bare)}\b", f["message"].split(" which")[0])]
+    sugg = re.search(r"(?:renamed|moved) to `([^`]+)`\?", hits[0]) if hits else None
+    return {"flagged": bool(hits), "suggested": sugg.group(1) if sugg else None, "in_doc": got["report"]["docs"] > 0}
+
+
+def _recall(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    rows = [r for r in rows if r["in_doc"]]
+    found = sum(r["flagged"] for r in rows)
+    by_kind = {k: f"{sum(r['flagged'] for r in rows if r['kind'] == k)}/{sum(r['kind'] == k for r in rows)}"
+               for k in sorted({r["kind"] for r in rows})}
+    return {"cases": len(rows), "flagged": found, "recall": round(found / len(rows), 3) if rows else None,
+            "by_kind": by_kind, "rows": rows}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -323,7 +498,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repo", action="append", required=True, help="NAME=CLONE (full history)")
     ap.add_argument("--scratch", required=True, type=Path, help="folder for scratch clones")
     ap.add_argument("--mutations", type=int, default=20)
-    ap.add_argument("--mined", type=int, default=15)
+    ap.add_argument("--mined", type=int, default=30, help="cases of each kind at most")
+    ap.add_argument("--max-commits", type=int, default=5000, help="doc commits the miner reads, newest first")
+    ap.add_argument("--only", choices=["all", "mined"], default="all",
+                    help="mined: only the mined history (no false alarms, timing or mutations)")
     ap.add_argument("--sample", type=int, default=30)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", type=Path)
@@ -333,8 +511,13 @@ def main(argv: list[str] | None = None) -> int:
         name, _, path = spec.partition("=")
         res = bench_repo(name, Path(path), args.scratch / name, args)
         results.append(res)
-        print(json.dumps({k: v for k, v in res.items() if k != "false_alarms"} |
-                         {"false_alarms": {k: v for k, v in res["false_alarms"].items() if k != "sample"}}), flush=True)
+        brief = {k: v for k, v in res.items() if k not in ("false_alarms", "mined")}
+        if "false_alarms" in res:
+            brief["false_alarms"] = {k: v for k, v in res["false_alarms"].items() if k != "sample"}
+        if "mined" in res:
+            brief["mined"] = {"counts": res["mined"]["counts"]} | {
+                k: {x: y for x, y in res["mined"][k].items() if x != "rows"} for k in ("fixed_later", "same_commit")}
+        print(json.dumps(brief), flush=True)
         if args.json:
             args.json.write_text(json.dumps(results, indent=1))
     return 0
