@@ -289,7 +289,12 @@ def mine(repo: Path, limit: int, max_commits: int = 5000) -> dict[str, Any]:
     `counts`: how many names each step kept.
     """
     sys.path.insert(0, str(ROOT))
-    from noface_ctx.docs.markup import is_record
+    from noface_ctx.docs.markup import doc_stem
+    from noface_ctx.docs.markup import is_record as _is_record
+    from noface_ctx.freshness import assess as freshness
+
+    def is_record(path: str) -> bool:  # what the tool never judges: records, lists of deprecated APIs
+        return _is_record(path) or doc_stem(path) in getattr(freshness, "DEPRECATION_DOCS", ())
 
     log = git(repo, "log", "--first-parent", "-m", f"-n{max_commits}", "--format=@@%H", "-U0", "--no-color",
               "--no-renames", "--", *_DOC_SPECS)
