@@ -16,7 +16,8 @@ scratch clone at the same commit (made once with `git clone`), with caches in fr
 - **mutation recall**: `--mutations` Python symbols (functions, classes, methods, defined once
   outside tests) that non-record docs name are sampled; half are renamed (`name` → `name_v2`
   everywhere in the code) and half deleted (the definition removed, every code line using the
-  name dropped) in one scratch commit. Recall: the share of (doc, symbol) pairs where the doc
+  name dropped) in one scratch commit. "Code" is every tracked file but docs: templates and
+  scripts that use the name change with it, as in a real rename. Recall: the share of (doc, symbol) pairs where the doc
   gets a `stale-ref` naming the symbol; rename accuracy: the share of renamed pairs whose
   finding suggests `name_v2`.
 - **mined history** (`--mined` cases of each kind, newest first, from the last `--max-commits`
@@ -159,7 +160,8 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
 def mutate(repo: Path, symbols: dict[str, tuple[str, list[str]]]) -> dict[str, str]:
     """Rename the first half (`name_v2`), delete the rest; one commit. Returns name -> kind."""
     kinds = {}
-    code_files = [p for p in git(repo, "ls-files", "*.py", "*.pyi").split("\n") if p]
+    docs = (".rst", ".md", ".txt", ".adoc", ".markdown")  # every other tracked text file is code: templates too
+    code_files = [p for p in git(repo, "ls-files").split("\n") if p and not p.lower().endswith(docs)]
     names = list(symbols)
     for i, name in enumerate(names):
         kinds[name] = "rename" if i < (len(names) + 1) // 2 else "delete"
@@ -169,7 +171,9 @@ def mutate(repo: Path, symbols: dict[str, tuple[str, list[str]]]) -> dict[str, s
         path = repo / rel
         try:
             text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        except (OSError, UnicodeDecodeError, ValueError):
+            continue
+        if "\0" in text:
             continue
         new = text
         for name, kind in kinds.items():
