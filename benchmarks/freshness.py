@@ -136,7 +136,12 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
 
     config = load_config(repo)
     files = scan_repo(config)
-    docs = [d for d in load_docs(config, files).docs if not is_record(d.path, config.context.record_dirs)]
+    from noface_ctx.docs.markup import doc_stem
+    from noface_ctx.freshness import assess as freshness
+
+    never = getattr(freshness, "DEPRECATION_DOCS", ())  # lists of deprecated APIs: never judged, like records
+    docs = [d for d in load_docs(config, files).docs
+            if not is_record(d.path, config.context.record_dirs) and doc_stem(d.path) not in never]
     code = Codebase(files, None, [d.path for d in docs])
     named: dict[str, set[str]] = {}
     for doc in docs:
