@@ -299,6 +299,9 @@ def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
     assert st.changed == () and st.verdict == "fresh"  # a method's body changed: not what the doc says of the class
     (root / "src/store.py").write_text("class Store(Base, Mixin):\n    def get(self, key):\n        return self.rows.get(key)\n")
     commit(root, "Store: a mixin", date="2025-02-10T12:00:00+00:00")
+    assert assess(root).by_slug["store"].changed == ()  # a base added: what the doc says of Store still holds
+    (root / "src/store.py").write_text("class Store(Mixin):\n    def get(self, key):\n        return self.rows.get(key)\n")
+    commit(root, "Store: no Base", date="2025-02-20T12:00:00+00:00")
     st = assess(root).by_slug["store"]
     assert [(c.ref, c.what) for c in st.changed] == [("Store()", "signature")]
 
@@ -417,6 +420,25 @@ def test_sphinx_api_directive_targets_are_references(repo_factory):
     commit(root, "remove multi_db", date=FEB)
     st = assess(root).by_slug["tools"]
     assert sorted((m.ref, m.line) for m in st.missing) == [("TransactionTestCase.multi_db", 6), ("unicode_compatible", 8)]
+
+
+def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(repo_factory):
+    # flask 2.3 split `Flask(Scaffold)` into `Flask(App)` with `App(Scaffold)`: a mention of
+    # `Flask` still holds; a base dropped from the ancestry still counts
+    root = repo_factory({
+        "src/scaffold.py": "class Scaffold:\n    def route(self, rule):\n        return rule\n",
+        "src/app.py": "from src.scaffold import Scaffold\n\n\nclass Flask(Scaffold):\n    def run(self):\n        return 1\n",
+        "docs/app.md": "A `Flask` object is the application.\n",
+    }, date=JAN)
+    write_tree(root, {
+        "src/sansio.py": "from src.scaffold import Scaffold\n\n\nclass App(Scaffold):\n    pass\n",
+        "src/app.py": "from src.sansio import App\n\n\nclass Flask(App):\n    def run(self):\n        return 1\n",
+    })
+    commit(root, "split sansio", date=FEB)
+    assert assess(root).by_slug["app"].changed == ()
+    write_tree(root, {"src/sansio.py": "class App:\n    pass\n"})
+    commit(root, "App: no Scaffold", date="2025-02-10T12:00:00+00:00")
+    assert [(c.ref, c.what) for c in assess(root).by_slug["app"].changed] == [("Flask", "signature")]
 
 
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):

@@ -49,6 +49,7 @@ from typing import Any
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness, Verdict
 from noface_ctx.docs.markup import doc_stem, is_record
+from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -78,7 +79,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 15  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 16  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -147,6 +148,7 @@ class DocJudge:
         self._dirty: set[str] | None = None
         self._index: HistoryIndex | None = None
         self._head_commit: Commit | None = None
+        self._ancestry: Ancestry | None = None
 
     # ---------------------------------------------------------------- plumbing
 
@@ -336,12 +338,18 @@ class DocJudge:
                     if name is None:
                         continue
                     got = index.symbol_change(path, name, since, now_text, signature_only=ref.source in FENCE_LANGS,
-                                              counts=counts_for(s.doc, ref))
+                                              counts=counts_for(s.doc, ref, self._ancestors().ancestors))
                     if got is not None:
                         commit, what = got
                         label = commit.label() if commit is not None else "uncommitted edits"
                         s.changed.append(ChangedRef(ref.ref, ref.line, path, label, what))
                         break
+
+    def _ancestors(self) -> Ancestry:
+        """Ancestor classes in the current code (files read once per run)."""
+        if self._ancestry is None:
+            self._ancestry = Ancestry(self._codebase(), lambda path: _read(self.repo_files.abspath(path)))
+        return self._ancestry
 
     def _judge(self, s: DocScan) -> DocFreshness:
         ctx = self.config.context

@@ -9,7 +9,7 @@ first call of the name it binds). `noface_ctx.freshness.assess` passes the answe
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.parameters import binds, compatible_change, parameters
@@ -17,14 +17,15 @@ from noface_ctx.freshness.references import FENCE_LANGS, Reference
 from noface_ctx.freshness.scan import SIGNATURE
 
 
-def counts_for(doc: Doc, ref: Reference) -> Callable[[str, str], bool] | None:
+def counts_for(doc: Doc, ref: Reference,
+               ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> Callable[[str, str], bool] | None:
     """Which signature changes of the symbol `ref` names matter to the doc: every one when the
     doc states its parameters (`scale(x, factor=2)`, a `.. method::` line); for an example's
     call, one the call no longer fits (an import: none); for a bare mention (`total()`, `Store`), one a caller
     would notice (not a new parameter with a default, nor `self, /`)."""
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
-        return None if m and m.group(1).strip("() ") else lambda before, now: not compatible_change(before, now)
+        return None if m and m.group(1).strip("() ") else lambda before, now: not compatible_change(before, now, ancestors)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
         called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")
@@ -39,7 +40,7 @@ def counts_for(doc: Doc, ref: Reference) -> Callable[[str, str], bool] | None:
         pb, pn = parameters(before), parameters(now)
         if args is not None and pb is not None and pn is not None and binds(pb, *args):
             return not binds(pn, *args)
-        return not compatible_change(before, now)
+        return not compatible_change(before, now, ancestors)
 
     return counts
 

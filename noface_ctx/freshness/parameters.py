@@ -3,14 +3,14 @@
 `parameters(defn)` reads the parameter list of a `noface_ctx.freshness.definitions.definition`
 (a function's header, a class's `__init__`); `compatible` tells whether every call written
 against the old list still means the same against the new one; `compatible_change` asks it of
-two definitions; `binds` tells whether one call (its positional count and keyword names) fits a
+two definitions (a class's bases may change when the old ones stay ancestors: `bases`); `binds` tells whether one call (its positional count and keyword names) fits a
 list. `noface_ctx.freshness.notice` uses them to decide which changes a doc would notice.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from noface_ctx.freshness.definitions import _first, is_container, signature
 
@@ -94,17 +94,44 @@ def compatible(before: list[Param], now: list[Param]) -> bool:
         all(d or k in ("*", "**") for (k, n, d) in new_pos[len(old_pos):])
 
 
-def compatible_change(before: str, now: str) -> bool:
+def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> bool:
     """Whether two `definition`s differ only in ways no caller notices: the same header but for
-    the parameter list (a container: the same header line), and `compatible` parameters."""
+    the parameter list, and `compatible` parameters. A container's bases may change when every
+    old base is still a base or, through `ancestors(new bases)`, an ancestor (flask's `Flask(Scaffold)`
+    → `Flask(App)` with `App(Scaffold)`); its parameters are its `__init__`'s."""
     pb, pn = parameters(before), parameters(now)
+    if is_container(before):
+        if _first(before) != _first(now) and not _same_lineage(_first(before), _first(now), ancestors):
+            return False
+        return (pb is None and pn is None) or (pb is not None and pn is not None and compatible(pb, pn))
     if pb is None or pn is None:
         return signature(before) == signature(now)
     strip = re.compile(r"\( .*\) :$|\(\s*\) :$")
-    if _first(before) != _first(now) and (is_container(before)
-                                          or strip.sub("", _first(before)) != strip.sub("", _first(now))):
+    if _first(before) != _first(now) and strip.sub("", _first(before)) != strip.sub("", _first(now)):
         return False
     return compatible(pb, pn)
+
+
+def bases(header: str) -> tuple[str, list[str], list[str]] | None:
+    """A container header's (name, bases by their last dotted part, keyword arguments), from its
+    comparable first line (`class A ( x . B , metaclass = M ) :`)."""
+    toks = header.split(" ")
+    if len(toks) < 2:
+        return None
+    if "(" not in toks:
+        return toks[1], [], []
+    inner = toks[toks.index("(") + 1:len(toks) - 1 - toks[::-1].index(")")]
+    groups = [g.strip() for g in " ".join(inner).split(" , ") if g.strip()]
+    return toks[1], [g.replace(" ", "").rsplit(".", 1)[-1] for g in groups if " = " not in g], \
+        [g for g in groups if " = " in g]
+
+
+def _same_lineage(old: str, new: str, ancestors: Callable[[Iterable[str]], set[str]] | None) -> bool:
+    a, b = bases(old), bases(new)
+    if a is None or b is None or a[0] != b[0] or a[2] != b[2]:
+        return False
+    missing = set(a[1]) - set(b[1])
+    return not missing or (ancestors is not None and missing <= ancestors(b[1]))
 
 
 def binds(params: list[Param], positional: int, keywords: Iterable[str]) -> bool:

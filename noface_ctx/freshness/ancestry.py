@@ -1,0 +1,46 @@
+"""Ancestor classes in the current code, for `parameters.compatible_change`: a class whose old
+bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
+keeps its signature for a doc that mentions it. Bases are followed through their defining files
+(`codebase.Codebase.defining_files`), each file read once per run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.definitions import definition
+from noface_ctx.freshness.parameters import bases
+
+
+class Ancestry:
+    """Ancestors of classes in the current code; `read(path)` gives a repository file's text."""
+
+    def __init__(self, code: Codebase, read: Callable[[str], str | None]) -> None:
+        self.code = code
+        self.read = read
+        self._texts: dict[str, str | None] = {}  # current code files read for class ancestry
+
+    def _text(self, path: str) -> str:
+        if path not in self._texts:
+            self._texts[path] = self.read(path)
+        return self._texts[path] or ""
+
+    def ancestors(self, names: Iterable[str]) -> set[str]:
+        """Every ancestor class of these classes in the current code (by their last dotted part,
+        through at most 4 levels and 40 definitions; a name defined more than once: each)."""
+        seen: set[str] = set()
+        todo = list(names)
+        for _ in range(4):
+            nxt = []
+            for name in todo:
+                if name in seen or len(seen) >= 40:
+                    continue
+                seen.add(name)
+                for path in self.code.defining_files(name):
+                    found = definition(self._text(path), name)
+                    got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
+                    if got is not None:
+                        nxt += got[1]
+            todo = nxt
+        return seen - set(names) | set(todo)
