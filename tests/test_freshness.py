@@ -441,6 +441,20 @@ def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(rep
     assert [(c.ref, c.what) for c in assess(root).by_slug["app"].changed] == [("Flask", "signature")]
 
 
+def test_a_member_of_a_class_reached_through_its_package(repo_factory):
+    # flask's docs/async-await.rst names :meth:`flask.Flask.ensure_sync`, defined in
+    # src/flask/app.py, not in the package's __init__.py where it was looked for
+    root = repo_factory({
+        "src/flask/__init__.py": "from .app import Flask\n",
+        "src/flask/app.py": "class Flask:\n    def ensure_sync(self, func):\n        return func\n",
+        "docs/async.rst": "Async\n=====\n\nUse :meth:`flask.Flask.ensure_sync` to wrap.\n",
+    }, date=JAN)
+    (root / "src/flask/app.py").write_text("class Flask:\n    def run_sync(self, func):\n        return func\n")
+    commit(root, "rename", date=FEB)
+    assert [(m.ref, m.suggestion) for m in assess(root).by_slug["async"].missing] == [
+        ("flask.Flask.ensure_sync", "flask.Flask.run_sync")]
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

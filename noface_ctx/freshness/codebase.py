@@ -213,9 +213,11 @@ class Codebase:
         if root in SELF_NAMES or not ref.strict:
             return Resolution("skip")
         if root in self.bare or root in self.modules or root in self.top:
-            for part in parts[1:]:
+            for i, part in enumerate(parts[1:], 1):
                 if not self.known(part) and part not in EXTERNAL_NAMES:
-                    return Resolution("missing", lookup=part, scope=tuple(self.home_of(root)))
+                    # a member of `pkg.Class`: it lived in the root's files or in the class's
+                    homes = set(self.home_of(root)) | (set(self.home_of(parts[i - 1])) if i > 1 else set())
+                    return Resolution("missing", lookup=part, scope=tuple(sorted(homes)))
             return Resolution("found", ref.name)
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
             return Resolution("skip")  # a library, a variable or an imported name
