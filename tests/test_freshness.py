@@ -455,6 +455,17 @@ def test_a_member_of_a_class_reached_through_its_package(repo_factory):
         ("flask.Flask.ensure_sync", "flask.Flask.run_sync")]
 
 
+def test_a_directive_target_is_code_whatever_its_shape(repo_factory):
+    # flask's docs/api.rst `.. autoclass:: Request`: one hump, no code shape, but a class
+    root = repo_factory({
+        "src/wrappers.py": "class Request:\n    pass\n",
+        "docs/api.rst": "API\n===\n\n.. autoclass:: Request\n",
+    }, date=JAN)
+    (root / "src/wrappers.py").write_text("class IncomingRequest:\n    pass\n")
+    commit(root, "rename", date=FEB)
+    assert [(m.ref, m.suggestion) for m in assess(root).by_slug["api"].missing] == [("Request", "IncomingRequest")]
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

@@ -162,8 +162,8 @@ def extract_references(doc: Doc) -> list[Reference]:
                 found = _prose_refs(line, lineno)
                 api = _API_DIRECTIVE.match(line) if rst else None
                 target = _span_ref(re.sub(r"\s*->.*$", "", api.group(1)), lineno) if api else None
-                if target is not None and target.kind != "path":
-                    found.insert(0, target)
+                if target is not None and target.kind != "path":  # the directive says it is code: `Request` too
+                    found.insert(0, replace(target, strict=not _placeholder(target.name)))
                 prose += [replace(r, source="autodoc") for r in found] if _AUTODOC.match(line) else found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
