@@ -19,7 +19,8 @@ scratch clone at the same commit (made once with `git clone`), with caches in fr
   name dropped) in one scratch commit. "Code" is every tracked file but docs: templates and
   scripts that use the name change with it, as in a real rename. Recall: the share of (doc, symbol) pairs where the doc
   gets a `stale-ref` naming the symbol; rename accuracy: the share of renamed pairs whose
-  finding suggests `name_v2`.
+  finding suggests `name_v2` (as the whole suggestion or one dotted part of it:
+  `Response.status_code` → `Response_v2.status_code`).
 - **mined history** (`--mined` cases of each kind, newest first, from the last `--max-commits`
   first-parent commits touching a doc): names a removed line of a non-record doc writes
   (backticks, Sphinx roles, API directives) that the doc's new version no longer names.
@@ -449,7 +450,8 @@ def bench_repo(name: str, source: Path, scratch: Path, args: argparse.Namespace)
                         misses.append((sym, doc))
                     if kinds[sym] == "rename":
                         renamed_pairs += 1
-                        renamed_ok += any(f"{sym}_v2`?)" in m for m in hits)
+                        renamed_ok += any(f"{sym}_v2" in re.split(r"[.:]+", g) for m in hits  # `Response_v2.status_code`
+                                          for g in re.findall(r"renamed to `([^`]+?)(?:\(\))?`\?\)", m))
             out["mutations"] = {
                 "symbols": len(symbols), "pairs": pairs, "recall": round(flagged / pairs, 3) if pairs else None,
                 "renamed_pairs": renamed_pairs,
