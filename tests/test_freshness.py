@@ -466,6 +466,19 @@ def test_a_directive_target_is_code_whatever_its_shape(repo_factory):
     assert [(m.ref, m.suggestion) for m in assess(root).by_slug["api"].missing] == [("Request", "IncomingRequest")]
 
 
+def test_a_data_directive_is_not_matched_to_a_function_of_that_name(repo_factory):
+    # flask's docs/api.rst `.. data:: session` is the proxy in globals.py, not the
+    # `RequestContext.session` property whose body changed
+    root = repo_factory({
+        "src/ctx.py": "class RequestContext:\n    def session(self):\n        return self._session\n",
+        "src/globals.py": "session = LocalProxy(_cv_request, 'session')\n",
+        "docs/api.rst": "API\n===\n\n.. data:: session\n\n   The session proxy.\n",
+    }, date=JAN)
+    (root / "src/ctx.py").write_text("class RequestContext:\n    def session(self):\n        return self.open()\n")
+    commit(root, "open the session", date=FEB)
+    assert assess(root).by_slug["api"].verdict == "fresh"
+
+
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
     (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))

@@ -101,8 +101,10 @@ _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
 _PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")
 _AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
 # a Sphinx API directive's target: `.. class:: Paginator`, `.. method:: Paginator.page(number)`, `.. autoclass:: x.Y`
-_API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(?:function|class|method|classmethod|staticmethod|attribute|"
+_API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(function|class|method|classmethod|staticmethod|attribute|"
                             r"property|exception|data|decorator|decoratormethod)::\s+(\S.*?)\s*$")
+_DEF_DIRECTIVES = frozenset({"function", "class", "method", "classmethod", "staticmethod", "exception", "decorator",
+                             "decoratormethod"})  # what names a def or class (`data`, `attribute`: a value)
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
@@ -161,9 +163,10 @@ def extract_references(doc: Doc) -> list[Reference]:
             if IGNORE_MARK not in line:
                 found = _prose_refs(line, lineno)
                 api = _API_DIRECTIVE.match(line) if rst else None
-                target = _span_ref(re.sub(r"\s*->.*$", "", api.group(1)), lineno) if api else None
-                if target is not None and target.kind != "path":  # the directive says it is code: `Request` too
-                    found.insert(0, replace(target, strict=not _placeholder(target.name)))
+                target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
+                if api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
+                    strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not _placeholder(target.name))
+                    found.insert(0, replace(target, strict=strict))
                 prose += [replace(r, source="autodoc") for r in found] if _AUTODOC.match(line) else found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
