@@ -436,6 +436,13 @@ def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(rep
     })
     commit(root, "split sansio", date=FEB)
     assert assess(root).by_slug["app"].changed == ()
+    write_tree(root, {  # flask's Blueprint: the new base is an import alias of another `Flask`
+        "src/sansio.py": "from src.scaffold import Scaffold\n\n\nclass Flask(Scaffold):\n    pass\n",
+        "src/app.py": "from src.sansio import Flask as SansioFlask\n\n\nclass Flask(SansioFlask):\n    def run(self):\n"
+                      "        return 1\n",
+    })
+    commit(root, "an alias", date="2025-02-05T12:00:00+00:00")
+    assert assess(root).by_slug["app"].changed == ()
     write_tree(root, {"src/sansio.py": "class App:\n    pass\n"})
     commit(root, "App: no Scaffold", date="2025-02-10T12:00:00+00:00")
     assert [(c.ref, c.what) for c in assess(root).by_slug["app"].changed] == [("Flask", "signature")]

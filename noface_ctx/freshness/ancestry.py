@@ -1,16 +1,20 @@
 """Ancestor classes in the current code, for `parameters.compatible_change`: a class whose old
 bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
 keeps its signature for a doc that mentions it. Bases are followed through their defining files
-(`codebase.Codebase.defining_files`), each file read once per run.
+(`codebase.Codebase.defining_files`; a base imported under another name as the name it stands
+for), each file read once per run.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.parameters import bases
+
+_ALIAS = re.compile(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\b")
 
 
 class Ancestry:
@@ -26,19 +30,27 @@ class Ancestry:
             self._texts[path] = self.read(path)
         return self._texts[path] or ""
 
-    def ancestors(self, names: Iterable[str]) -> set[str]:
-        """Every ancestor class of these classes in the current code (by their last dotted part,
-        through at most 4 levels and 40 definitions; a name defined more than once: each)."""
+    def ancestors(self, names: Iterable[str], home: str) -> set[str]:
+        """Every ancestor class of these bases of a class in `home` in the current code (by their
+        last dotted part, through at most 4 levels and 40 definitions; a name defined more than
+        once: each; an import alias, `Blueprint as SansioBlueprint`, as the name it stands for)."""
         seen: set[str] = set()
         todo = list(names)
+        aliases: dict[str, str] = {}
         for _ in range(4):
             nxt = []
             for name in todo:
                 if name in seen or len(seen) >= 40:
                     continue
                 seen.add(name)
-                for path in self.code.defining_files(name):
-                    found = definition(self._text(path), name)
+                for path in [home, *self.code.defining_files(aliases.get(name, name))]:
+                    text = self._text(path)
+                    aliases.update((alias, orig) for orig, alias in _ALIAS.findall(text) if alias != orig)
+                    if path == home:
+                        if name in aliases:  # now known as another name: look that one up
+                            nxt.append(aliases[name])
+                        continue
+                    found = definition(text, aliases.get(name, name))
                     got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
                     if got is not None:
                         nxt += got[1]

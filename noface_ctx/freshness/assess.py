@@ -39,7 +39,7 @@ wording), `clashes` (docs that disagree), this module (the batch and its cache).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -79,7 +79,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 18  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 19  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -338,18 +338,20 @@ class DocJudge:
                     if name is None:
                         continue
                     got = index.symbol_change(path, name, since, now_text, signature_only=ref.source in FENCE_LANGS,
-                                              counts=counts_for(s.doc, ref, self._ancestors().ancestors))
+                                              counts=counts_for(s.doc, ref, self._ancestors(path)))
                     if got is not None:
                         commit, what = got
                         label = commit.label() if commit is not None else "uncommitted edits"
                         s.changed.append(ChangedRef(ref.ref, ref.line, path, label, what))
                         break
 
-    def _ancestors(self) -> Ancestry:
-        """Ancestor classes in the current code (files read once per run)."""
+    def _ancestors(self, home: str) -> Callable[[Iterable[str]], set[str]]:
+        """names → their ancestor classes in the current code, for bases of a class defined in
+        `home` (files read once per run)."""
         if self._ancestry is None:
             self._ancestry = Ancestry(self._codebase(), lambda path: _read(self.repo_files.abspath(path)))
-        return self._ancestry
+        ancestry = self._ancestry
+        return lambda names: ancestry.ancestors(names, home)
 
     def _judge(self, s: DocScan) -> DocFreshness:
         ctx = self.config.context
