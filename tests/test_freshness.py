@@ -443,6 +443,12 @@ def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(rep
     })
     commit(root, "an alias", date="2025-02-05T12:00:00+00:00")
     assert assess(root).by_slug["app"].changed == ()
+    write_tree(root, {  # django's DecimalRangeField(RangeField) → (ContinuousRangeField), defined in the same file
+        "src/app.py": "from src.sansio import Flask as SansioFlask\n\n\nclass Base(SansioFlask):\n    pass\n\n\n"
+                      "class Flask(Base):\n    def run(self):\n        return 1\n",
+    })
+    commit(root, "a base in the same file", date="2025-02-06T12:00:00+00:00")
+    assert assess(root).by_slug["app"].changed == ()
     write_tree(root, {"src/sansio.py": "class App:\n    pass\n"})
     commit(root, "App: no Scaffold", date="2025-02-10T12:00:00+00:00")
     assert [(c.ref, c.what) for c in assess(root).by_slug["app"].changed] == [("Flask", "signature")]

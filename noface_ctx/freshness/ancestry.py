@@ -2,7 +2,7 @@
 bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
 keeps its signature for a doc that mentions it. Bases are followed through their defining files
 (`codebase.Codebase.defining_files`; a base imported under another name as the name it stands
-for), each file read once per run.
+for; the class's own file is searched for definitions too), each file read once per run.
 """
 
 from __future__ import annotations
@@ -43,13 +43,11 @@ class Ancestry:
                 if name in seen or len(seen) >= 40:
                     continue
                 seen.add(name)
-                for path in [home, *self.code.defining_files(aliases.get(name, name))]:
+                aliases.update((alias, orig) for orig, alias in _ALIAS.findall(self._text(home)) if alias != orig)
+                if name in aliases:  # imported under another name: look that one up too
+                    nxt.append(aliases[name])
+                for path in self.code.defining_files(aliases.get(name, name)):
                     text = self._text(path)
-                    aliases.update((alias, orig) for orig, alias in _ALIAS.findall(text) if alias != orig)
-                    if path == home:
-                        if name in aliases:  # now known as another name: look that one up
-                            nxt.append(aliases[name])
-                        continue
                     found = definition(text, aliases.get(name, name))
                     got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
                     if got is not None:
