@@ -153,8 +153,8 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     pool = {}
     for name, by in named.items():
         defs = {d.path for d in code.symbols.find_symbol(name)}
-        if len(defs) != 1 or len(name) < 6 or name in EXTERNAL_NAMES or name.startswith("_"):
-            continue
+        if len(defs) != 1 or len(name) < 6 or name in EXTERNAL_NAMES or name.startswith("_") or name in code.top:
+            continue  # (a top-level package's name, `django`: renaming it renames every import)
         path = next(iter(defs))
         if path.endswith(".py") and not _is_test(path):
             pool[name] = (path, sorted(by))
