@@ -18,7 +18,8 @@ of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
 - **changed** (a warning, verdict "possibly stale"): a symbol the doc names whose definition
   in its defining file (at most 3 files) differs now from the doc's last commit: its
   signature, or its body when the doc names it in prose (a use in an example counts only
-  when the signature changed); see `history.HistoryIndex.symbol_change`. File-level churn
+  when the signature changed; a signature change only when the doc would notice it:
+  `notice.counts_for`); see `history.HistoryIndex.symbol_change`. File-level churn
   alone is not a signal.
 - **age**: days between the doc's last update and the repository's latest commit (never the
   wall clock); reported with changed symbols (`stale_after_days`), never alone.
@@ -32,7 +33,8 @@ on is edited. `assess_docs` judges the docs it is asked about in one batch: a pr
 the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
 
 Modules: `references` (what a reference is), `codebase` (does it resolve now), `scan` (one
-doc's references), `history` + `definitions` (what git says), `judgement` (the answer and its
+doc's references), `history` + `definitions` (what git says), `parameters` + `notice` +
+`ancestry` (which signature changes a doc would notice), `judgement` (the answer and its
 wording), `clashes` (docs that disagree), this module (the batch and its cache).
 """
 
