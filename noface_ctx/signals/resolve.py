@@ -79,7 +79,7 @@ class Resolver:
             from noface_ctx.freshness.assess import DocJudge
 
             self._fresh = DocJudge(list(self.docs), self.repo_files, self.index, self.config)
-        judged = self._fresh.judge([doc.slug]).get(doc.slug)
+        judged = self._fresh.judge_docs([doc]).get(doc.path)  # by path: two docs may share a slug
         return judged.staleness.note() if judged is not None else ""
 
     # dispatch -------------------------------------------------------------
