@@ -60,3 +60,172 @@ def outline_head(path: str, total_lines: int | None) -> str:
 
 
 OUTLINE_EMPTY = "# (no definitions found)"
+
+
+# --------------------------------------------------------------------------- prompt frame
+
+SECTION_SEP = "\n\n"  # between the prompt's sections
+BLOCK_SEP = "\n\n"  # between the blocks of one section
+DESIGN_TITLE = "DESIGN CONTEXT:"
+CODE_TITLE = "CODE CONTEXT:"
+OMITTED_TITLE = "OMITTED CONTEXT:"
+
+
+def role_line(issue_id: str, project: str) -> str:
+    """The prompt's first line."""
+    return f"You are a senior software engineer working autonomously on issue {issue_id} in the {project} project."
+
+
+def section(title: str, body: str) -> str:
+    """A `TITLE:` line and its body."""
+    return f"{title}\n{body}"
+
+
+# --------------------------------------------------------------------------- issue
+
+ISSUE_LABELS = {  # the issue's fields, by attribute, as labelled in the ISSUE section
+    "description": "Description",
+    "design": "Design",
+    "acceptance_criteria": "Acceptance criteria",
+    "notes": "Notes",
+    "comments": "Comments",
+}
+
+
+def issue_title(issue_id: str, title: str, issue_type: str, labels: list[str]) -> str:
+    """`ISSUE:`, the id and title, and the type and labels when known."""
+    text = f"ISSUE:\n{issue_id}: {title}".rstrip()
+    meta = [f"Type: {issue_type}"] if issue_type else []
+    if labels:
+        meta.append("Labels: " + ", ".join(labels))
+    return text + ("\n" + " · ".join(meta) if meta else "")
+
+
+def issue_comments(comments: list[str]) -> str:
+    """The issue's comments as one field's text."""
+    return "\n".join(f"- {c}" for c in comments)
+
+
+def issue_field(label: str, text: str = "") -> str:
+    """One labelled field of the ISSUE section (the label line alone when `text` is empty)."""
+    return f"\n\n{label}:\n{text}"
+
+
+def issue_truncated(missing: int, source: str, issue_id: str) -> str:
+    """Where an issue field was cut: how much is missing and where the full issue is."""
+    where = source or f"issue {issue_id}"
+    return f"[issue text truncated: {missing} more tokens; the full issue is {where}]"
+
+
+# --------------------------------------------------------------------------- manifest, commands
+
+NO_MANIFEST = (
+    "MANIFEST:\nNo manifest for this issue: edit only the files the issue needs; "
+    "files excluded from context (secrets, generated files) stay untouched."
+)
+MANIFEST_ROLES = ("Editable", "Read-only", "Forbidden (never read or modify)")  # primary, read, forbidden
+
+
+def manifest_head(source: str) -> str:
+    """The MANIFEST section's first line."""
+    return "MANIFEST:" + (f" (from {source})" if source else "")
+
+
+def manifest_row(role: str, entries: list[str]) -> str:
+    """One role's files in the MANIFEST section."""
+    return f"{role}: " + (", ".join(entries) if entries else "none")
+
+
+NO_BUILD = "(none configured)"
+NO_TEST = "(none configured; find the project's test runner)"
+
+
+def detected_command(cmd: str, source: str) -> str:
+    """A command found in the project's files rather than configured."""
+    return f"{cmd} (detected from {source})"
+
+
+def commands_section(build: str, test: str) -> str:
+    """The COMMANDS section."""
+    return f"COMMANDS:\n- build: {build}\n- test: {test}"
+
+
+# --------------------------------------------------------------------------- workflow, constraints, requests
+
+TESTS_FALLBACK = "the tests"  # the test command's name when none is known
+
+
+def workflow_section(test: str, issue_id: str) -> str:
+    """The WORKFLOW section: the steps and the two closing signals."""
+    return (
+        "WORKFLOW:\n"
+        "1. Read the issue and the context above; request anything missing (see CONTEXT REQUESTS).\n"
+        "2. Implement the change, following the existing code style; add tests for new behaviour.\n"
+        f"3. Build and run `{test}`; fix every failure before going on.\n"
+        "4. Review your diff for debugging leftovers and unrelated edits.\n"
+        f"5. Commit with a message like `<type>: <summary> ({issue_id})`.\n"
+        "When finished, output: ISSUE_COMPLETE\n"
+        "If blocked and unable to proceed, output: BLOCKED: <reason>"
+    )
+
+
+CONSTRAINTS_TITLE = "CONSTRAINTS:"
+ONLY_EDITABLE = "- Modify only the editable files in MANIFEST."
+ONLY_NEEDED = "- Keep changes to the files this issue needs."
+NOTHING_OUTSIDE = "- Never touch files outside the repository or unrelated to the issue."
+CONSTRAINTS_ALWAYS = (
+    "- Do not open or print secrets (.env files, keys, credentials); they are kept out of context on purpose.",
+    "- Where a design doc and the current code disagree, trust the code.",
+    "- Docs marked as possibly outdated are stale: check them against the code before relying on them.",
+    "- Do not add dependencies without a clear reason.",
+)
+
+
+def never_forbidden(paths: list[str]) -> str:
+    """The constraint naming the manifest's forbidden files."""
+    return "- Never read, modify or delete a forbidden file: " + ", ".join(paths) + "."
+
+
+REQUESTS_SECTION = (
+    "CONTEXT REQUESTS:\n"
+    "If you need code or a doc that is not shown, write a request on a line of its own; "
+    "the answer comes back as a CONTEXT YOU REQUESTED block. The forms are "
+    "`NEED_CODE: path`, `NEED_CODE: path:start-end` (1-based, inclusive) or `NEED_CODE: path::Class.method`, "
+    "with paths relative to the repository root, and `NEED_DOC: slug` (or a doc path, or `slug#heading`). "
+    "Requests for excluded or forbidden files are refused."
+)
+
+
+# --------------------------------------------------------------------------- context sections
+
+NO_DOCS = "none selected: no doc passed the relevance bar"
+NO_CODE = "none selected: no code passed the relevance bar"
+NO_DOCS_IN_REPO = "none selected: the repository has no design docs"
+NO_DOCS_FIT = "none selected: the relevant docs did not fit the budget (see OMITTED CONTEXT)"
+NO_DOCS_NEEDED = "none selected: this issue looks local enough to need no design doc (K=0)"
+NO_CODE_IN_REPO = "none selected: the repository has no source files"
+NO_CODE_FIT = "none selected: the relevant code did not fit the budget (see OMITTED CONTEXT)"
+OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch any of it with the line under it."
+NOTHING_OMITTED = "none: nothing relevant was left out"
+UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
+UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
+FLOOR_NOTE = ("[Code stops at the relevance floor: {n} weaker match{es} ranked below it {verb} neither shown nor "
+              "listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
+
+
+def unlisted(n: int) -> str:
+    """The OMITTED CONTEXT line counting relevant items not listed."""
+    return UNLISTED.format(n=n, s="" if n == 1 else "s")
+
+
+def floor_note(below: int) -> str:
+    """The line closing CODE CONTEXT when `below` ranked code items fell under the relevance floor."""
+    if below <= 0:
+        return ""
+    return FLOOR_NOTE.format(n=below, es="" if below == 1 else "es", verb="is" if below == 1 else "are")
+
+
+def clash_block(clashes: list[str]) -> str:
+    """The block opening DESIGN CONTEXT when the docs shown disagree."""
+    return "Conflicts between these docs (prefer the current code):\n" + "\n".join(f"- {c}" for c in clashes)
+
