@@ -229,3 +229,41 @@ def clash_block(clashes: list[str]) -> str:
     """The block opening DESIGN CONTEXT when the docs shown disagree."""
     return "Conflicts between these docs (prefer the current code):\n" + "\n".join(f"- {c}" for c in clashes)
 
+
+# --------------------------------------------------------------------------- omitted items
+
+REQUIRED_REASON = "manifest file"  # how a manifest item's reason starts (the packer lists those first)
+RELEVANT_REASON = "relevant"
+NOT_LISTED_CAP = " (not listed: over the omitted-items cap or its share of the budget)"
+NOT_LISTED_LOW = " (not listed: low score)"
+
+
+def item_label(path: str, ref: str) -> str:
+    """`path (ref)`, or the path alone."""
+    return f"{path} ({ref})" if ref else path
+
+
+def omitted_entry(kind: str, path: str, ref: str, reason: str, request: str) -> str:
+    """The OMITTED CONTEXT entry for one item (two lines: what and why, then the request)."""
+    return f"- {kind} {item_label(path, ref if ref != path else '')} — {reason}\n  {request}"
+
+
+def beyond_k(k: int) -> str:
+    """Why a relevant doc past the doc limit is omitted."""
+    return f"relevant, beyond K={k} for this issue"
+
+
+def already_shown(label: str) -> str:
+    """Why an item already contained in a chosen one is skipped."""
+    return f"already shown in {label}"
+
+
+def would_repeat(label: str) -> str:
+    """Why an item overlapping a chosen one is skipped."""
+    return f"would repeat {label}"
+
+
+def needs_tokens(what: str, smallest: int, room: int, pool: str) -> str:
+    """Why an item too big for the room left is omitted."""
+    return f"{what}, but needs {smallest} tokens ({room} left for {pool})"
+
