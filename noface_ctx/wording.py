@@ -15,6 +15,11 @@ def need_doc(slug: str, anchor: str = "") -> str:
     return f"NEED_DOC: {slug}#{anchor}" if anchor else f"NEED_DOC: {slug}"
 
 
+def need_code(path: str) -> str:
+    """The line that fetches a whole file."""
+    return f"NEED_CODE: {path}"
+
+
 def need_code_range(path: str, start: int | str, end: int | str) -> str:
     """The line that fetches lines `start`-`end` of `path`."""
     return f"NEED_CODE: {path}:{start}-{end}"
@@ -266,4 +271,46 @@ def would_repeat(label: str) -> str:
 def needs_tokens(what: str, smallest: int, room: int, pool: str) -> str:
     """Why an item too big for the room left is omitted."""
     return f"{what}, but needs {smallest} tokens ({room} left for {pool})"
+
+
+# --------------------------------------------------------------------------- code forms
+
+MODULE_LEVEL = "(module level)"  # the title of a chunk outside any definition
+FIRST_LINES = " — first lines only"  # appended to the title of a definition cut to its head
+OUTLINE_BODIES = " — outline, bodies omitted"  # appended to the title of a class outline
+
+
+def chunk_title(kind: str, symbol: str, parent: str = "") -> str:
+    """`kind symbol`, with the enclosing definition when there is one."""
+    return f"{kind} {symbol}" + (f"  (in {parent})" if parent else "")
+
+
+def head_cut(path: str, first: int, last: int) -> str:
+    """The line ending a definition cut to its head."""
+    return f"... (lines {first}-{last} omitted; {need_code_range(path, first, last)})"
+
+
+def class_elided_title(kind: str, symbol: str, path: str) -> str:
+    """The title of a class shown with its members' bodies cut."""
+    return f"{kind} {symbol}{OUTLINE_BODIES}; ask with {need_code_range(path, 'start', 'end')}"
+
+
+def more_members(pad: str, n: int) -> str:
+    """Where a class outline leaves `n` members out."""
+    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
+
+
+def whole_file_head(path: str, lines: int) -> str:
+    """The first line of a whole file."""
+    return f"{path}  (whole file, {lines} lines)"
+
+
+def file_outline_head(path: str) -> str:
+    """The first line of a manifest file's outline."""
+    return f"{path}  (outline — bodies omitted; ask with {need_code_range(path, 'start', 'end')})"
+
+
+def manifest_range_title(role: str) -> str:
+    """The title of a line range the manifest names."""
+    return f"manifest {role} range"
 
