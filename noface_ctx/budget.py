@@ -15,6 +15,18 @@ from dataclasses import dataclass, field, replace
 
 from noface_ctx.datatypes import Candidate, Chosen, Form, Omitted, Selection
 from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import (
+    NOT_LISTED_CAP,
+    NOT_LISTED_LOW,
+    RELEVANT_REASON,
+    REQUIRED_REASON,
+    already_shown,
+    beyond_k,
+    item_label,
+    needs_tokens,
+    omitted_entry,
+    would_repeat,
+)
 
 # Blocks are joined with a blank line; a join can merge with a block's edges, so each item
 # is charged a little slack. The pipeline still verifies the finished prompt exactly.
@@ -24,15 +36,12 @@ COMPLETE_FORMS = frozenset({"full", "range", "whole", "file"})
 _MAX_ROUNDS = 8
 # At most this share of the room goes to OMITTED CONTEXT lines: context first, pointers second.
 OMITTED_SHARE = 0.25
-_REQUIRED_PREFIX = "manifest file"
+_REQUIRED_PREFIX = REQUIRED_REASON
 
 
 def omitted_line(item: Omitted) -> str:
     """The OMITTED CONTEXT entry for `item`, exactly as rendered (two lines)."""
-    what = f"{item.kind} {item.path}"
-    if item.ref and item.ref != item.path:
-        what += f" ({item.ref})"
-    return f"- {what} — {item.reason}\n  {item.request}"
+    return omitted_entry(item.kind, item.path, item.ref, item.reason, item.request)
 
 
 def omitted_cost(items: Iterable[Omitted]) -> int:
@@ -100,9 +109,8 @@ def select(
     # Whatever the rounds settled on, list only the omissions that fit the room left.
     listed, trimmed = _fit_omitted(listed, available - _used(packer))
     beyond_cap = trimmed + beyond_cap
-    unlisted = " (not listed: over the omitted-items cap or its share of the budget)"
-    skipped = packer.skipped + [replace(o, reason=o.reason + unlisted) for o in beyond_cap]
-    skipped += [replace(o, reason=o.reason + " (not listed: low score)") for o in low]
+    skipped = packer.skipped + [replace(o, reason=o.reason + NOT_LISTED_CAP) for o in beyond_cap]
+    skipped += [replace(o, reason=o.reason + NOT_LISTED_LOW) for o in low]
     return Selection(
         docs=tuple(packer.chosen_docs),
         code=grouped(packer.chosen_code),
@@ -147,7 +155,7 @@ def _pack_docs(packer: _Packer, candidates: Sequence[Candidate], budget: int, ma
             continue
         seen.add(key)
         if eligible >= max_docs:
-            packer.omitted.append(_omit(cand, f"relevant, beyond K={max_docs} for this issue"))
+            packer.omitted.append(_omit(cand, beyond_k(max_docs)))
             continue
         eligible += 1
         form = _first_fitting(cand.forms, budget - used)
@@ -224,7 +232,7 @@ def _place(packer: _Packer, cand: Candidate, forms: Sequence[Form], room: int) -
     """Choose the first of `forms` that fits `room` and repeats nothing; the tokens it takes."""
     shown = _shown_in(cand, packer.chosen_code)
     if shown is not None:
-        packer.skipped.append(_omit(cand, f"already shown in {shown}"))
+        packer.skipped.append(_omit(cand, already_shown(shown)))
         return 0
     fitting = [f for f in forms if f.tokens + ITEM_OVERHEAD <= room]
     if not fitting:
@@ -232,7 +240,7 @@ def _place(packer: _Packer, cand: Candidate, forms: Sequence[Form], room: int) -
         return 0
     fresh = [f for f in fitting if _repeats(cand, f, packer.chosen_code) is None]
     if not fresh:
-        packer.skipped.append(_omit(cand, f"would repeat {_repeats(cand, fitting[0], packer.chosen_code)}"))
+        packer.skipped.append(_omit(cand, would_repeat(str(_repeats(cand, fitting[0], packer.chosen_code)))))
         return 0
     packer.chosen_code.append(Chosen(cand, fresh[0]))
     return fresh[0].tokens + ITEM_OVERHEAD
@@ -286,15 +294,12 @@ def _overlaps(a: Candidate, b: Candidate) -> bool:
 
 
 def _label(cand: Candidate) -> str:
-    if cand.ref:
-        return f"{cand.path} ({cand.ref})"
-    return cand.path
+    return item_label(cand.path, cand.ref)
 
 
 def _too_big(cand: Candidate, room: int, pool: str) -> str:
     smallest = min((f.tokens for f in cand.forms), default=0)
-    what = _REQUIRED_PREFIX if cand.required else "relevant"
-    return f"{what}, but needs {smallest} tokens ({max(room, 0)} left for {pool})"
+    return needs_tokens(_REQUIRED_PREFIX if cand.required else RELEVANT_REASON, smallest, max(room, 0), pool)
 
 
 def _omit(cand: Candidate, reason: str) -> Omitted:

@@ -37,9 +37,19 @@ from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import CachedEmbedder, Embedder
-from noface_ctx.render import NO_CODE, NO_DOCS, Fixed, fixed_sections, floor_note, frame_tokens, render_prompt
+from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import (
+    NO_CODE,
+    NO_CODE_FIT,
+    NO_CODE_IN_REPO,
+    NO_DOCS,
+    NO_DOCS_FIT,
+    NO_DOCS_IN_REPO,
+    NO_DOCS_NEEDED,
+    floor_note,
+)
 
 T = TypeVar("T")
 
@@ -51,7 +61,7 @@ LIST_CODE_ABOVE = 0.0
 # The relevance floor for ranked code, on the same scale and for the same reason: a ranked snippet
 # scoring at or below it is no more related to the issue than the average of the pool BM25 drew
 # (every chunk past that pool scores below the pool's lowest), so it is neither included, however
-# much budget remains, nor listed; CODE CONTEXT ends with a line saying so (`render.floor_note`).
+# much budget remains, nor listed; CODE CONTEXT ends with a line saying so (`wording.floor_note`).
 # Manifest items are never dropped. (Measured on dev rows: see docs/budget-and-selection.md.)
 CODE_FLOOR = LIST_CODE_ABOVE
 _MIN_ISSUE_TOKENS = 40  # the issue text is never shrunk below this to make room
@@ -279,17 +289,17 @@ def _empty_reasons(docset: DocSet, files: RepoFiles, docs: Sequence[Candidate], 
                    k: int) -> tuple[str, str]:
     """What an empty DESIGN / CODE CONTEXT section says, decided before packing."""
     if len(docset) == 0:
-        no_docs = "none selected: the repository has no design docs"
+        no_docs = NO_DOCS_IN_REPO
     elif docs and k > 0:
-        no_docs = "none selected: the relevant docs did not fit the budget (see OMITTED CONTEXT)"
+        no_docs = NO_DOCS_FIT
     elif docs:
-        no_docs = "none selected: this issue looks local enough to need no design doc (K=0)"
+        no_docs = NO_DOCS_NEEDED
     else:
         no_docs = NO_DOCS
     if not any(f.kind == "code" for f in files.files):
-        no_code = "none selected: the repository has no source files"
+        no_code = NO_CODE_IN_REPO
     elif code:
-        no_code = "none selected: the relevant code did not fit the budget (see OMITTED CONTEXT)"
+        no_code = NO_CODE_FIT
     else:
         no_code = NO_CODE
     return no_docs, no_code

@@ -12,30 +12,43 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from noface_ctx import wording as w
 from noface_ctx.budget import omitted_line
 from noface_ctx.datatypes import Issue, Manifest, Omitted, Prompt, Selection
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
+from noface_ctx.wording import (
+    BLOCK_SEP,
+    FLOOR_NOTE,
+    NO_CODE,
+    NO_DOCS,
+    NOTHING_OMITTED,
+    OMITTED_INTRO,
+    SECTION_SEP,
+    UNLISTED,
+    UNLISTED_RESERVE,
+    floor_note,
+)
 
-SECTION_SEP = "\n\n"
-BLOCK_SEP = "\n\n"
+__all__ = [  # the words are re-exported for callers that import them from here
+    "BLOCK_SEP",
+    "FLOOR_NOTE",
+    "NOTHING_OMITTED",
+    "NO_CODE",
+    "NO_DOCS",
+    "OMITTED_INTRO",
+    "SECTION_SEP",
+    "UNLISTED",
+    "UNLISTED_RESERVE",
+    "Fixed",
+    "explain_rows",
+    "fixed_sections",
+    "floor_note",
+    "frame_tokens",
+    "render_prompt",
+]
+
 ISSUE_SHARE = 0.4  # the issue text may take at most this share of the budget
 _MIN_PART = 24  # below this many tokens a cut issue field is dropped rather than cut
-
-NO_DOCS = "none selected: no doc passed the relevance bar"
-NO_CODE = "none selected: no code passed the relevance bar"
-OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch any of it with the line under it."
-NOTHING_OMITTED = "none: nothing relevant was left out"
-UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
-UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
-FLOOR_NOTE = ("[Code stops at the relevance floor: {n} weaker match{es} ranked below it {verb} neither shown nor "
-              "listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
-
-
-def floor_note(below: int) -> str:
-    """The line closing CODE CONTEXT when `below` ranked code items fell under the relevance floor."""
-    if below <= 0:
-        return ""
-    return FLOOR_NOTE.format(n=below, es="" if below == 1 else "es", verb="is" if below == 1 else "are")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +81,7 @@ def fixed_sections(
     limit = int(budget * ISSUE_SHARE) if issue_limit is None else issue_limit
     issue_text, cut = _issue_section(issue, limit)
     project = getattr(config, "name", "") or "this"
-    role = f"You are a senior software engineer working autonomously on issue {issue.id} in the {project} project."
+    role = w.role_line(issue.id, project)
     head = SECTION_SEP.join([role, issue_text, _manifest_section(manifest), _commands_section(config)])
     tail = SECTION_SEP.join([_workflow_section(config, issue), _constraints_section(manifest), _requests_section()])
     return Fixed(head=head, tail=tail, issue_tokens=count_tokens(issue_text), issue_cut=cut)
@@ -76,33 +89,29 @@ def fixed_sections(
 
 def _issue_parts(issue: Issue) -> list[tuple[str, str]]:
     comments = [c.strip() for c in issue.comments if c.strip() and not c.lstrip().startswith("MANIFEST:")]
+    label = w.ISSUE_LABELS
     parts = [
-        ("Description", issue.description.strip()),
-        ("Design", issue.design.strip()),
-        ("Acceptance criteria", issue.acceptance_criteria.strip()),
-        ("Notes", issue.notes.strip()),
-        ("Comments", "\n".join(f"- {c}" for c in comments)),
+        (label["description"], issue.description.strip()),
+        (label["design"], issue.design.strip()),
+        (label["acceptance_criteria"], issue.acceptance_criteria.strip()),
+        (label["notes"], issue.notes.strip()),
+        (label["comments"], w.issue_comments(comments)),
     ]
     return [(label, text) for label, text in parts if text]
 
 
 # Which fields keep their text first when the issue must be cut.
-_KEEP_ORDER = ("Acceptance criteria", "Description", "Design", "Notes", "Comments")
+_KEEP_ORDER = tuple(w.ISSUE_LABELS[k] for k in ("acceptance_criteria", "description", "design", "notes", "comments"))
 
 
 def _issue_section(issue: Issue, limit: int) -> tuple[str, int]:
     """The ISSUE section within `limit` tokens (title and field labels always kept)."""
-    title = f"ISSUE:\n{issue.id}: {issue.title}".rstrip()
-    meta = [f"Type: {issue.issue_type}"] if issue.issue_type else []
-    if issue.labels:
-        meta.append("Labels: " + ", ".join(issue.labels))
-    if meta:
-        title += "\n" + " · ".join(meta)
+    title = w.issue_title(issue.id, issue.title, issue.issue_type, list(issue.labels))
     parts = _issue_parts(issue)
     whole = _join_issue(title, [(label, text) for label, text in parts])
     if count_tokens(whole) <= limit:
         return whole, 0
-    room = limit - count_tokens(title) - sum(count_tokens(f"\n\n{label}:\n") for label, _ in parts)
+    room = limit - count_tokens(title) - sum(count_tokens(w.issue_field(label)) for label, _ in parts)
     kept: dict[str, str] = {}
     cut_total = 0
     for label in _KEEP_ORDER:
@@ -140,27 +149,19 @@ def _cut(text: str, limit: int) -> str:
 
 
 def _marker(missing: int, issue: Issue) -> str:
-    where = issue.source or f"issue {issue.id}"
-    return f"[issue text truncated: {missing} more tokens; the full issue is {where}]"
+    return w.issue_truncated(missing, issue.source, issue.id)
 
 
 def _join_issue(title: str, parts: Sequence[tuple[str, str]]) -> str:
-    return title + "".join(f"\n\n{label}:\n{text}" for label, text in parts)
+    return title + "".join(w.issue_field(label, text) for label, text in parts)
 
 
 def _manifest_section(manifest: Manifest | None) -> str:
     if manifest is None or manifest.empty:
-        return (
-            "MANIFEST:\nNo manifest for this issue: edit only the files the issue needs; "
-            "files excluded from context (secrets, generated files) stay untouched."
-        )
-    lines = ["MANIFEST:" + (f" (from {manifest.source})" if manifest.source else "")]
-    for title, entries in (
-        ("Editable", manifest.primary),
-        ("Read-only", manifest.read),
-        ("Forbidden (never read or modify)", manifest.forbidden),
-    ):
-        lines.append(f"{title}: " + (", ".join(str(e) for e in entries) if entries else "none"))
+        return w.NO_MANIFEST
+    lines = [w.manifest_head(manifest.source)]
+    for title, entries in zip(w.MANIFEST_ROLES, (manifest.primary, manifest.read, manifest.forbidden), strict=True):
+        lines.append(w.manifest_row(title, [str(e) for e in entries]))
     return "\n".join(lines)
 
 
@@ -172,57 +173,36 @@ def _commands_section(config: Any) -> str:
     def shown(cmd: str, source: str, none: str) -> str:
         if not cmd:
             return none
-        return cmd if source == ".noface.toml [project]" else f"{cmd} (detected from {source})"
+        return cmd if source == ".noface.toml [project]" else w.detected_command(cmd, source)
 
-    build = shown(cmds.build, cmds.build_source, "(none configured)")
-    test = shown(cmds.test, cmds.test_source, "(none configured; find the project's test runner)")
-    return f"COMMANDS:\n- build: {build}\n- test: {test}"
+    build = shown(cmds.build, cmds.build_source, w.NO_BUILD)
+    test = shown(cmds.test, cmds.test_source, w.NO_TEST)
+    return w.commands_section(build, test)
 
 
 def _workflow_section(config: Any, issue: Issue) -> str:
     from noface_ctx.commands import project_commands
 
-    test = project_commands(config).test or "the tests"
-    return (
-        "WORKFLOW:\n"
-        "1. Read the issue and the context above; request anything missing (see CONTEXT REQUESTS).\n"
-        "2. Implement the change, following the existing code style; add tests for new behaviour.\n"
-        f"3. Build and run `{test}`; fix every failure before going on.\n"
-        "4. Review your diff for debugging leftovers and unrelated edits.\n"
-        f"5. Commit with a message like `<type>: <summary> ({issue.id})`.\n"
-        "When finished, output: ISSUE_COMPLETE\n"
-        "If blocked and unable to proceed, output: BLOCKED: <reason>"
-    )
+    test = project_commands(config).test or w.TESTS_FALLBACK
+    return w.workflow_section(test, issue.id)
 
 
 def _constraints_section(manifest: Manifest | None) -> str:
-    lines = ["CONSTRAINTS:"]
+    lines = [w.CONSTRAINTS_TITLE]
     if manifest is not None and manifest.primary:
-        lines.append("- Modify only the editable files in MANIFEST.")
+        lines.append(w.ONLY_EDITABLE)
     else:
-        lines.append("- Keep changes to the files this issue needs.")
+        lines.append(w.ONLY_NEEDED)
     if manifest is not None and manifest.forbidden:
-        lines.append("- Never read, modify or delete a forbidden file: " + ", ".join(str(e) for e in manifest.forbidden) + ".")
+        lines.append(w.never_forbidden([str(e) for e in manifest.forbidden]))
     else:
-        lines.append("- Never touch files outside the repository or unrelated to the issue.")
-    lines += [
-        "- Do not open or print secrets (.env files, keys, credentials); they are kept out of context on purpose.",
-        "- Where a design doc and the current code disagree, trust the code.",
-        "- Docs marked as possibly outdated are stale: check them against the code before relying on them.",
-        "- Do not add dependencies without a clear reason.",
-    ]
+        lines.append(w.NOTHING_OUTSIDE)
+    lines += w.CONSTRAINTS_ALWAYS
     return "\n".join(lines)
 
 
 def _requests_section() -> str:
-    return (
-        "CONTEXT REQUESTS:\n"
-        "If you need code or a doc that is not shown, write a request on a line of its own; "
-        "the answer comes back as a CONTEXT YOU REQUESTED block. The forms are "
-        "`NEED_CODE: path`, `NEED_CODE: path:start-end` (1-based, inclusive) or `NEED_CODE: path::Class.method`, "
-        "with paths relative to the repository root, and `NEED_DOC: slug` (or a doc path, or `slug#heading`). "
-        "Requests for excluded or forbidden files are refused."
-    )
+    return w.REQUESTS_SECTION
 
 
 # --------------------------------------------------------------------------- whole prompt
@@ -248,8 +228,8 @@ def render_prompt(
         code_body += BLOCK_SEP + code_note
     sections = [
         fixed.head,
-        f"DESIGN CONTEXT:\n{design_body}",
-        f"CODE CONTEXT:\n{code_body}",
+        w.section(w.DESIGN_TITLE, design_body),
+        w.section(w.CODE_TITLE, code_body),
         _omitted_section(omitted, selection.unlisted if selection else 0),
         fixed.tail,
     ]
@@ -257,17 +237,17 @@ def render_prompt(
 
 
 def _clash_block(clashes: Sequence[str]) -> str:
-    return "Conflicts between these docs (prefer the current code):\n" + "\n".join(f"- {c}" for c in clashes)
+    return w.clash_block(list(clashes))
 
 
 def _omitted_section(omitted: Sequence[Omitted], unlisted: int = 0) -> str:
     """The listed omissions, and how many relevant ones were not even listed (never silent)."""
     if not omitted and not unlisted:
-        return f"OMITTED CONTEXT:\n{NOTHING_OMITTED}"
+        return w.section(w.OMITTED_TITLE, NOTHING_OMITTED)
     lines = [omitted_line(o) for o in omitted]
     if unlisted:
-        lines.append(UNLISTED.format(n=unlisted, s="" if unlisted == 1 else "s"))
-    return f"OMITTED CONTEXT:\n{OMITTED_INTRO}\n" + "\n".join(lines)
+        lines.append(w.unlisted(unlisted))
+    return w.section(w.OMITTED_TITLE, OMITTED_INTRO + "\n" + "\n".join(lines))
 
 
 def frame_tokens(fixed: Fixed, *, no_docs: str = NO_DOCS, no_code: str = NO_CODE, code_note: str = "") -> int:

@@ -15,6 +15,11 @@ def need_doc(slug: str, anchor: str = "") -> str:
     return f"NEED_DOC: {slug}#{anchor}" if anchor else f"NEED_DOC: {slug}"
 
 
+def need_code(path: str) -> str:
+    """The line that fetches a whole file."""
+    return f"NEED_CODE: {path}"
+
+
 def need_code_range(path: str, start: int | str, end: int | str) -> str:
     """The line that fetches lines `start`-`end` of `path`."""
     return f"NEED_CODE: {path}:{start}-{end}"
@@ -60,3 +65,341 @@ def outline_head(path: str, total_lines: int | None) -> str:
 
 
 OUTLINE_EMPTY = "# (no definitions found)"
+
+
+# --------------------------------------------------------------------------- prompt frame
+
+SECTION_SEP = "\n\n"  # between the prompt's sections
+BLOCK_SEP = "\n\n"  # between the blocks of one section
+DESIGN_TITLE = "DESIGN CONTEXT:"
+CODE_TITLE = "CODE CONTEXT:"
+OMITTED_TITLE = "OMITTED CONTEXT:"
+
+
+def role_line(issue_id: str, project: str) -> str:
+    """The prompt's first line."""
+    return f"You are a senior software engineer working autonomously on issue {issue_id} in the {project} project."
+
+
+def section(title: str, body: str) -> str:
+    """A `TITLE:` line and its body."""
+    return f"{title}\n{body}"
+
+
+# --------------------------------------------------------------------------- issue
+
+ISSUE_LABELS = {  # the issue's fields, by attribute, as labelled in the ISSUE section
+    "description": "Description",
+    "design": "Design",
+    "acceptance_criteria": "Acceptance criteria",
+    "notes": "Notes",
+    "comments": "Comments",
+}
+
+
+def issue_title(issue_id: str, title: str, issue_type: str, labels: list[str]) -> str:
+    """`ISSUE:`, the id and title, and the type and labels when known."""
+    text = f"ISSUE:\n{issue_id}: {title}".rstrip()
+    meta = [f"Type: {issue_type}"] if issue_type else []
+    if labels:
+        meta.append("Labels: " + ", ".join(labels))
+    return text + ("\n" + " · ".join(meta) if meta else "")
+
+
+def issue_comments(comments: list[str]) -> str:
+    """The issue's comments as one field's text."""
+    return "\n".join(f"- {c}" for c in comments)
+
+
+def issue_field(label: str, text: str = "") -> str:
+    """One labelled field of the ISSUE section (the label line alone when `text` is empty)."""
+    return f"\n\n{label}:\n{text}"
+
+
+def issue_truncated(missing: int, source: str, issue_id: str) -> str:
+    """Where an issue field was cut: how much is missing and where the full issue is."""
+    where = source or f"issue {issue_id}"
+    return f"[issue text truncated: {missing} more tokens; the full issue is {where}]"
+
+
+# --------------------------------------------------------------------------- manifest, commands
+
+NO_MANIFEST = (
+    "MANIFEST:\nNo manifest for this issue: edit only the files the issue needs; "
+    "files excluded from context (secrets, generated files) stay untouched."
+)
+MANIFEST_ROLES = ("Editable", "Read-only", "Forbidden (never read or modify)")  # primary, read, forbidden
+
+
+def manifest_head(source: str) -> str:
+    """The MANIFEST section's first line."""
+    return "MANIFEST:" + (f" (from {source})" if source else "")
+
+
+def manifest_row(role: str, entries: list[str]) -> str:
+    """One role's files in the MANIFEST section."""
+    return f"{role}: " + (", ".join(entries) if entries else "none")
+
+
+NO_BUILD = "(none configured)"
+NO_TEST = "(none configured; find the project's test runner)"
+
+
+def detected_command(cmd: str, source: str) -> str:
+    """A command found in the project's files rather than configured."""
+    return f"{cmd} (detected from {source})"
+
+
+def commands_section(build: str, test: str) -> str:
+    """The COMMANDS section."""
+    return f"COMMANDS:\n- build: {build}\n- test: {test}"
+
+
+# --------------------------------------------------------------------------- workflow, constraints, requests
+
+TESTS_FALLBACK = "the tests"  # the test command's name when none is known
+
+
+def workflow_section(test: str, issue_id: str) -> str:
+    """The WORKFLOW section: the steps and the two closing signals."""
+    return (
+        "WORKFLOW:\n"
+        "1. Read the issue and the context above; request anything missing (see CONTEXT REQUESTS).\n"
+        "2. Implement the change, following the existing code style; add tests for new behaviour.\n"
+        f"3. Build and run `{test}`; fix every failure before going on.\n"
+        "4. Review your diff for debugging leftovers and unrelated edits.\n"
+        f"5. Commit with a message like `<type>: <summary> ({issue_id})`.\n"
+        "When finished, output: ISSUE_COMPLETE\n"
+        "If blocked and unable to proceed, output: BLOCKED: <reason>"
+    )
+
+
+CONSTRAINTS_TITLE = "CONSTRAINTS:"
+ONLY_EDITABLE = "- Modify only the editable files in MANIFEST."
+ONLY_NEEDED = "- Keep changes to the files this issue needs."
+NOTHING_OUTSIDE = "- Never touch files outside the repository or unrelated to the issue."
+CONSTRAINTS_ALWAYS = (
+    "- Do not open or print secrets (.env files, keys, credentials); they are kept out of context on purpose.",
+    "- Where a design doc and the current code disagree, trust the code.",
+    "- Docs marked as possibly outdated are stale: check them against the code before relying on them.",
+    "- Do not add dependencies without a clear reason.",
+)
+
+
+def never_forbidden(paths: list[str]) -> str:
+    """The constraint naming the manifest's forbidden files."""
+    return "- Never read, modify or delete a forbidden file: " + ", ".join(paths) + "."
+
+
+REQUESTS_SECTION = (
+    "CONTEXT REQUESTS:\n"
+    "If you need code or a doc that is not shown, write a request on a line of its own; "
+    "the answer comes back as a CONTEXT YOU REQUESTED block. The forms are "
+    "`NEED_CODE: path`, `NEED_CODE: path:start-end` (1-based, inclusive) or `NEED_CODE: path::Class.method`, "
+    "with paths relative to the repository root, and `NEED_DOC: slug` (or a doc path, or `slug#heading`). "
+    "Requests for excluded or forbidden files are refused."
+)
+
+
+# --------------------------------------------------------------------------- context sections
+
+NO_DOCS = "none selected: no doc passed the relevance bar"
+NO_CODE = "none selected: no code passed the relevance bar"
+NO_DOCS_IN_REPO = "none selected: the repository has no design docs"
+NO_DOCS_FIT = "none selected: the relevant docs did not fit the budget (see OMITTED CONTEXT)"
+NO_DOCS_NEEDED = "none selected: this issue looks local enough to need no design doc (K=0)"
+NO_CODE_IN_REPO = "none selected: the repository has no source files"
+NO_CODE_FIT = "none selected: the relevant code did not fit the budget (see OMITTED CONTEXT)"
+OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch any of it with the line under it."
+NOTHING_OMITTED = "none: nothing relevant was left out"
+UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
+UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
+FLOOR_NOTE = ("[Code stops at the relevance floor: {n} weaker match{es} ranked below it {verb} neither shown nor "
+              "listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
+
+
+def unlisted(n: int) -> str:
+    """The OMITTED CONTEXT line counting relevant items not listed."""
+    return UNLISTED.format(n=n, s="" if n == 1 else "s")
+
+
+def floor_note(below: int) -> str:
+    """The line closing CODE CONTEXT when `below` ranked code items fell under the relevance floor."""
+    if below <= 0:
+        return ""
+    return FLOOR_NOTE.format(n=below, es="" if below == 1 else "es", verb="is" if below == 1 else "are")
+
+
+def clash_block(clashes: list[str]) -> str:
+    """The block opening DESIGN CONTEXT when the docs shown disagree."""
+    return "Conflicts between these docs (prefer the current code):\n" + "\n".join(f"- {c}" for c in clashes)
+
+
+# --------------------------------------------------------------------------- omitted items
+
+REQUIRED_REASON = "manifest file"  # how a manifest item's reason starts (the packer lists those first)
+RELEVANT_REASON = "relevant"
+NOT_LISTED_CAP = " (not listed: over the omitted-items cap or its share of the budget)"
+NOT_LISTED_LOW = " (not listed: low score)"
+
+
+def item_label(path: str, ref: str) -> str:
+    """`path (ref)`, or the path alone."""
+    return f"{path} ({ref})" if ref else path
+
+
+def omitted_entry(kind: str, path: str, ref: str, reason: str, request: str) -> str:
+    """The OMITTED CONTEXT entry for one item (two lines: what and why, then the request)."""
+    return f"- {kind} {item_label(path, ref if ref != path else '')} — {reason}\n  {request}"
+
+
+def beyond_k(k: int) -> str:
+    """Why a relevant doc past the doc limit is omitted."""
+    return f"relevant, beyond K={k} for this issue"
+
+
+def already_shown(label: str) -> str:
+    """Why an item already contained in a chosen one is skipped."""
+    return f"already shown in {label}"
+
+
+def would_repeat(label: str) -> str:
+    """Why an item overlapping a chosen one is skipped."""
+    return f"would repeat {label}"
+
+
+def needs_tokens(what: str, smallest: int, room: int, pool: str) -> str:
+    """Why an item too big for the room left is omitted."""
+    return f"{what}, but needs {smallest} tokens ({room} left for {pool})"
+
+
+# --------------------------------------------------------------------------- code forms
+
+MODULE_LEVEL = "(module level)"  # the title of a chunk outside any definition
+FIRST_LINES = " — first lines only"  # appended to the title of a definition cut to its head
+OUTLINE_BODIES = " — outline, bodies omitted"  # appended to the title of a class outline
+
+
+def chunk_title(kind: str, symbol: str, parent: str = "") -> str:
+    """`kind symbol`, with the enclosing definition when there is one."""
+    return f"{kind} {symbol}" + (f"  (in {parent})" if parent else "")
+
+
+def head_cut(path: str, first: int, last: int) -> str:
+    """The line ending a definition cut to its head."""
+    return f"... (lines {first}-{last} omitted; {need_code_range(path, first, last)})"
+
+
+def class_elided_title(kind: str, symbol: str, path: str) -> str:
+    """The title of a class shown with its members' bodies cut."""
+    return f"{kind} {symbol}{OUTLINE_BODIES}; ask with {need_code_range(path, 'start', 'end')}"
+
+
+def more_members(pad: str, n: int) -> str:
+    """Where a class outline leaves `n` members out."""
+    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
+
+
+def whole_file_head(path: str, lines: int) -> str:
+    """The first line of a whole file."""
+    return f"{path}  (whole file, {lines} lines)"
+
+
+def file_outline_head(path: str) -> str:
+    """The first line of a manifest file's outline."""
+    return f"{path}  (outline — bodies omitted; ask with {need_code_range(path, 'start', 'end')})"
+
+
+def manifest_range_title(role: str) -> str:
+    """The title of a line range the manifest names."""
+    return f"manifest {role} range"
+
+
+# --------------------------------------------------------------------------- answers
+
+ANSWER_HEADER = "CONTEXT YOU REQUESTED:"
+NOT_SERVED = "NOT SERVED:"
+WHOLE_FILE = "whole file"  # what a request for a file asks for
+CAPPED = "file excluded for size: served capped"
+
+
+def answer_code_head(signal: str, path: str, start: int, end: int, what: str) -> str:
+    """The first line of served code."""
+    return f"### {signal} → {path}:{start}-{end} ({what})"
+
+
+def answer_outline_head(signal: str, path: str, lines: int, why: str) -> str:
+    """The first line of a file served as its outline."""
+    return f"### {signal} → outline of {path} (lines 1-{lines}; {why})"
+
+
+def answer_doc_head(signal: str, path: str, what: str, title: str) -> str:
+    """The first line of a served doc."""
+    return f"### {signal} → {path} ({what}: {title})"
+
+
+def too_big_for_answer(what: str, tokens: int) -> str:
+    """Why a piece is served in part."""
+    return f"{what} is {tokens} tokens, more than this answer has room for"
+
+
+def outline_cut(k: int, total: int, rest: str) -> str:
+    """Under an outline of the first `k` definitions: the request for the rest."""
+    return f"[outline cut after {k} of {total} definitions; the rest: {rest}]"
+
+
+def bodies_omitted(path: str) -> str:
+    """Under a complete outline: how to ask for a body."""
+    return f"[bodies omitted: ask for a definition (NEED_CODE: {path}::NAME) or a range from this outline]"
+
+
+def outline_reason(k: int, total: int, why: str) -> str:
+    """Why an outline of the first `k` of `total` definitions was served."""
+    return f"outline of {k} of {total} definitions: {why}" if k < total else f"outline only: {why}"
+
+
+def cut_marker(last: int, rest: str = "") -> str:
+    """Where served text was cut, with the request for the rest when there is one."""
+    return f"[cut after line {last} to fit the answer budget" + (f"; the rest: {rest}]" if rest else "]")
+
+
+def cut_reason(last: int, why: str = "") -> str:
+    """Why text was served cut."""
+    return f"cut after line {last}: {why}" if why else f"cut after line {last} to fit the budget"
+
+
+def more_sections(asks: list[str], more: int) -> str:
+    """Under a doc served in part: the requests for its other sections."""
+    return f"[more sections: {', '.join(asks)}" + (f" (+{more} more)" if more > 0 else "") + "]"
+
+
+def sections_left(left: int, total: int) -> str:
+    """Why a doc was served in part."""
+    return f"{left} of {total} sections left out to fit the budget"
+
+
+def not_served_line(signal: str, outcome: str, reason: str, closest: list[str]) -> str:
+    """One NOT SERVED entry, with the closest names when there are some."""
+    return f"- {signal} — {outcome}: {reason}" + (f" (closest: {', '.join(closest)})" if closest else "")
+
+
+def ask_alone(budget: int, signal: str) -> str:
+    """Why a request that fits on its own was refused."""
+    return f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {signal}"
+
+
+def line_too_long(line: int, budget: int, signal: str) -> str:
+    """Why a request whose first line alone exceeds the budget was refused."""
+    return (f"line {line} alone is longer than an answer of {budget} tokens, so no request "
+            f"can serve it within this budget; only a larger budget can: {signal}")
+
+
+def ask_for_part(budget: int, signal: str) -> str:
+    """Why a request too big even alone was refused."""
+    return (f"too big for an answer of {budget} tokens even on its own; ask for a part: a line range "
+            f"(NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor), or use a larger budget: {signal}")
+
+
+def not_listed(n: int) -> str:
+    """The last NOT SERVED line when refusals had to be dropped."""
+    return f"- … {n} more not listed for lack of room"

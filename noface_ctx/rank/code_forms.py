@@ -17,6 +17,21 @@ from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.rank.code_lexical import CodeRun
 from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
 from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import (
+    FIRST_LINES,
+    MODULE_LEVEL,
+    OUTLINE_BODIES,
+    chunk_title,
+    class_elided_title,
+    excerpt_head,
+    file_outline_head,
+    head_cut,
+    manifest_range_title,
+    more_members,
+    need_code,
+    need_code_range,
+    whole_file_head,
+)
 
 CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
 HEAD_FROM = 2500  # a definition bigger than this also gets a shorter "head" form
@@ -59,10 +74,9 @@ class ChunkRenderer:
         """`kind symbol`, with the enclosing definition when there is one."""
         kind, symbol = self.index.kind(i), self.index.symbol(i)
         if not symbol:
-            return "(module level)" if kind == "block" else ""
+            return MODULE_LEVEL if kind == "block" else ""
         parent = self.index.parent(i)
-        where = f"  (in {parent})" if parent and self.context(i) else ""
-        return f"{kind} {symbol}{where}"
+        return chunk_title(kind, symbol, parent if parent and self.context(i) else "")
 
     def snippet(self, i: int) -> list[tuple[str, str]]:
         """(label, text) forms of one ranked chunk, most complete first."""
@@ -81,8 +95,8 @@ class ChunkRenderer:
         forms = [("full", full)]
         if end - start + 1 > HEAD_LINES and count_tokens(full) > HEAD_FROM:
             cut = start + HEAD_LINES - 1
-            body = [*lines[start - 1 : cut], f"... (lines {cut + 1}-{end} omitted; NEED_CODE: {path}:{cut + 1}-{end})"]
-            forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + " — first lines only", fence=fence, context=ctx, body=body)))
+            body = [*lines[start - 1 : cut], head_cut(path, cut + 1, end)]
+            forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + FIRST_LINES, fence=fence, context=ctx, body=body)))
         return forms
 
     def elided(self, i: int, lines: list[str], fence: str, ctx: list[tuple[int, str]]) -> str | None:
@@ -94,7 +108,7 @@ class ChunkRenderer:
         if not kids:
             return None
         body = elide_children(lines, start, end, kids)
-        title = f"{self.index.kind(i)} {symbol} — outline, bodies omitted; ask with NEED_CODE: {path}:start-end"
+        title = class_elided_title(self.index.kind(i), symbol, path)
         return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
 
     def class_outline(self, i: int, prefer: Sequence[str] = ()) -> str | None:
@@ -116,16 +130,16 @@ class ChunkRenderer:
         head = outline([own[0]], path=path).split("\n")[1]  # the class's row, minus the "# outline of" line
         rows = {k: outline([own[0], kids[k]], path=path).split("\n")[2] for k in ranked}
         pad = " " * (len(head) - len(head.lstrip(" 0123456789-")) + 4)
-        title = f"{path}:{start}-{end}  {self.index.kind(i)} {symbol} — outline, bodies omitted"
+        title = excerpt_head(path, start, end, f"{self.index.kind(i)} {symbol}{OUTLINE_BODIES}")
         while True:
             out, last = [head], -1
             for k in sorted(ranked):
                 if k > last + 1:
-                    out.append(_more(pad, k - last - 1))
+                    out.append(more_members(pad, k - last - 1))
                 out.append(rows[k])
                 last = k
             if last < len(kids) - 1:
-                out.append(_more(pad, len(kids) - 1 - last))
+                out.append(more_members(pad, len(kids) - 1 - last))
             text = f"{title}\n```text\n" + "\n".join(out) + "\n```"
             if len(ranked) <= 1 or count_tokens(text) <= OUTLINE_TOKENS:
                 return text
@@ -135,19 +149,15 @@ class ChunkRenderer:
         """The whole file in one fenced block."""
         text = self.index.file_text(path).rstrip("\n")
         n = text.count("\n") + 1
-        return f"{path}  (whole file, {n} lines)\n```{fence_for(path, self.index.language_of(path))}\n{text}\n```"
+        return f"{whole_file_head(path, n)}\n```{fence_for(path, self.index.language_of(path))}\n{text}\n```"
 
     def outline(self, path: str) -> str:
         """The file's definitions (signatures and line ranges), bodies omitted."""
         chunks = self.index.chunks_for(path)
         n = self.index.file_text(path).rstrip("\n").count("\n") + 1
         body = outline(chunks, path=path, total_lines=n)
-        note = f"{path}  (outline — bodies omitted; ask with NEED_CODE: {path}:start-end)"
+        note = file_outline_head(path)
         return f"{note}\n```text\n{body}\n```"
-
-
-def _more(pad: str, n: int) -> str:
-    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
 
 
 def required_candidates(
@@ -165,9 +175,9 @@ def required_candidates(
             end = e.end if e.end is not None else e.start
             lines = rd.lines(path)
             end = min(end, len(lines))
-            text = render_block(path, lines, e.start, end, title=f"manifest {x.role} range", fence=fence_for(path, r.index.language_of(path)))
+            text = render_block(path, lines, e.start, end, title=manifest_range_title(x.role), fence=fence_for(path, r.index.language_of(path)))
             forms = [("range", text), ("outline", rd.outline(path))]
-            out.append(_candidate(path, "", f"{path}:{e.start}-{end}", forms, 100.0, f"NEED_CODE: {path}:{e.start}-{end}", e.start, end, "range", (f"manifest {x.role}",), required=True))
+            out.append(_candidate(path, "", f"{path}:{e.start}-{end}", forms, 100.0, need_code_range(path, e.start, end), e.start, end, "range", (f"manifest {x.role}",), required=True))
             continue
         relevant = _relevant_defs(r, path, score)
         shown.update(relevant)
@@ -178,7 +188,7 @@ def required_candidates(
             whole = rd.whole(path)
             if count_tokens(whole) <= whole_limit:
                 forms.insert(0, ("whole", whole))
-        out.append(_candidate(path, "", path, forms, 100.0, f"NEED_CODE: {path}", 0, 0, "file", (f"manifest {x.role}",), required=True))
+        out.append(_candidate(path, "", path, forms, 100.0, need_code(path), 0, 0, "file", (f"manifest {x.role}",), required=True))
     return out, shown
 
 
@@ -220,7 +230,7 @@ def snippet_candidates(
         symbol = r.index.symbol(i)
         title = f"{r.index.kind(i)} {symbol}" if symbol else f"{path}:{start}-{end}"
         why = tuple(dict.fromkeys(reasons.get(i, ())))
-        cand = _candidate(path, symbol, title, rd.snippet(i), score[i], f"NEED_CODE: {path}:{start}-{end}", start, end, r.index.kind(i), why)
+        cand = _candidate(path, symbol, title, rd.snippet(i), score[i], need_code_range(path, start, end), start, end, r.index.kind(i), why)
         out.append(replace(cand, scores=detail.get(i, {})))
         room -= cand.forms[0].tokens
     return out
@@ -247,7 +257,7 @@ def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate
         kind = r.index.kind(ids[0])
         why = (f"outline of `{owner}`, whose members are shown",)
         out.append(_candidate(path, owner, f"{kind} {owner}", [(CLASS_OUTLINE, text)], shown[0].score,
-                              f"NEED_CODE: {path}:{start}-{end}", start, end, kind, why))
+                              need_code_range(path, start, end), start, end, kind, why))
     return out
 
 

@@ -18,6 +18,29 @@ from typing import Any
 from noface_ctx.datatypes import CodeChunk, Doc, Section
 from noface_ctx.signals.values import AnswerItem, Outcome, Request
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
+from noface_ctx.wording import (
+    CAPPED,
+    NOT_SERVED,
+    WHOLE_FILE,
+    answer_code_head,
+    answer_doc_head,
+    answer_outline_head,
+    ask_alone,
+    ask_for_part,
+    bodies_omitted,
+    cut_marker,
+    cut_reason,
+    line_too_long,
+    more_sections,
+    need_code_range,
+    need_doc,
+    not_listed,
+    not_served_line,
+    outline_cut,
+    outline_reason,
+    sections_left,
+    too_big_for_answer,
+)
 
 _SEP = "\n\n"
 
@@ -77,7 +100,7 @@ class CodePiece:
     _full: int | None = None
 
     def _block(self, start: int, end: int, tail: str = "") -> str:
-        head = f"### {self.request.signal} → {self.path}:{start}-{end} ({self.what})"
+        head = answer_code_head(self.request.signal, self.path, start, end, self.what)
         if self.note:
             head += f"\n{self.note}"
         body = "\n".join(self.lines[start - 1 : end])
@@ -92,7 +115,7 @@ class CodePiece:
         return self._full
 
     def fit(self, room: int) -> Fit | None:
-        whole = self.what == "whole file"
+        whole = self.what == WHOLE_FILE
         if not self.capped and self.full_tokens() <= room:
             return Fit(self._block(self.start, self.end), self.full_tokens(), "served")
         if whole and self.defs:
@@ -103,8 +126,8 @@ class CodePiece:
 
     def _why(self) -> str:
         if self.capped:
-            return "file excluded for size: served capped"
-        return f"{self.what} is {self.full_tokens()} tokens, more than this answer has room for"
+            return CAPPED
+        return too_big_for_answer(self.what, self.full_tokens())
 
     def _outline_text(self, k: int) -> str:
         """The outline of the first `k` definitions, and how to ask for what it leaves out."""
@@ -112,14 +135,13 @@ class CodePiece:
 
         n = len(self.lines)
         shown = self.defs[:k]
-        head = f"### {self.request.signal} → outline of {self.path} (lines 1-{n}; {self._why()})"
+        head = answer_outline_head(self.request.signal, self.path, n, self._why())
         body = _fenced(outline(shown, path=self.path, total_lines=n), "")
         if k < len(self.defs):
             rest = self.defs[k].start_line
-            tail = (f"[outline cut after {k} of {len(self.defs)} definitions; "
-                    f"the rest: NEED_CODE: {self.path}:{rest}-{n}]")
+            tail = outline_cut(k, len(self.defs), need_code_range(self.path, rest, n))
         else:
-            tail = f"[bodies omitted: ask for a definition (NEED_CODE: {self.path}::NAME) or a range from this outline]"
+            tail = bodies_omitted(self.path)
         return f"{head}\n{body}\n{tail}"
 
     def _outline_fit(self, room: int) -> Fit | None:
@@ -134,12 +156,11 @@ class CodePiece:
             return None
         text = self._outline_text(best)
         if best < len(self.defs):
-            nxt = f"NEED_CODE: {self.path}:{self.defs[best].start_line}-{len(self.lines)}"
-            reason = f"outline of {best} of {len(self.defs)} definitions: {self._why()}"
+            nxt = need_code_range(self.path, self.defs[best].start_line, len(self.lines))
         else:
             first = self.defs[0]
-            nxt = f"NEED_CODE: {self.path}:{first.start_line}-{first.end_line}"
-            reason = f"outline only: {self._why()}"
+            nxt = need_code_range(self.path, first.start_line, first.end_line)
+        reason = outline_reason(best, len(self.defs), self._why())
         return Fit(text, count_tokens(text), "partial", reason, nxt)
 
     def _largest_prefix(self, room: int) -> int | None:
@@ -154,7 +175,7 @@ class CodePiece:
         return best
 
     def _rest(self, last: int) -> str:
-        return f"[cut after line {last} to fit the answer budget; the rest: NEED_CODE: {self.path}:{last + 1}-{self.end}]"
+        return cut_marker(last, need_code_range(self.path, last + 1, self.end))
 
     def _prefix_fit(self, room: int) -> Fit | None:
         last = self._largest_prefix(room)
@@ -164,8 +185,8 @@ class CodePiece:
             text = self._block(self.start, self.end)
             return Fit(text, count_tokens(text), "partial" if self.capped else "served", self._why() if self.capped else "")
         text = self._block(self.start, last, self._rest(last))
-        nxt = f"NEED_CODE: {self.path}:{last + 1}-{self.end}"
-        return Fit(text, count_tokens(text), "partial", f"cut after line {last}: {self._why()}", nxt)
+        nxt = need_code_range(self.path, last + 1, self.end)
+        return Fit(text, count_tokens(text), "partial", cut_reason(last, self._why()), nxt)
 
 
 @dataclass(slots=True)
@@ -181,7 +202,7 @@ class DocPiece:
     _full: int | None = None
 
     def _head(self) -> str:
-        head = f"### {self.request.signal} → {self.doc.path} ({self.what}: {self.doc.title or self.doc.slug})"
+        head = answer_doc_head(self.request.signal, self.doc.path, self.what, self.doc.title or self.doc.slug)
         return head + (f"\n{self.note}" if self.note else "")
 
     def _text(self, first: int, last: int) -> str:
@@ -206,13 +227,12 @@ class DocPiece:
             rest = [s for s in self.sections[k:] if s.anchor]
             if not rest:
                 continue
-            asks = ", ".join(f"NEED_DOC: {self.doc.slug}#{s.anchor}" for s in rest[:12])
-            more = f" (+{len(rest) - 12} more)" if len(rest) > 12 else ""
-            text = self._block(self.sections[k - 1].end_line, f"[more sections: {asks}{more}]")
+            asks = [need_doc(self.doc.slug, s.anchor) for s in rest[:12]]
+            text = self._block(self.sections[k - 1].end_line, more_sections(asks, len(rest) - 12))
             tokens = count_tokens(text)
             if tokens <= room:
-                nxt = f"NEED_DOC: {self.doc.slug}#{rest[0].anchor}"
-                return Fit(text, tokens, "partial", f"{total - k} of {total} sections left out to fit the budget", nxt)
+                nxt = need_doc(self.doc.slug, rest[0].anchor)
+                return Fit(text, tokens, "partial", sections_left(total - k, total), nxt)
         return self._cut(room)
 
     def _cut(self, room: int) -> Fit | None:
@@ -228,24 +248,20 @@ class DocPiece:
         if best is None or not self._text(first, best).strip():
             return None
         text = self._block(best, self._rest(best, last))
-        return Fit(text, count_tokens(text), "partial", f"cut after line {best} to fit the budget", self._next(best, last))
+        return Fit(text, count_tokens(text), "partial", cut_reason(best), self._next(best, last))
 
     def _next(self, cut: int, last: int) -> str:
-        return "" if os.path.isabs(self.doc.path) else f"NEED_CODE: {self.doc.path}:{cut + 1}-{last}"
+        return "" if os.path.isabs(self.doc.path) else need_code_range(self.doc.path, cut + 1, last)
 
     def _rest(self, cut: int, last: int) -> str:
-        nxt = self._next(cut, last)
-        return f"[cut after line {cut} to fit the answer budget" + (f"; the rest: {nxt}]" if nxt else "]")
+        return cut_marker(cut, self._next(cut, last))
 
 
 # --------------------------------------------------------------------------- packing
 
 
 def _problem_line(draft: Draft) -> str:
-    line = f"- {draft.request.signal} — {draft.outcome}: {draft.reason}"
-    if draft.suggestions:
-        line += f" (closest: {', '.join(draft.suggestions)})"
-    return line
+    return not_served_line(draft.request.signal, draft.outcome, draft.reason, list(draft.suggestions))
 
 
 def assemble(drafts: Sequence[Draft], budget: int, *, header: str) -> tuple[str, list[AnswerItem]]:
@@ -273,14 +289,11 @@ def assemble(drafts: Sequence[Draft], budget: int, *, header: str) -> tuple[str,
 def _over_budget(draft: Draft, budget: int) -> Draft:
     alone = draft.piece is not None and draft.piece.fit(max(1, budget - 60)) is not None
     if alone:  # it would be served in an answer of its own
-        reason = f"does not fit in this answer's budget ({budget} tokens); ask again on its own: {draft.request.signal}"
+        reason = ask_alone(budget, draft.request.signal)
     elif isinstance(draft.piece, CodePiece) and _first_line_too_long(draft.piece, budget - 60):
-        reason = (f"line {draft.piece.start} alone is longer than an answer of {budget} tokens, so no request "
-                  f"can serve it within this budget; only a larger budget can: {draft.request.signal}")
+        reason = line_too_long(draft.piece.start, budget, draft.request.signal)
     else:  # asking again the same way cannot work: say what can
-        reason = (f"too big for an answer of {budget} tokens even on its own; ask for a part: a line range "
-                  f"(NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor), or use a larger budget: "
-                  f"{draft.request.signal}")
+        reason = ask_for_part(budget, draft.request.signal)
     return Draft(draft.request, "refused", reason)
 
 
@@ -293,7 +306,7 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
     final = {i: (_over_budget(d, budget) if i in overflow else d) for i, d in enumerate(drafts)}
     problems = {i: _problem_line(d) for i, d in final.items() if d.piece is None}
     pieces = [i for i, d in final.items() if d.piece is not None]
-    fixed = header + (_SEP + "NOT SERVED:\n" + "\n".join(problems.values()) if problems else "")
+    fixed = header + (_SEP + NOT_SERVED + "\n" + "\n".join(problems.values()) if problems else "")
     room = budget - count_tokens(fixed) - 2 * len(pieces) - 2
     fits: dict[int, Fit] = {}
     failed: set[int] = set()
@@ -316,7 +329,7 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
             items.append(AnswerItem(d.request, d.outcome, d.reason, tokens, d.suggestions))
     blocks = [header, *(fits[i].text for i in sorted(fits))]
     if problems:
-        blocks.append("NOT SERVED:\n" + "\n".join(problems.values()))
+        blocks.append(NOT_SERVED + "\n" + "\n".join(problems.values()))
     return _SEP.join(blocks), items, failed
 
 
@@ -325,7 +338,7 @@ def _squeeze(text: str, items: list[AnswerItem], budget: int) -> str:
     lines = text.split("\n")
     for keep in range(len(lines) - 1, 0, -1):
         dropped = sum(1 for ln in lines[keep:] if ln.startswith("- "))
-        candidate = "\n".join([*lines[:keep], f"- … {dropped} more not listed for lack of room"])
+        candidate = "\n".join([*lines[:keep], not_listed(dropped)])
         if count_tokens(candidate) <= budget:
             return candidate
     return truncate_to_tokens(text, budget)

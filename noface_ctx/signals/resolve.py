@@ -20,6 +20,7 @@ from noface_ctx.filebytes import looks_binary
 from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
 from noface_ctx.signals.parse import normalise_path
 from noface_ctx.signals.values import Request
+from noface_ctx.wording import WHOLE_FILE
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex
@@ -196,10 +197,10 @@ class Resolver:
             what = f"lines {req.start}-{end}" + (f" of {n}" if end < (req.end or 0) else "")
             return Draft(req, piece=CodePiece(req, req.path, lines, req.start, end, what, tag))
         if n == 0:
-            return Draft(req, "served", "empty file", piece=CodePiece(req, req.path, [""], 1, 1, "whole file", tag))
+            return Draft(req, "served", "empty file", piece=CodePiece(req, req.path, [""], 1, 1, WHOLE_FILE, tag))
         defs = tuple(sorted((c for c in chunks if c.symbol and c.kind not in ("block", "window")),
                             key=lambda c: (c.start_line, -c.end_line)))
-        return Draft(req, piece=CodePiece(req, req.path, lines, 1, n, "whole file", tag, defs, capped=capped))
+        return Draft(req, piece=CodePiece(req, req.path, lines, 1, n, WHOLE_FILE, tag, defs, capped=capped))
 
     def _symbol_piece(self, req: Request, lines: list[str], chunks: Sequence[CodeChunk], tag: str) -> Draft:
         defs = [c for c in chunks if c.symbol and c.kind not in ("block", "window")]

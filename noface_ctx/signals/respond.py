@@ -16,13 +16,13 @@ from noface_ctx.signals.answer import assemble, write_log
 from noface_ctx.signals.resolve import Resolver
 from noface_ctx.signals.values import Answer, ParseResult, Request
 from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import ANSWER_HEADER
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
 
 __all__ = ["ANSWER_HEADER", "DEFAULT_BUDGET_SHARE", "resolve_requests"]
 
-ANSWER_HEADER = "CONTEXT YOU REQUESTED:"
 DEFAULT_BUDGET_SHARE = 0.25  # of [context] budget_tokens, when no budget is given
 
 
