@@ -8,13 +8,13 @@ knows how much room is left.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from noface_ctx import wording as w
 from noface_ctx.budget import omitted_line
-from noface_ctx.datatypes import Issue, Manifest, Omitted, Prompt, Selection
+from noface_ctx.datatypes import Issue, Manifest, Omitted, Selection
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
 from noface_ctx.wording import (
     BLOCK_SEP,
@@ -40,7 +40,6 @@ __all__ = [  # the words are re-exported for callers that import them from here
     "UNLISTED",
     "UNLISTED_RESERVE",
     "Fixed",
-    "explain_rows",
     "fixed_sections",
     "floor_note",
     "frame_tokens",
@@ -257,37 +256,3 @@ def frame_tokens(fixed: Fixed, *, no_docs: str = NO_DOCS, no_code: str = NO_CODE
 
 
 # --------------------------------------------------------------------------- explain table
-
-
-def explain_rows(prompt: Prompt) -> dict[str, list[dict[str, Any]]]:
-    """Rows for the CLI's explain table: every ranked doc, every included or omitted code item."""
-    docs = [
-        {
-            "item": f"{row.get('slug', '')} ({row.get('path', '')})",
-            "score": float(row.get("score") or 0.0),
-            "tokens": int(row.get("tokens") or 0),
-            "stale": bool(row.get("stale")),
-            "included": bool(row.get("included")),
-            "why": str(row.get("reason", "")),
-        }
-        for row in prompt.docs
-    ]
-    code = [_code_row(row) for row in prompt.code]
-    code += [
-        {"item": f"{o.path} {o.ref}".strip(), "score": o.score, "tokens": 0, "stale": False,
-         "included": False, "why": f"{o.reason} → {o.request}"}
-        for o in prompt.omitted if o.kind == "code"
-    ]
-    return {"docs": docs, "code": code}
-
-
-def _code_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    span = f"{row.get('path', '')}:{row.get('start_line', 0)}-{row.get('end_line', 0)}"
-    return {
-        "item": f"{span} {row.get('symbol') or ''}".strip(),
-        "score": float(row.get("score") or 0.0),
-        "tokens": int(row.get("tokens") or 0),
-        "stale": False,
-        "included": True,
-        "why": f"{row.get('form', '')}: {row.get('reason', '')}".strip(": "),
-    }

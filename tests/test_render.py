@@ -7,12 +7,11 @@ from pathlib import Path
 
 from noface_ctx.budget import select
 from noface_ctx.config import Config
-from noface_ctx.datatypes import Candidate, Form, Issue, Manifest, ManifestEntry, Omitted, Prompt, Selection
+from noface_ctx.datatypes import Candidate, Form, Issue, Manifest, ManifestEntry, Selection
 from noface_ctx.render import (
     NO_CODE,
     NO_DOCS,
     NOTHING_OMITTED,
-    explain_rows,
     fixed_sections,
     frame_tokens,
     render_prompt,
@@ -162,23 +161,6 @@ def test_frame_tokens_is_the_empty_prompt_and_bounds_a_filled_one():
     docs = [Candidate("doc", "docs/d.md", "d", "D", (block("full", "### d", 300),), 0.9, "NEED_DOC: d")]
     sel = select(docs, [], available=8000 - frame, docs_share=0.5, max_docs=2)
     assert count_tokens(render_prompt(fixed, sel)) <= frame + sel.docs[0].form.tokens + 4
-
-
-def test_explain_rows_cover_docs_code_and_omitted_code():
-    prompt = Prompt(
-        text="", issue=ISSUE, tokens={},
-        docs=({"path": "docs/a.md", "slug": "a", "score": 0.8, "tokens": 120, "stale": True, "included": True,
-               "reason": "relevant (bm25 0.7)"},),
-        code=({"path": "src/app.py", "symbol": "upload", "start_line": 1, "end_line": 9, "kind": "function",
-               "tokens": 30, "score": 0.5, "form": "full"},),
-        excluded=(), omitted=(Omitted("code", "src/big.py", "Huge", "too big", "NEED_CODE: src/big.py:1-900", 0.4),),
-    )
-    rows = explain_rows(prompt)
-    assert rows["docs"] == [{"item": "a (docs/a.md)", "score": 0.8, "tokens": 120, "stale": True,
-                             "included": True, "why": "relevant (bm25 0.7)"}]
-    assert [r["item"] for r in rows["code"]] == ["src/app.py:1-9 upload", "src/big.py Huge"]
-    assert rows["code"][1]["included"] is False
-    assert rows["code"][1]["why"] == "too big → NEED_CODE: src/big.py:1-900"
 
 
 def test_selection_none_and_empty_selection_render_the_same():

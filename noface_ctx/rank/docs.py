@@ -35,6 +35,7 @@ from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms
 from noface_ctx.lexical import zscore
 from noface_ctx.rank.doc_candidates import EMBED_ALL_LIMIT, DocCorpus, DocItem, DocPool, choose_docs, doc_sections
+from noface_ctx.wording import need_doc
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config, ContextConfig
@@ -317,7 +318,7 @@ def _candidate(
         title=doc.title,
         forms=doc_forms(doc, _best_sections(it, docset, ctx, embedding_used), stale),
         score=round(it.score, 4),
-        request=f"NEED_DOC: {doc.slug}",
+        request=need_doc(doc.slug),
         scores=scores,
         reasons=(reason, *it.via),
         staleness=stale,
