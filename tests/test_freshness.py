@@ -369,7 +369,7 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
                        "def scale(x, factor=2):\n    return x * factor\n\n\n"
                        "class CharField(Field):\n    def __init__(self, *args, max_length=None, **kwargs):\n"
                        "        self.max_length = max_length\n"),
-        "docs/mention.md": "Build links with `url_for()`; a `CharField` holds text; `scale()` multiplies.\n",
+        "docs/mention.md": "Build links with `url_for(...)`; a `CharField` holds text; `scale()` multiplies.\n",
         "docs/stated.md": "`scale(x, factor=2)` multiplies.\n",
         "docs/example.md": ("```python\nfrom src.web import url_for, send\nurl_for('index', page=2)\n"
                             "send(folder, name)\nscale(3)\n```\n"),
@@ -490,6 +490,33 @@ def test_a_data_directive_is_not_matched_to_a_function_of_that_name(repo_factory
     (root / "src/ctx.py").write_text("class RequestContext:\n    def session(self):\n        return self.open()\n")
     commit(root, "open the session", date=FEB)
     assert assess(root).by_slug["api"].verdict == "fresh"
+
+
+def test_a_tilde_underline_in_restructuredtext_opens_no_code_fence(repo_factory):
+    # pytest's doc/en/reference/reference.rst and django's docs underline subsections with
+    # `~~~~`: read as a Markdown fence, everything up to the next one was an unchecked block
+    root = repo_factory({
+        "src/warning_types.py": "class RemovedIn9Warning(Warning):\n    pass\n",
+        "docs/reference.rst": ("Reference\n=========\n\nWarnings\n~~~~~~~~\n\n"
+                               ".. autoclass:: src.warning_types.RemovedIn9Warning\n\nMore\n~~~~\n"),
+    }, date=JAN)
+    (root / "src/warning_types.py").write_text("class RemovedIn10Warning(Warning):\n    pass\n")
+    commit(root, "remove RemovedIn9Warning", date=FEB)
+    assert [m.ref for m in assess(root).by_slug["reference"].missing] == ["src.warning_types.RemovedIn9Warning"]
+
+
+def test_a_shell_session_in_a_literal_block_is_not_python(repo_factory):
+    # pytest's reference.rst shows `$ pytest --help` output in a `::` block; read as Python, its
+    # "... for pytest ..." bound `pytest` as an example name and hid every `pytest.X` in the doc
+    root = repo_factory({
+        "src/pytest/__init__.py": "from src.warnings import RemovedIn9Warning\n",
+        "src/warnings.py": "class RemovedIn9Warning(Warning):\n    pass\n",
+        "docs/reference.rst": ("Reference\n=========\n\n.. autoclass:: pytest.RemovedIn9Warning\n\n"
+                               "Run ``pytest --help``::\n\n    $ pytest --help\n    options for pytest as pytest runs\n"),
+    }, date=JAN)
+    write_tree(root, {"src/pytest/__init__.py": "\n", "src/warnings.py": "\n"})
+    commit(root, "remove RemovedIn9Warning", date=FEB)
+    assert [m.ref for m in assess(root).by_slug["reference"].missing] == ["pytest.RemovedIn9Warning"]
 
 
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):

@@ -25,7 +25,8 @@ def counts_for(doc: Doc, ref: Reference,
     would notice (not a new parameter with a default, nor `self, /`)."""
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
-        return None if m and m.group(1).strip("() ") else lambda before, now: not compatible_change(before, now, ancestors)
+        stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
+        return None if stated else lambda before, now: not compatible_change(before, now, ancestors)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
         called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")

@@ -143,7 +143,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     i = start
     while i < len(lines):
         lineno, line = i + 1, lines[i]
-        m = _FENCE.match(line)
+        m = _FENCE.match(line) if not rst else None  # reStructuredText has no fences: `~~~~` underlines a title
         if fence is None and m:
             fence, block = (m.group(1), m.group(2).lower()), []
         elif fence is not None:
@@ -156,8 +156,11 @@ def extract_references(doc: Doc) -> list[Reference]:
             lang = _rst_block_lang(line) if rst else None
             if lang is not None:
                 body, i = _indented_block(lines, i)
+                literal = not line.lstrip().startswith("..")
+                if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
+                    lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
                 blocks.append((body, lang))
-                if not line.lstrip().startswith(".."):  # a paragraph ending in `::` is prose too
+                if literal:  # a paragraph ending in `::` is prose too
                     prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno)
                 continue
             if IGNORE_MARK not in line:
