@@ -129,6 +129,32 @@ def test_a_corrupt_side_file_is_ignored(tmp_path):
     assert again.missing(["kept in the matrix", "kept in the side file"]) == ["kept in the side file"]
 
 
+def test_threads_embedding_and_saving_at_once_get_their_own_vectors(tmp_path, monkeypatch):
+    import threading
+
+    from noface_ctx.rank import embed
+
+    monkeypatch.setattr(embed, "DELTA_MAX", 3)  # saves alternate between side file and matrix
+    store = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    reference = FakeEmbedder()
+    errors: list[str] = []
+
+    def work(n: int) -> None:
+        for i in range(15):
+            texts = [f"thread {n} text {i}", f"shared text {i % 4}"]
+            if not np.array_equal(store.embed(texts), reference.embed(texts)):
+                errors.append(f"{n}/{i}")
+            store.save()
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(CachedEmbedder(FakeEmbedder(), tmp_path / "vec")) == 4 * 15 + 4
+
+
 @pytest.mark.embedding
 def test_after_index_a_prompt_embeds_only_the_issue(repo_factory):
     repo = repo_factory({**FILES, "issue.md": "# Cache eviction drops new rows\n\nPut should evict the oldest row.\n"})

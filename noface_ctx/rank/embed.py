@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -288,6 +289,9 @@ class CachedEmbedder:
         self._loaded = False
         self._dirty = False
         self._pruned = False  # vectors were dropped: the next save rewrites the matrix
+        # one caller at a time: `save` swaps the matrix and its row map together (the MCP server
+        # and an orchestrator may build prompts from several threads)
+        self._lock = threading.RLock()
         self.misses = 0  # texts this process had to embed (not found in the cache)
 
     def _paths(self) -> tuple[Path, Path, Path]:
@@ -344,6 +348,10 @@ class CachedEmbedder:
         return out
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
+        with self._lock:
+            return self._embed(texts)
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
         self._load()
         keys = [content_key(t) for t in texts]
         todo = {k: t for k, t in zip(keys, texts, strict=False) if k not in self}
@@ -358,14 +366,19 @@ class CachedEmbedder:
 
     def missing(self, texts: Sequence[str]) -> list[str]:
         """The texts (once each) whose vectors are not stored yet."""
-        self._load()
         todo = {content_key(t): t for t in texts}
-        return [t for k, t in todo.items() if k not in self]
+        with self._lock:
+            self._load()
+            return [t for k, t in todo.items() if k not in self]
 
     def keep_only(self, texts: Sequence[str]) -> int:
         """Forget stored vectors of any other text (a deleted or changed definition); how many."""
-        self._load()
         keep = {content_key(t) for t in texts}
+        with self._lock:
+            return self._keep_only(keep)
+
+    def _keep_only(self, keep: set[str]) -> int:
+        self._load()
         gone: set[str] = set()
         for table in (self._rows, self._delta, self._new):
             drop = [k for k in table if k not in keep]
@@ -379,6 +392,10 @@ class CachedEmbedder:
     def save(self) -> None:
         """Persist new vectors; safe with concurrent writers (last complete write wins). Few new
         vectors go to the side file; many, or any dropped, rewrite the matrix."""
+        with self._lock:
+            self._save()
+
+    def _save(self) -> None:
         if not self._dirty or self.cache_dir is None or not len(self):
             return
         from filelock import FileLock
