@@ -427,16 +427,16 @@ class CachedEmbedder:
         dim = next(iter(extra.values())).shape[0] if extra else self._matrix.shape[1]  # type: ignore[union-attr]
         tmp_npy = npy.with_suffix(f".{os.getpid()}.tmp.npy")
         tmp_keys = keys_path.with_suffix(f".{os.getpid()}.tmp")
-        out = np.lib.format.open_memmap(tmp_npy, mode="w+", dtype=np.float32, shape=(len(keys), dim))
         rows = np.fromiter(self._rows.values(), dtype=np.int64, count=len(self._rows))
         step = 8192  # copy stored rows in slices: never the whole matrix in memory at once
-        for s in range(0, len(rows), step):
-            part = rows[s:s + step]
-            out[s:s + len(part)] = self._matrix[part]  # type: ignore[index]
-        if extra:
-            out[len(rows):] = np.stack(list(extra.values()))
-        out.flush()
-        del out
+        with tmp_npy.open("wb") as f:  # plain writes, not a writable map (whose pages count as RSS)
+            np.lib.format.write_array_header_1_0(
+                f, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
+                    "shape": (len(keys), dim)})
+            for s in range(0, len(rows), step):
+                np.ascontiguousarray(self._matrix[rows[s:s + step]], dtype=np.float32).tofile(f)  # type: ignore[index]
+            if extra:
+                np.stack(list(extra.values())).astype(np.float32).tofile(f)
         tmp_keys.write_text(json.dumps(keys))
         matrix = np.load(tmp_npy, allow_pickle=False, mmap_mode="r")  # what this process reads from now
         os.replace(tmp_npy, npy)
