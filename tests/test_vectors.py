@@ -86,6 +86,75 @@ def test_a_killed_run_keeps_its_finished_batches(repo_factory, tmp_path, monkeyp
     assert resumed.texts_embedded == stats.embedded
 
 
+def test_a_few_new_vectors_go_to_the_side_file_not_the_matrix(tmp_path, monkeypatch):
+    from noface_ctx.rank import embed
+
+    texts = [f"def f{i}(): return {i}" for i in range(20)]
+    first = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    expected = first.embed(texts)
+    first.save()
+    (npy,) = (tmp_path / "vec").glob("*.npy")
+    before = npy.stat()
+    second = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")  # a prompt that embeds only its issue
+    issue = second.embed(["the issue text"])
+    second.save()
+    assert npy.stat().st_ino == before.st_ino and npy.stat().st_mtime_ns == before.st_mtime_ns
+    assert list((tmp_path / "vec").glob("*.delta.npz"))
+    inner = FakeEmbedder()
+    third = CachedEmbedder(inner, tmp_path / "vec")  # a new process reads matrix and side file
+    assert np.array_equal(third.embed([*texts, "the issue text"]), np.vstack([expected, issue]))
+    assert inner.texts_embedded == 0 and len(third) == 21
+    # past DELTA_MAX, or after a drop, the matrix is rewritten and the side file emptied
+    monkeypatch.setattr(embed, "DELTA_MAX", 2)
+    third.embed(["two", "more texts"])
+    third.save()
+    assert not list((tmp_path / "vec").glob("*.delta.npz"))
+    assert np.load(npy, allow_pickle=False).shape == (23, FakeEmbedder().dim)
+    fourth = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    assert fourth.keep_only(texts[:5]) == 18
+    fourth.save()
+    assert np.array_equal(np.load(npy, allow_pickle=False), expected[:5])
+    assert CachedEmbedder(FakeEmbedder(), tmp_path / "vec").missing(texts) == texts[5:]
+
+
+def test_a_corrupt_side_file_is_ignored(tmp_path):
+    store = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    store.embed(["kept in the matrix"])
+    store.save()
+    store.embed(["kept in the side file"])
+    store.save()
+    (delta,) = (tmp_path / "vec").glob("*.delta.npz")
+    delta.write_bytes(b"not a zip")
+    again = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    assert again.missing(["kept in the matrix", "kept in the side file"]) == ["kept in the side file"]
+
+
+def test_threads_embedding_and_saving_at_once_get_their_own_vectors(tmp_path, monkeypatch):
+    import threading
+
+    from noface_ctx.rank import embed
+
+    monkeypatch.setattr(embed, "DELTA_MAX", 3)  # saves alternate between side file and matrix
+    store = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
+    reference = FakeEmbedder()
+    errors: list[str] = []
+
+    def work(n: int) -> None:
+        for i in range(15):
+            texts = [f"thread {n} text {i}", f"shared text {i % 4}"]
+            if not np.array_equal(store.embed(texts), reference.embed(texts)):
+                errors.append(f"{n}/{i}")
+            store.save()
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(CachedEmbedder(FakeEmbedder(), tmp_path / "vec")) == 4 * 15 + 4
+
+
 @pytest.mark.embedding
 def test_after_index_a_prompt_embeds_only_the_issue(repo_factory):
     repo = repo_factory({**FILES, "issue.md": "# Cache eviction drops new rows\n\nPut should evict the oldest row.\n"})

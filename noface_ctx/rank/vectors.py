@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from noface_ctx.rank.embed import CachedEmbedder
 
 SAVE_EVERY = 2048  # texts embedded between two saves of the store
-BATCH = 128  # texts per call to the model (progress is reported per batch)
+BATCH = 256  # texts per call to the model (progress is reported per call)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,9 @@ def embed_all(store: CachedEmbedder, texts: Sequence[str], *, progress: Callable
               prune: bool = True) -> VectorStats:
     """Embed the `texts` `store` (a `CachedEmbedder`) lacks, in batches, saving as it goes."""
     started = time.perf_counter()
-    todo = store.missing(texts)
+    # longest first: a call's texts are then of about one length, so its batches carry little
+    # padding, and the ETA only improves as the run goes on
+    todo = sorted(store.missing(texts), key=len, reverse=True)
     dropped = store.keep_only(texts) if prune else 0
     done = since_save = 0
     if progress is not None:
