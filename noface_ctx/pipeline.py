@@ -58,12 +58,13 @@ MAX_OMITTED = 15
 # rank_code's scores are fused z-scores plus boosts: at or below 0 a snippet is no better than the
 # pool's average, so when it does not fit it is not listed under OMITTED CONTEXT either.
 LIST_CODE_ABOVE = 0.0
-# The relevance floor for ranked code, on the same scale and for the same reason: a ranked snippet
-# scoring at or below it is no more related to the issue than the average of the pool BM25 drew
-# (every chunk past that pool scores below the pool's lowest), so it is neither included, however
-# much budget remains, nor listed; CODE CONTEXT ends with a line saying so (`wording.floor_note`).
-# Manifest items are never dropped. (Measured on dev rows: see docs/budget-and-selection.md.)
-CODE_FLOOR = LIST_CODE_ABOVE
+# The relevance floor for ranked code, on the same scale: a ranked snippet scoring at or below it,
+# two standard deviations under the pool's average, is neither included, however much budget
+# remains, nor listed; CODE CONTEXT ends with a line saying so (`wording.floor_note`). Manifest
+# items are never dropped. At 0 (the pool average) the floor lost gold files at 50k tokens on dev
+# rows (gold definitions scored -0.1 to -1.9); -2 keeps them and still cuts the weakest ~40 % of
+# candidates (docs/budget-and-selection.md, docs/benchmarks.md).
+CODE_FLOOR = -2.0
 _MIN_ISSUE_TOKENS = 40  # the issue text is never shrunk below this to make room
 
 

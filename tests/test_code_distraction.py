@@ -13,6 +13,7 @@ from conftest import FakeEmbedder, make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from noface_ctx import pipeline
 from noface_ctx.pipeline import CODE_FLOOR, build_prompt
 from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_TOKENS
 from noface_ctx.render import FLOOR_NOTE, floor_note
@@ -72,8 +73,32 @@ def _scores(prompt) -> dict[str, float]:
     return {f"{row['path']}::{row['symbol']}": row["score"] for row in prompt.code}
 
 
+@pytest.fixture
+def floor_at_pool_average(monkeypatch):
+    """The floor at 0 (the pool's average): in a repository this small no definition lies two
+    standard deviations under the average, so the default floor (-2) would cut nothing here."""
+    monkeypatch.setattr(pipeline, "CODE_FLOOR", 0.0)
+    return 0.0
+
+
+def test_the_default_floor_cuts_ranked_code_two_deviations_under_the_pool_average():
+    """Gold definitions on dev rows scored down to -1.9 (docs/budget-and-selection.md): kept."""
+    from noface_ctx.budget import above_floor
+    from noface_ctx.datatypes import Candidate, Form
+
+    def cand(path: str, score: float, required: bool = False) -> Candidate:
+        return Candidate("code", path, "f", "f", (Form("full", "x", 1),), score, f"NEED_CODE: {path}",
+                         required=required)
+
+    kept, below = above_floor([cand("a.py", 0.4), cand("b.py", -1.9), cand("c.py", -2.0), cand("d.py", -3.5),
+                               cand("e.py", -9.0, required=True)], CODE_FLOOR)
+    assert CODE_FLOOR == -2.0
+    assert [c.path for c in kept] == ["a.py", "b.py", "e.py"] and below == 2
+
+
 @pytest.mark.parametrize("embed", [False, FakeEmbedder()], ids=["bm25", "fake-embedder"])
-def test_a_weak_match_stays_out_even_with_a_huge_budget_and_the_prompt_says_why(billing, embed):
+def test_a_weak_match_stays_out_even_with_a_huge_budget_and_the_prompt_says_why(billing, embed, floor_at_pool_average):
+    CODE_FLOOR = floor_at_pool_average
     prompt = build_prompt(TAX_ISSUE, billing, budget=50000, embed=embed)
     shown = {(row["path"], row["symbol"]) for row in prompt.code}
     assert ("billing/rounding.py", "round_invoice_tax") in shown  # strongly related: still in
@@ -89,7 +114,7 @@ def test_a_weak_match_stays_out_even_with_a_huge_budget_and_the_prompt_says_why(
     assert prompt.tokens["total"] == count_tokens(prompt.text) <= 50000
 
 
-def test_manifest_items_are_never_dropped_by_the_floor(billing):
+def test_manifest_items_are_never_dropped_by_the_floor(billing, floor_at_pool_average):
     manifest = {"primary_files": ["billing/rounding.py"], "read_files": ["billing/audit.py"]}
     prompt = build_prompt(TAX_ISSUE, billing, budget=50000, embed=False, manifest=manifest)
     audit = [row for row in prompt.code if row["path"] == "billing/audit.py"]
