@@ -26,6 +26,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from noface_ctx.state import Memo, memo
+
 if TYPE_CHECKING:
     from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
 
@@ -239,7 +241,8 @@ def embeddings_available(model: str = DEFAULT_MODEL) -> tuple[bool, str]:
     return True, ""
 
 
-_LOADED: dict[tuple[str, int], Embedder] = {}
+# (model, max length) -> the embedder, loaded once per process (its session is thread-safe)
+_LOADED: Memo[tuple[str, int], Embedder] = memo("rank.embedders", maxsize=None)
 
 
 def get_embedder(model: str = DEFAULT_MODEL, *, enabled: bool = True, max_seq_length: int | None = None) -> EmbedderStatus:
@@ -253,10 +256,11 @@ def get_embedder(model: str = DEFAULT_MODEL, *, enabled: bool = True, max_seq_le
     onnx = is_onnx_model(model)
     length = max_seq_length or (128 if onnx else 256)
     key = (DEFAULT_MODEL if onnx else model, length)
-    if key not in _LOADED:
-        _LOADED[key] = (OnnxEmbedder(max_seq_length=length) if onnx
-                        else SentenceTransformerEmbedder(model, max_seq_length=length))
-    return EmbedderStatus(_LOADED[key], f"embeddings: {model}")
+    found = _LOADED.get(key)
+    if found is None:
+        found = _LOADED.put(key, OnnxEmbedder(max_seq_length=length) if onnx
+                            else SentenceTransformerEmbedder(model, max_seq_length=length))
+    return EmbedderStatus(found, f"embeddings: {model}")
 
 
 def content_key(text: str) -> str:
