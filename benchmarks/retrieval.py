@@ -135,7 +135,8 @@ def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str,
     with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
         if embed and model:  # another model than the default, with the same per-row disk cache
-            from noface_ctx.rank.embed import CachedEmbedder, get_embedder
+            from noface_ctx.rank.embed import get_embedder
+            from noface_ctx.rank.vector_store import CachedEmbedder
 
             embed = CachedEmbedder(get_embedder(model).embedder, Path(cache) / "embeddings")  # type: ignore[assignment]
         t0 = time.perf_counter()

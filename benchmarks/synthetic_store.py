@@ -31,7 +31,7 @@ def main() -> int:
     from noface_ctx.docs.load import load_docs
     from noface_ctx.files.gate import scan_repo
     from noface_ctx.pipeline import shared_embedder
-    from noface_ctx.rank.embed import content_key
+    from noface_ctx.rank.vector_store import content_key
     from noface_ctx.rank.vectors import index_texts
 
     cfg = load_config(args.repo_dir)

@@ -36,7 +36,8 @@ from noface_ctx.rank.code_forms import CLASS_OUTLINE
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
-from noface_ctx.rank.embed import CachedEmbedder, Embedder
+from noface_ctx.rank.embed import Embedder
+from noface_ctx.rank.vector_store import CachedEmbedder
 from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
@@ -195,7 +196,8 @@ def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | No
 def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[CachedEmbedder | None, str]:
     """The model `[context]` names, wrapped in its disk cache and shared by every prompt of this
     process: the store `noface-ctx index` fills is the one prompts read. (None, why) when off."""
-    from noface_ctx.rank.embed import CachedEmbedder, get_embedder
+    from noface_ctx.rank.embed import get_embedder
+    from noface_ctx.rank.vector_store import CachedEmbedder
 
     status = get_embedder(cfg.context.embedding_model, enabled=cfg.context.embeddings if enabled is None else enabled)
     if status.embedder is None:

@@ -365,7 +365,7 @@ def test_embedder_failure_falls_back_to_bm25(repo_factory):
 
 
 def test_unchanged_docs_are_never_embedded_twice(repo_factory, tmp_path):
-    from noface_ctx.rank.embed import CachedEmbedder
+    from noface_ctx.rank.vector_store import CachedEmbedder
 
     config, docs = setup(repo_factory)
     inner = FakeEmbedder()

@@ -17,7 +17,7 @@ from noface_ctx.config import load_config
 from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
 from noface_ctx.rank import vectors as vectors
-from noface_ctx.rank.embed import CachedEmbedder
+from noface_ctx.rank.vector_store import CachedEmbedder
 
 FILES = {
     ".noface.toml": '[monowiki]\nvault = "docs"\n',
@@ -87,7 +87,7 @@ def test_a_killed_run_keeps_its_finished_batches(repo_factory, tmp_path, monkeyp
 
 
 def test_a_few_new_vectors_go_to_the_side_file_not_the_matrix(tmp_path, monkeypatch):
-    from noface_ctx.rank import embed
+    from noface_ctx.rank import vector_store as embed
 
     texts = [f"def f{i}(): return {i}" for i in range(20)]
     first = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")
@@ -132,7 +132,7 @@ def test_a_corrupt_side_file_is_ignored(tmp_path):
 def test_threads_embedding_and_saving_at_once_get_their_own_vectors(tmp_path, monkeypatch):
     import threading
 
-    from noface_ctx.rank import embed
+    from noface_ctx.rank import vector_store as embed
 
     monkeypatch.setattr(embed, "DELTA_MAX", 3)  # saves alternate between side file and matrix
     store = CachedEmbedder(FakeEmbedder(), tmp_path / "vec")

@@ -29,7 +29,8 @@ from noface_ctx.rank.code_forms import (
 )
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.code_manifest import MAX_DIR_FILES, manifest_files
-from noface_ctx.rank.embed import CachedEmbedder, Embedder
+from noface_ctx.rank.embed import Embedder
+from noface_ctx.rank.vector_store import CachedEmbedder
 
 TAIL_SIZE = 120  # more chunks after the pool, by BM25 and boosts alone, for large budgets
 POOL_SIZE = 60  # chunks re-ranked with embeddings (60 ranked as well as 150 on the dev rows, 2.5x fewer to embed)

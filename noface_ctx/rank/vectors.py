@@ -2,7 +2,7 @@
 once, so that a prompt embeds only the issue itself.
 
 The texts are exactly what ranking embeds (`rank.code.chunk_embed_text`,
-`rank.docs.section_embed_text`), stored in the same content-hash cache (`embed.CachedEmbedder`:
+`rank.docs.section_embed_text`), stored in the same content-hash cache (`vector_store.CachedEmbedder`:
 a `.npy` matrix read with `allow_pickle=False` and memory-mapped, plus a JSON key list). So the
 store is incremental by construction: an unchanged definition keeps its vector, a changed or new
 one is embedded, and vectors of texts that no longer exist are dropped. Work is saved every
@@ -20,7 +20,7 @@ from noface_ctx.datatypes import Doc
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex
-    from noface_ctx.rank.embed import CachedEmbedder
+    from noface_ctx.rank.vector_store import CachedEmbedder
 
 SAVE_EVERY = 2048  # texts embedded between two saves of the store
 BATCH = 256  # texts per call to the model (progress is reported per call)
