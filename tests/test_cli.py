@@ -110,5 +110,5 @@ def test_module_entry_point_on_this_repository():
     )
     assert proc.returncode == 0, proc.stderr
     assert "Rotate the context-request log" in proc.stdout
-    assert "noface_ctx/signals/parse.py" in proc.stdout
+    assert "noface_ctx/signals/respond.py" in proc.stdout
     assert ".ci/run" in proc.stdout.split("CONSTRAINTS:")[0]  # listed as forbidden in MANIFEST

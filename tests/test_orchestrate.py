@@ -124,4 +124,4 @@ def test_readme_demo_on_this_repository(tmp_path):
     assert first["outcome"] == "answered" and second["outcome"] == "complete"
     assert {a["outcome"] for a in first["answers"]} == {"served"}
     assert second["code"] == ["noface_ctx/signals/answer.py::write_log"] and second["docs"] == ["context-requests"]
-    assert "noface_ctx/signals/parse.py" in first["code"]  # the manifest's editable file is in the prompt
+    assert "noface_ctx/signals/respond.py" in first["code"]  # the manifest's editable file is in the prompt
