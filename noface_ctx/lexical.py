@@ -189,3 +189,22 @@ def zscore(values: np.ndarray) -> np.ndarray:
     std = values.std()
     return (values - values.mean()) / std if std > 1e-12 else np.zeros_like(values)
 
+
+def split_outside_brackets(text: str, sep: str = ",") -> list[str]:
+    """`text` split at every `sep` not inside (), [] or {} (parameter lists, base-class lists)."""
+    parts: list[str] = []
+    cur: list[str] = []
+    depth = 0
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    parts.append("".join(cur))
+    return parts
+

@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
 
+from noface_ctx.lexical import split_outside_brackets
+
 _PY_CLASS = re.compile(r"^\s*class\s+\w+\s*(?:\[[^\]]*\])?\s*\((.*)\)\s*(?:->[^:]*)?:", re.S)
 _EXTENDS = re.compile(r"\bextends\s+([\w.$]+)")
 _IMPLEMENTS_OR_BODY = re.compile(r"\bimplements\b|\{")
@@ -31,7 +33,7 @@ def class_bases(signature: str) -> list[str]:
     m = _PY_CLASS.match(sig)
     if m:
         bases = []
-        for part in _split_top(m.group(1)):
+        for part in split_outside_brackets(m.group(1)):
             part = part.strip()
             if not part or "=" in part or part.startswith("*"):  # metaclass=…, **kwargs
                 continue
@@ -41,25 +43,6 @@ def class_bases(signature: str) -> list[str]:
         return bases
     m = _EXTENDS.search(_IMPLEMENTS_OR_BODY.split(sig, 1)[0])
     return [m.group(1)] if m else []
-
-
-def _split_top(text: str) -> list[str]:
-    """Split on commas outside brackets."""
-    parts: list[str] = []
-    cur: list[str] = []
-    depth = 0
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-        else:
-            cur.append(ch)
-    parts.append("".join(cur))
-    return parts
 
 
 def imported_from(text: str, name: str) -> list[tuple[str, str]]:

@@ -6,6 +6,8 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from noface_ctx.lexical import split_outside_brackets
+
 
 def find_clashes(chosen: Sequence[Any]) -> list[str]:
     """Lines for included docs that state different things about the same symbol: a different
@@ -41,18 +43,7 @@ def _params(args: str) -> dict[str, tuple[str, str]] | None:
     inner = args.strip()[1:-1].strip()
     if not inner:
         return {}
-    parts, depth, cur = [], 0, ""
-    for ch in inner:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    parts.append(cur)
+    parts = split_outside_brackets(inner)
     out: dict[str, tuple[str, str]] = {}
     for p in parts:
         p = p.strip().lstrip("*")
