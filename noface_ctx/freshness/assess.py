@@ -28,8 +28,8 @@ Without git, or for a doc whose commit a shallow clone lacks, only members of re
 modules or classes that do not resolve are reported (no history to tell more), with a note.
 
 Cost: every judgement is kept in `<cache_dir>/history.sqlite` (`judged`), keyed by the doc's
-text, HEAD and these rules; with local edits a doc is judged again only when a file it depends
-on is edited. `assess_docs` judges the docs it is asked about in one batch: a prompt pays for
+text, HEAD, these rules and the uncommitted edits it was judged under; under other edits a doc
+is judged again only when they touch an identifier it uses (`edits`). `assess_docs` judges the docs it is asked about in one batch: a prompt pays for
 the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
 
 Modules: `references` (what a reference is), `codebase` (does it resolve now), `scan` (one
@@ -49,21 +49,22 @@ from types import MappingProxyType
 from typing import Any
 
 from noface_ctx import git
-from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness, Verdict
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import doc_stem, is_record
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
+from noface_ctx.freshness.edits import Edits, edit_state
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import (
     DocFreshness,
     changed_reason,
     from_json,
-    iso_day,
+    last_updated,
     missing_reason,
     missing_ref,
-    parse_date,
     to_json,
+    verdict,
 )
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, Reference, extract_references, file_ext
@@ -81,7 +82,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 23  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 25  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -148,6 +149,8 @@ class DocJudge:
         self.results: dict[str, DocFreshness] = {}  # by doc path
         self._code: Codebase | None = None
         self._dirty: set[str] | None = None
+        self._edit_state: dict[str, str] | None = None
+        self._edits: dict[str, Edits] = {}  # by the commit compared with the work tree
         self._index: HistoryIndex | None = None
         self._head_commit: Commit | None = None
         self._ancestry: Ancestry | None = None
@@ -195,8 +198,44 @@ class DocJudge:
             self._dirty = git.dirty_files(self.root) if self.head is not None else set()
         return self._dirty
 
+    def _state(self) -> dict[str, str]:
+        if self._edit_state is None:
+            self._edit_state = edit_state(self.root, self._dirty_files())
+        return self._edit_state
+
+    def _edits_since(self, base: str) -> Edits:
+        if base not in self._edits:
+            self._edits[base] = Edits(self.root, base, self._dirty_files() if base == self.head else None)
+        return self._edits[base]
+
+    def _still_holds(self, doc: Doc, value: Mapping[str, Any], index: HistoryIndex) -> bool:
+        """Whether a stored judgement holds now: same doc text and rules, the doc's last commit
+        unchanged, and nothing changed since in the code (commits or edits: `edits`) touches an
+        identifier the doc uses."""
+        if value.get("key") != self._key(doc) or doc.path in self._dirty_files():
+            return False
+        commit = index.last_touch(doc.path)
+        if value.get("doc_commit") != (commit.sha if commit is not None else None):
+            return False
+        then_head, then = value.get("head"), value.get("edits", {})
+        state = self._state()
+        if then_head == self.head and self.head is not None:
+            differ = {p for p in set(then) | set(state) if then.get(p) != state.get(p)}
+            if not differ:
+                return True
+            touched = self._edits_since(self.head).touched(p for p in differ if p in state)
+            stale_edits = bool(differ.intersection(then))
+        elif then_head is not None and index.commit(then_head) is not None:  # an ancestor of HEAD
+            touched = self._edits_since(then_head).touched()
+            stale_edits = bool(then)
+        else:
+            return False
+        if stale_edits:  # the edits it was judged under are gone or different
+            touched |= set(value.get("edit_words", ()))
+        return touched.isdisjoint(value.get("words", ()))
+
     def _key(self, doc: Doc) -> str:
-        h = hashlib.sha1(f"{RULES}\0{self.head}\0{self.config.context.stale_after_days}\0".encode())
+        h = hashlib.sha1(f"{RULES}\0{self.config.context.stale_after_days}\0".encode())
         h.update(doc.text.encode("utf-8", "surrogateescape"))
         return h.hexdigest()
 
@@ -214,12 +253,9 @@ class DocJudge:
         misses = []
         for doc in docs:
             hit = index.judged(doc.path) if index is not None else None
-            if hit is not None and hit[0] == self._key(doc):
-                value = hit[1]
-                deps = set(value["deps"])
-                if not (deps & dirty) and not (dirty and value["candidates"]) and doc.path not in dirty:
-                    self.results[doc.path] = from_json(doc, value)
-                    continue
+            if hit is not None and index is not None and self._still_holds(doc, {**hit[1], "key": hit[0]}, index):
+                self.results[doc.path] = self._reuse(doc, hit[1])
+                continue
             misses.append(doc)
         if not misses:
             return
@@ -242,12 +278,15 @@ class DocJudge:
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
             s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
         rows = []
+        under = {"head": self.head, "edits": self._state(),
+                 "edit_words": sorted(self._edits_since(self.head).touched()) if self.head and self._state() else []}
         for s in scans:
-            judged = self._judge(s)
+            updated = last_updated(s.doc, s.commit, s.editing, self._head_commit)
+            judged = self._verdict(s.doc, s.missing, s.changed, updated, s.keys, s.signatures, s.files)
             self.results[s.doc.path] = judged
-            dep_files = sorted(set(s.files) | {f for _, fs in s.symbols for f in fs})
-            rows.append((s.doc.path, self._key(s.doc),
-                         {**to_json(judged), "deps": dep_files, "candidates": bool(s.candidates)}))
+            rows.append((s.doc.path, self._key(s.doc), {
+                **to_json(judged), "words": sorted(s.words), "updated": updated,
+                "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
         if index is not None:
             index.save_judged(rows)
 
@@ -270,18 +309,22 @@ class DocJudge:
                 wanted.setdefault(c.sha, set()).update(names)
             plans.append((s, commits))
         jobs = []
+        found: dict[str, dict[str, set[str]]] = {}
         for sha, names in wanted.items():
+            found[sha], names = index.greps(sha, names)  # asked before at this HEAD
             at = index.commit(sha)
             grep_scope = None
-            if at is not None:
+            if at is not None and names:
                 touched = {p for p in index.files_after(at.seq - 1) if file_ext(p) not in DOC_EXTS}
                 grep_scope = sorted(touched) if len(touched) <= MAX_SCOPE else None
-            if grep_scope != []:
+            if names and grep_scope != []:
                 jobs.append((sha, names, grep_scope))
         with ThreadPoolExecutor(max_workers=2) as pool:  # each `git grep` is a process: two at a time
             greps = pool.map(lambda job: git.grep_words(self.root, [job[0]], job[1], exclude=_DOC_EXCLUDES,
                                                         paths=job[2]), jobs)
-            found: dict[str, dict[str, set[str]]] = {job[0]: hits for job, hits in zip(jobs, greps, strict=False)}
+            for (sha, names, _scope), hits in zip(jobs, greps, strict=False):
+                found[sha].update(hits)
+                index.remember_greps(sha, names, hits)
         dirty = self._dirty_files()
         for s, commits in plans:
             for ref, lookup, scope in s.candidates:
@@ -355,35 +398,17 @@ class DocJudge:
         ancestry = self._ancestry
         return lambda names: ancestry.ancestors(names, home)
 
-    def _judge(self, s: DocScan) -> DocFreshness:
-        ctx = self.config.context
-        head = self._head_commit
-        updated = parse_date(s.doc.updated)
-        if updated is None:
-            if s.editing or s.commit is None:
-                updated = float(head.time) if head is not None and s.editing else None
-            else:
-                known = [t for t in (parse_date(s.doc.date), float(s.commit.time)) if t is not None]
-                updated = max(known)
-        if updated is None:
-            updated = parse_date(s.doc.date)
-        latest = float(head.time) if head is not None else None
-        age = int((latest - updated) // 86400) if latest is not None and updated is not None else None
-        age_flagged = age is not None and age > ctx.stale_after_days and bool(s.changed)
-        when = iso_day(updated)
-        reasons = []
-        for m in s.missing:
-            reasons.append(missing_reason(m))
-        for c in s.changed:
-            reasons.append(changed_reason(c, when))
-        if age_flagged:
-            reasons.append(f"last updated {when}, {age} days before the latest commit "
-                           f"(stale_after_days = {ctx.stale_after_days}), and code it names changed since")
-        verdict: Verdict = "stale" if s.missing else "possibly stale" if s.changed else "fresh"
-        staleness = Staleness(verdict=verdict, reasons=tuple(reasons), missing=tuple(s.missing),
-                              changed=tuple(s.changed), last_updated=when, references=tuple(s.keys),
-                              signatures=tuple(s.signatures))
-        return DocFreshness(s.doc.path, s.doc.slug, staleness, frozenset(s.files), age, age_flagged)
+    def _reuse(self, doc: Doc, value: Mapping[str, Any]) -> DocFreshness:
+        """A stored judgement, its age counted again against today's latest commit."""
+        old = from_json(doc, value)
+        st = old.staleness
+        return self._verdict(doc, st.missing, st.changed, value.get("updated"), st.references, st.signatures, old.files)
+
+    def _verdict(self, doc: Doc, missing: Sequence[MissingRef], changed: Sequence[ChangedRef], updated: float | None,
+                 references: Iterable[str], signatures: Iterable[tuple[str, str]], files: Iterable[str]) -> DocFreshness:
+        latest = float(self._head_commit.time) if self._head_commit is not None else None
+        return verdict(doc, missing, changed, updated, latest, self.config.context.stale_after_days,
+                       references, signatures, files)
 
 
 def _read(path: str) -> str | None:

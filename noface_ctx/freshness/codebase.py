@@ -14,14 +14,13 @@ Without the code index (`check-docs`), `LightSymbols` stands in for it.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness.code_words import code_texts, code_words
+from noface_ctx.freshness.code_words import code_words
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     EXTERNAL_NAMES,
@@ -31,8 +30,6 @@ from noface_ctx.freshness.references import (
     Reference,
     file_ext,
 )
-
-_WORD_S = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SymbolTable(Protocol):
@@ -44,15 +41,6 @@ class SymbolTable(Protocol):
 
 
 # --------------------------------------------------------------------------- symbols without an index
-
-_DEF_LINE = re.compile(
-    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|pub(?:\([^)]*\))?|"
-    r"unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
-    r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|module|impl|union|object|record)\s+"
-    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
-    re.M,
-)
-_CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,25 +59,16 @@ class LightSymbols:
     (`Class.method`) comes from indentation. It answers what `SymbolTable` asks.
     """
 
-    def __init__(self, texts: Mapping[str, str]) -> None:
+    def __init__(self, defs: Mapping[str, Iterable[tuple[str, int]]]) -> None:
+        """`defs`: per code file, its (qualified name, line) pairs (`code_words.definitions`)."""
         self._by_path: dict[str, list[LightDef]] = {}
         self._by_name: dict[str, list[LightDef]] = {}
-        for path, text in texts.items():
-            stack: list[tuple[int, str]] = []
-            line, pos = 1, 0
-            for m in _DEF_LINE.finditer(text):
-                line, pos = line + text.count("\n", pos, m.start()), m.start()
-                indent = len(m.group("indent").expandtabs(4))
-                while stack and stack[-1][0] >= indent:
-                    stack.pop()
-                name = m.group("name")
-                qual = ".".join([n for _, n in stack] + [name])
+        for path, found in defs.items():
+            for qual, line in found:
                 d = LightDef(path, qual, line)
                 self._by_path.setdefault(path, []).append(d)
-                for key in {name, qual}:
+                for key in {qual.rsplit(".", 1)[-1], qual}:
                     self._by_name.setdefault(key, []).append(d)
-                if m.group("kw") in _CONTAINER_KW:
-                    stack.append((indent, name))
 
     def symbol_names(self) -> frozenset[str]:
         return frozenset(self._by_name)
@@ -137,16 +116,10 @@ class Codebase:
         self.exts = {file_ext(p) for p in self.paths}
         self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
         self.modules |= {posixpath.basename(d) for d in self.dirs}
-        if symbols is None:  # check-docs: the regex symbol table reads every code file anyway
-            truncated: set[str] = set()
-            texts = code_texts(repo_files, docs, truncated)
-            self.words: set[str] = set()
-            for text in texts.values():
-                self.words.update(_WORD_S.findall(text))
-            self.word_sources = set(texts) - truncated
-            symbols = LightSymbols({p: t for p, t in texts.items() if file_ext(p) in CODE_EXTS})
-        else:
-            self.words, self.word_sources = code_words(repo_files, docs, words_cache)
+        found = code_words(repo_files, docs, words_cache, definitions=symbols is None)
+        self.words, self.word_sources = found.words, found.sources
+        if symbols is None:  # check-docs: the regex symbol table, kept with the words
+            symbols = LightSymbols({p: d for p, d in found.definitions.items() if file_ext(p) in CODE_EXTS})
         self.symbols = symbols
         names = frozenset(symbols.symbol_names())
         self.qualified = {n for n in names if "." in n}

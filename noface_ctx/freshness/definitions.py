@@ -16,6 +16,8 @@ import keyword
 import re
 from collections import Counter
 
+from noface_ctx import state
+
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF_HEAD = (
     r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
@@ -23,6 +25,7 @@ _DEF_HEAD = (
     r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|impl|union|object|record)\s+"
     r"(?:\([^)]*\)\s*)?"
 )
+DEFINITION_HEADER = re.compile(_DEF_HEAD + r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\b", re.M)  # a definition's start
 _CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "impl", "union", "object", "record"})
 _DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
 _COMMENT = re.compile(r"^\s*(#|//)")
@@ -36,24 +39,29 @@ def definition(text: str, name: str) -> str | None:
     `Class`), or None when it is not defined there or defined more than once at that level.
     A function: its header without type annotations, then its body as tokens (docstrings,
     comments, layout aside); a container (class, struct, ...): its header and its `__init__`
-    signature."""
-    text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)  # examples in docstrings define nothing
+    signature. The headers of a text are found once (`_headers`), for every name asked of it."""
+    headers = _headers(text)
+    text = headers.text
     lo, hi, outer = 0, len(text), -1
     found: tuple[int, int, int, str] | None = None
     for part in name.split("."):
-        pattern = re.compile(_DEF_HEAD + re.escape(part) + r"\b", re.M)
-        hits = [(len(m.group("indent").expandtabs(4)), m) for m in pattern.finditer(text, lo, hi)]
-        hits = [(ind, m) for ind, m in hits if ind > outer]
+        if _IDENT.fullmatch(part):
+            hits = [h for h in headers.by_name.get(part, ()) if lo <= h[1] and h[2] <= hi and h[0] > outer]
+        else:  # not an identifier: the slow way
+            pattern = re.compile(_DEF_HEAD + re.escape(part) + r"\b", re.M)
+            hits = [(len(m.group("indent").expandtabs(4)), m.start(), m.end(), m.group("kw"))
+                    for m in pattern.finditer(text, lo, hi)]
+            hits = [h for h in hits if h[0] > outer]
         if not hits:
             return None
-        top = min(ind for ind, _ in hits)
-        level = [m for ind, m in hits if ind == top]
+        top = min(h[0] for h in hits)
+        level = [h for h in hits if h[0] == top]
         if len(level) != 1:
             return None
-        m = level[0]
-        end = _block_end(text, m.end(), top)
-        found = (m.start(), end, top, m.group("kw"))
-        lo, hi, outer = m.end(), end, top
+        _ind, m_start, m_end, kw = level[0]
+        end = _block_end(text, m_end, top)
+        found = (m_start, end, top, kw)
+        lo, hi, outer = m_end, end, top
     assert found is not None
     start, end, _indent, kw = found
     block = text[start:end]
@@ -64,6 +72,28 @@ def definition(text: str, name: str) -> str | None:
     if init is not None:
         head += "\n" + _signature(text[init.start():_block_end(text, init.end(), len(init.group("indent")))])
     return head
+
+
+class _Headers:
+    """A text with its docstrings blanked out (examples in docstrings define nothing), and every
+    definition header in it by name: (indent, start, end of the header up to the name, keyword)."""
+
+    __slots__ = ("by_name", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        self.by_name: dict[str, list[tuple[int, int, int, str]]] = {}
+        for m in DEFINITION_HEADER.finditer(self.text):
+            self.by_name.setdefault(m.group("name"), []).append(
+                (len(m.group("indent").expandtabs(4)), m.start(), m.end(), m.group("kw")))
+
+
+_HEADERS: state.Memo[str, _Headers] = state.memo("freshness.definitions.headers", maxsize=8)
+
+
+def _headers(text: str) -> _Headers:
+    found = _HEADERS.get(text)
+    return found if found is not None else _HEADERS.put(text, _Headers(text))
 
 
 def _block_end(text: str, pos: int, indent: int) -> int:
@@ -119,6 +149,8 @@ def _normal(block: str) -> str:
 
 def _uncommented(line: str) -> str:
     """`line` without a trailing `#` comment (or `// ` one), strings kept whole."""
+    if "#" not in line and "// " not in line:
+        return line
     quote = ""
     i = 0
     while i < len(line):

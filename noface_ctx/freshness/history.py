@@ -35,7 +35,10 @@ from typing import Any
 from noface_ctx import cachefile, git
 from noface_ctx.freshness.definitions import body, definition, replacements, signature
 
-SCHEMA = 1
+SCHEMA = 2  # 2: `defs` and `greps` kept; bump when `definitions.definition` answers differently
+# the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
+_BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
+                   "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,8 @@ class HistoryIndex:
         self.db = _connect(db_path)
         self.blobs = git.Blobs(self.root)
         self._defs: dict[tuple[str, str, str], str | None] = {}
+        self._new_defs: list[tuple[str, str, str, str | None]] = []
+        self._new_greps: list[tuple[str, str, str, str]] = []
         self._texts: dict[tuple[str, str], str | None] = {}
 
     # ---------------------------------------------------------------- building
@@ -93,6 +98,7 @@ class HistoryIndex:
         cur.executemany("INSERT INTO touches(path, seq, status, old) VALUES (?, ?, ?, ?)", touches)
         added = len(commits)
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
+        cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
         self.db.commit()
         return added
 
@@ -127,8 +133,9 @@ class HistoryIndex:
         return Commit(*row) if row else None
 
     def touched_after(self, path: str, seq: int) -> bool:
-        return self.db.execute("SELECT 1 FROM touches WHERE (path = ? OR old = ?) AND seq > ? LIMIT 1",
-                               (path, path, seq)).fetchone() is not None
+        return self.db.execute("SELECT 1 FROM touches WHERE path = ? AND seq > ? UNION ALL "
+                               "SELECT 1 FROM touches WHERE old = ? AND seq > ? LIMIT 1",
+                               (path, seq, path, seq)).fetchone() is not None
 
     def files_after(self, seq: int) -> set[str]:
         """Every path added, changed, deleted or renamed (both names) after commit `seq`."""
@@ -142,9 +149,9 @@ class HistoryIndex:
         cur: str | None = path
         while cur is not None:
             rows = self.db.execute(
-                "SELECT c.seq, c.sha, c.time, c.subject, t.status, t.path, t.old FROM touches t "
-                "JOIN commits c ON c.seq = t.seq WHERE (t.path = ? OR t.old = ?) AND t.seq > ? ORDER BY t.seq",
-                (cur, cur, seq)).fetchall()
+                "SELECT c.seq, c.sha, c.time, c.subject, t.status, t.path, t.old FROM "
+                f"({_BY_PATH_OR_OLD.format(cond='seq > ?')}) t JOIN commits c ON c.seq = t.seq ORDER BY t.seq",
+                (cur, seq, cur, seq)).fetchall()
             moved = False
             for s, sha, when, subject, status, new, old in rows:
                 if new == cur and status != "D" and not (old and old != cur):
@@ -168,19 +175,45 @@ class HistoryIndex:
     def existed(self, path: str, seq: int) -> bool:
         """Whether `path` was in the tree at commit `seq`."""
         row = self.db.execute(
-            "SELECT status, path, old FROM touches WHERE (path = ? OR old = ?) AND seq <= ? ORDER BY seq DESC LIMIT 1",
-            (path, path, seq)).fetchone()
+            f"SELECT status, path, old FROM ({_BY_PATH_OR_OLD.format(cond='seq <= ?')}) ORDER BY seq DESC LIMIT 1",
+            (path, seq, path, seq)).fetchone()
         return row is not None and row[1] == path and row[0] != "D"
 
     # ---------------------------------------------------------------- symbols in history
 
     def def_at(self, sha: str, path: str, name: str) -> str | None:
-        """`definition` of `name` in `path` at commit `sha` (read once per version)."""
+        """`definition` of `name` in `path` at commit `sha`: a commit never changes, so the answer
+        is kept in the database (`defs`) and each version is read at most once."""
         key = (sha, path, name)
         if key not in self._defs:
-            text = self._text(sha, path)
-            self._defs[key] = definition(text, name) if text is not None else None
+            row = self.db.execute("SELECT def FROM defs WHERE sha = ? AND path = ? AND name = ?", key).fetchone()
+            if row is not None:
+                self._defs[key] = row[0]
+            else:
+                text = self._text(sha, path)
+                self._defs[key] = definition(text, name) if text is not None else None
+                self._new_defs.append((*key, self._defs[key]))
         return self._defs[key]
+
+    def greps(self, sha: str, names: Iterable[str]) -> tuple[dict[str, set[str]], set[str]]:
+        """(name → files holding it at commit `sha`, as a `git grep` at this HEAD found them; the
+        names never searched there)."""
+        head = self.meta("head") or ""
+        found: dict[str, set[str]] = {}
+        todo = set(names)
+        for name in sorted(todo):
+            row = self.db.execute("SELECT files FROM greps WHERE head = ? AND sha = ? AND name = ?",
+                                  (head, sha, name)).fetchone()
+            if row is not None:
+                todo.discard(name)
+                if row[0]:
+                    found[name] = set(row[0].split("\n"))
+        return found, todo
+
+    def remember_greps(self, sha: str, names: Iterable[str], hits: dict[str, set[str]]) -> None:
+        """Keep what a `git grep` for `names` at commit `sha` found (saved with the judgements)."""
+        head = self.meta("head") or ""
+        self._new_greps += [(head, sha, n, "\n".join(sorted(hits.get(n, ())))) for n in names]
 
     def def_name(self, sha: str, path: str, name: str) -> str | None:
         """Which spelling of a reference's name `path` defines at `sha`: all of it, its last two
@@ -285,10 +318,15 @@ class HistoryIndex:
         return (row[0], json.loads(row[1])) if row else None
 
     def save_judged(self, rows: Iterable[tuple[str, str, Any]]) -> None:
-        """Store (doc path, key, judgement) rows; a busy database skips them."""
+        """Store (doc path, key, judgement) rows, and the definitions and `git grep` answers found
+        on the way; a busy database skips them."""
         try:
             self.db.executemany("INSERT OR REPLACE INTO judged(doc, key, value) VALUES (?, ?, ?)",
                                 [(d, k, json.dumps(v)) for d, k, v in rows])
+            self.db.executemany("INSERT OR REPLACE INTO defs(sha, path, name, def) VALUES (?, ?, ?, ?)", self._new_defs)
+            self.db.executemany("INSERT OR REPLACE INTO greps(head, sha, name, files) VALUES (?, ?, ?, ?)",
+                                self._new_greps)
+            self._new_defs, self._new_greps = [], []
             self.db.commit()
         except sqlite3.Error:
             pass  # another process holds the database: the answers are recomputed next time
@@ -324,8 +362,11 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
                                            subject TEXT);
         CREATE TABLE IF NOT EXISTS touches(path TEXT, seq INTEGER, status TEXT, old TEXT);
         CREATE INDEX IF NOT EXISTS touches_path ON touches(path, seq);
-        CREATE INDEX IF NOT EXISTS touches_old ON touches(old, seq) WHERE old != '';
+        DROP INDEX IF EXISTS touches_old;
+        CREATE INDEX IF NOT EXISTS touches_old_seq ON touches(old, seq);
         CREATE INDEX IF NOT EXISTS touches_seq ON touches(seq);
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
+        CREATE TABLE IF NOT EXISTS defs(sha TEXT, path TEXT, name TEXT, def TEXT, PRIMARY KEY(sha, path, name));
+        CREATE TABLE IF NOT EXISTS greps(head TEXT, sha TEXT, name TEXT, files TEXT, PRIMARY KEY(head, sha, name));
     """)
     return db

@@ -3,12 +3,12 @@ stored in `history.sqlite`, and the dates it is computed from."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from typing import Any
 
-from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, Staleness
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, Staleness, Verdict
 from noface_ctx.freshness.references import Reference
 
 
@@ -88,3 +88,34 @@ def parse_date(value: Any) -> float | None:
 def iso_day(ts: float | None) -> str | None:
     """A unix time as its UTC day, `YYYY-MM-DD`."""
     return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).date().isoformat()
+
+
+def last_updated(doc: Doc, commit: Any, editing: bool, head: Any) -> float | None:
+    """When a doc was last updated: frontmatter `updated`, else the later of `date` and its last
+    commit; HEAD's time while it is edited (`commit`, `head`: `history.Commit` or None)."""
+    updated = parse_date(doc.updated)
+    if updated is None:
+        if editing or commit is None:
+            updated = float(head.time) if head is not None and editing else None
+        else:
+            known = [t for t in (parse_date(doc.date), float(commit.time)) if t is not None]
+            updated = max(known)
+    return updated if updated is not None else parse_date(doc.date)
+
+
+def verdict(doc: Doc, missing: Sequence[MissingRef], changed: Sequence[ChangedRef], updated: float | None,
+            latest: float | None, stale_after_days: int, references: Iterable[str],
+            signatures: Iterable[tuple[str, str]], files: Iterable[str]) -> DocFreshness:
+    """A doc's judgement from what was found: its verdict, reasons and age against `latest` (the
+    repository's latest commit time, never the wall clock)."""
+    age = int((latest - updated) // 86400) if latest is not None and updated is not None else None
+    age_flagged = age is not None and age > stale_after_days and bool(changed)
+    when = iso_day(updated)
+    reasons = [missing_reason(m) for m in missing] + [changed_reason(c, when) for c in changed]
+    if age_flagged:
+        reasons.append(f"last updated {when}, {age} days before the latest commit "
+                       f"(stale_after_days = {stale_after_days}), and code it names changed since")
+    found: Verdict = "stale" if missing else "possibly stale" if changed else "fresh"
+    staleness = Staleness(verdict=found, reasons=tuple(reasons), missing=tuple(missing), changed=tuple(changed),
+                          last_updated=when, references=tuple(references), signatures=tuple(signatures))
+    return DocFreshness(doc.path, doc.slug, staleness, frozenset(files), age, age_flagged)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.references import CODE_EXTS, Reference, extract_references, file_ext
 
@@ -20,6 +21,7 @@ class DocScan:
 
     doc: Doc
     keys: list[str] = field(default_factory=list)
+    words: set[str] = field(default_factory=set)  # identifiers of every reference: what the judgement depends on
     files: dict[str, int] = field(default_factory=dict)  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = field(default_factory=list)  # found symbols, defining files
     candidates: list[tuple[Reference, str, tuple[str, ...]]] = field(default_factory=list)  # (ref, lookup, scope)
@@ -35,6 +37,8 @@ def scan_doc(doc: Doc, code: Codebase) -> DocScan:
     unresolved strict ones become `candidates` (history tells whether they were removed)."""
     refs = extract_references(doc)
     scan = DocScan(doc)
+    for ref in refs:
+        scan.words |= identifiers(ref.ref) | identifiers(ref.name)
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
