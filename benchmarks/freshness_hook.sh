@@ -4,7 +4,6 @@
 # usage (from the package checkout): benchmarks/freshness_hook.sh PYTHON CLONE CACHE
 #   CLONE: a scratch full clone of django, clean at d559cb02da (it is edited, committed, then reset)
 #   CACHE: a scratch cache directory (emptied first)
-set -e
 P=$1; R=$2; export NOFACE_CTX_CACHE_DIR=$3; rm -rf $3
 t() { /usr/bin/time -f "$1 %e s %M KB" $P -m noface_ctx check-docs --repo $R "${@:2}" > /tmp/ft.out 2>/tmp/ft.err; tail -1 /tmp/ft.err; echo "  findings: $(wc -l < /tmp/ft.out)"; }
 t cold; t warm
