@@ -28,9 +28,10 @@ Without git, or for a doc whose commit a shallow clone lacks, only members of re
 modules or classes that do not resolve are reported (no history to tell more), with a note.
 
 Cost: every judgement is kept in `<cache_dir>/history.sqlite` (`judged`), keyed by the doc's
-text, HEAD, these rules and the uncommitted edits it was judged under; under other edits a doc
-is judged again only when they touch an identifier it uses (`edits`). `assess_docs` judges the docs it is asked about in one batch: a prompt pays for
-the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
+text and these rules, with the HEAD, the doc's last commit and the uncommitted edits it was
+made under; after a commit or an edit a doc is judged again only when the change touches an
+identifier it uses (`edits`). `assess_docs` judges the docs it is asked about in one batch: a
+prompt pays for the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
 
 Modules: `references` (what a reference is), `codebase` (does it resolve now), `scan` (one
 doc's references), `history` + `definitions` (what git says), `parameters` + `notice` +
@@ -208,11 +209,11 @@ class DocJudge:
             self._edits[base] = Edits(self.root, base, self._dirty_files() if base == self.head else None)
         return self._edits[base]
 
-    def _still_holds(self, doc: Doc, value: Mapping[str, Any], index: HistoryIndex) -> bool:
+    def _still_holds(self, doc: Doc, key: str, value: Mapping[str, Any], index: HistoryIndex) -> bool:
         """Whether a stored judgement holds now: same doc text and rules, the doc's last commit
         unchanged, and nothing changed since in the code (commits or edits: `edits`) touches an
         identifier the doc uses."""
-        if value.get("key") != self._key(doc) or doc.path in self._dirty_files():
+        if key != self._key(doc) or doc.path in self._dirty_files():
             return False
         commit = index.last_touch(doc.path)
         if value.get("doc_commit") != (commit.sha if commit is not None else None):
@@ -253,7 +254,7 @@ class DocJudge:
         misses = []
         for doc in docs:
             hit = index.judged(doc.path) if index is not None else None
-            if hit is not None and index is not None and self._still_holds(doc, {**hit[1], "key": hit[0]}, index):
+            if hit is not None and index is not None and self._still_holds(doc, hit[0], hit[1], index):
                 self.results[doc.path] = self._reuse(doc, hit[1])
                 continue
             misses.append(doc)
