@@ -230,6 +230,25 @@ def test_deleted_function_gets_no_guessed_replacement(repo_factory):
     assert st.verdict == "stale" and [(m.ref, m.suggestion) for m in st.missing] == [("parse_date()", None)]
 
 
+def test_a_name_that_was_only_a_local_or_an_instance_attribute_was_never_a_reference(repo_factory):
+    # pytest's doc/en/proposals: a proposed helper `fixture_request`; doctest.py had a local and
+    # a `self.` attribute of that name, later removed. What a doc can mean is declared.
+    code = ("import os\nfrom pkg.base import (\n    Base,\n    load_all,\n)\nLIMIT_RATE = 3\n\n\n"
+            "class Item(Base):\n    fixture_style = 1\n\n    def setup(self):\n        self.fixture_request = None\n"
+            "        fixture_state = 2\n        return fixture_state\n")
+    root = repo_factory({
+        "src/item.py": code,
+        "docs/proposal.md": "A new helper named `fixture_request` would do it; see `fixture_state` too.\n",
+        "docs/item.md": "Set `fixture_style`; `load_all` loads; `LIMIT_RATE` and `limit_rate` differ.\n",
+    }, date=JAN)
+    gone = code.replace("fixture_request", "request").replace("fixture_state", "state").replace("fixture_style", "style")
+    (root / "src/item.py").write_text(gone.replace("    load_all,\n", ""))
+    commit(root, "rename", date=FEB)
+    fresh = assess(root)
+    assert fresh.by_slug["proposal"].verdict == "fresh"
+    assert [m.ref for m in fresh.by_slug["item"].missing] == ["fixture_style", "load_all"]
+
+
 def test_doc_with_only_live_unchanged_references_is_fresh(repo_factory):
     sessions = assess(renamed_repo(repo_factory)).by_slug["sessions"]
     assert sessions.verdict == "fresh" and sessions.reasons == () and sessions.note() == ""
@@ -269,7 +288,7 @@ def changed_repo(repo_factory) -> Path:
     return repo_factory({
         "src/calc.py": "def total(items):\n    return sum(items)\n\n\ndef scale(x, factor=2):\n    return x * factor\n",
         "src/big.py": big,
-        "docs/calc.md": "`total()` adds up; `scale(x, factor=2)` multiplies. See `src/big.py`.\n",
+        "docs/calc.md": "# `total()`\n\nAdds up; `scale(x, factor=2)` multiplies. See `src/big.py`.\n",
         "docs/usage.md": "Example:\n\n```python\nfrom src.calc import total\ntotal([1, 2])\n```\n",
     }, date=JAN)
 
@@ -286,6 +305,29 @@ def test_body_change_is_a_warning_naming_the_commit(repo_factory):
     assert calc.reasons == (f"body of `total()` (src/calc.py) changed in {calc.changed[0].commit} since this doc "
                             "was last updated (2025-01-01)",)
     assert fresh.by_slug["usage"].verdict == "fresh"  # an example's use: only a signature change counts
+
+
+def test_a_body_change_counts_only_where_the_doc_documents_the_symbol(repo_factory):
+    # django's false warnings: a bug fix in a function a sentence merely names
+    root = repo_factory({
+        "src/calc.py": "def total(items):\n    return sum(items)\n",
+        "docs/mention.md": "# Carts\n\nPrices are added with `total()` before tax.\n",
+        "docs/later.md": "Use `total()` for sums.\n\n## `total()`\n\nAdds up items.\n",
+        "docs/setext.md": "`total()`\n=========\n\nAdds up items.\n",
+        "docs/ref.rst": "Reference\n=========\n\n.. function:: total(items)\n\n   Adds up items.\n",
+        "docs/title.rst": "``total()``\n-----------\n\nAdds up items.\n",
+        "docs/table.md": "| a |\n|---|\n| `total()` |\n",
+    }, date=JAN)
+    (root / "src/calc.py").write_text("def total(items):\n    return sum(sorted(items))\n")
+    commit(root, "total: sorted", date=FEB)
+    fresh = assess(root)
+    for slug in ("later", "setext", "ref", "title"):
+        assert [(c.ref, c.what) for c in fresh.by_slug[slug].changed] in ([("total()", "body")], [("total(items)", "body")]), slug
+    for slug in ("mention", "table"):
+        assert fresh.by_slug[slug].verdict == "fresh", slug
+    (root / "src/calc.py").write_text("def total(items, start):\n    return sum(sorted(items), start)\n")
+    commit(root, "total: start", date="2025-02-10T12:00:00+00:00")
+    assert [c.what for c in assess(root).by_slug["mention"].changed] == ["signature"]  # a mention notices that
 
 
 def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
@@ -404,7 +446,7 @@ def test_autodoc_directives_follow_the_code_and_only_break_when_it_is_gone(repo_
     commit(root, "new body, rename", date=FEB)
     st = assess(root).by_slug["logs"]
     assert [(m.ref, m.suggestion) for m in st.missing] == [("prefixed_warnings()", "prefixed")]
-    assert [(c.ref, c.line) for c in st.changed] == [("pending_logging()", 8)]  # the prose mention, not the directive
+    assert st.changed == ()  # the directive renders the new body; the prose mention only names it
 
 
 def test_sphinx_api_directive_targets_are_references(repo_factory):

@@ -19,8 +19,8 @@ CALC = "def compute_total(a, b):\n    return a + b\n\n\ndef other_thing(x):\n   
 FILES = {
     "pkg/calc.py": CALC,
     "pkg/util.py": "def unrelated():\n    return 1\n",
-    "docs/totals.md": "# Totals\n\nCall `compute_total()` to add two numbers.\n",
-    "docs/other.md": "# Other\n\n`other_thing()` hands back what it gets.\n",
+    "docs/totals.md": "# Totals\n\n## `compute_total()`\n\nAdds two numbers.\n",
+    "docs/other.md": "# `other_thing()`\n\nHands back what it gets.\n",
 }
 
 
@@ -70,7 +70,7 @@ def test_an_edit_rejudges_only_the_docs_naming_what_changed(repo: Path, scans: l
     (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 2"))
     found = lines(repo)
     assert scans == ["docs/other.md"]
-    assert [ln.split(": ")[0] for ln in found] == ["docs/other.md:3"] and "other_thing" in found[0]
+    assert [ln.split(": ")[0] for ln in found] == ["docs/other.md:1"] and "other_thing" in found[0]
     scans.clear()
     assert lines(repo) == found and scans == []  # the same edit again: answered from the store
     (repo / "pkg/calc.py").write_text(CALC + "\n# a comment after the last function\n")

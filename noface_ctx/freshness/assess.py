@@ -17,10 +17,10 @@ of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
   another identifier in its place, suggests it; nothing is guessed otherwise.
 - **changed** (a warning, verdict "possibly stale"): a symbol the doc names whose definition
   in its defining file (at most 3 files) differs now from the doc's last commit: its
-  signature, or its body when the doc names it in prose (a use in an example counts only
-  when the signature changed; a signature change only when the doc would notice it:
-  `notice.counts_for`); see `history.HistoryIndex.symbol_change`. File-level churn
-  alone is not a signal.
+  signature, or its body when the doc documents it (an API directive's target, or named in a
+  section title: `references.Reference.documented`). A mention in prose or an example counts
+  only a signature change the doc would notice (`notice.counts_for`); see
+  `history.HistoryIndex.symbol_change`. File-level churn alone is not a signal.
 - **age**: days between the doc's last update and the repository's latest commit (never the
   wall clock); reported with changed symbols (`stale_after_days`), never alone.
 
@@ -68,7 +68,7 @@ from noface_ctx.freshness.judgement import (
     verdict,
 )
 from noface_ctx.freshness.notice import counts_for
-from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, Reference, extract_references, file_ext
+from noface_ctx.freshness.references import DOC_EXTS, Reference, extract_references, file_ext
 from noface_ctx.freshness.scan import DocScan, scan_doc
 
 __all__ = [
@@ -83,7 +83,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 25  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 26  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -332,9 +332,8 @@ class DocJudge:
                 if ref.kind == "path":
                     self._removed_path(s, ref, lookup, commits, index)
                     continue
-                held: set[str] = set()
-                for c in commits:
-                    held |= found.get(c.sha, {}).get(lookup, set())
+                by_commit = {c.sha: found.get(c.sha, {}).get(lookup, set()) for c in commits}
+                held = set().union(*by_commit.values()) if scope or "." in ref.name else index.declared(lookup, by_commit)
                 if scope:
                     held &= set(scope)
                 if not held:
@@ -369,7 +368,7 @@ class DocJudge:
             if since is None:
                 continue
             seen: set[str] = set()
-            for ref, files in s.symbols:
+            for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
                 if ref.name in seen or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                     continue
                 seen.add(ref.name)
@@ -383,7 +382,7 @@ class DocJudge:
                         now_text is not None or index.touched_after(path, since.seq)) else None
                     if name is None:
                         continue
-                    got = index.symbol_change(path, name, since, now_text, signature_only=ref.source in FENCE_LANGS,
+                    got = index.symbol_change(path, name, since, now_text, signature_only=not ref.documented,
                                               counts=counts_for(s.doc, ref, self._ancestors(path)))
                     if got is not None:
                         commit, what = got

@@ -96,6 +96,27 @@ def _headers(text: str) -> _Headers:
     return found if found is not None else _HEADERS.put(text, _Headers(text))
 
 
+def declares(text: str, name: str) -> bool:
+    """Whether Python source `text` declares `name` where a doc could mean it: a `def` or
+    `class` at any depth, or an assignment or import at module or class level. A local of a
+    function or an instance attribute set in a method (`self.name = ...`) is no declaration."""
+    h = _headers(text)
+    if name in h.by_name:
+        return True
+    word = re.escape(name)
+    if re.search(rf"^[ \t]*(?:from\s+\S+\s+import\s*\([^)]*|(?:from\s+\S+\s+)?import\s[^\n]*)\b{word}\b",
+                 h.text, re.M):
+        return True
+    for m in re.finditer(rf"^([ \t]*){word}\s*(?::[^=\n]*)?=(?!=)", h.text, re.M):
+        indent = len(m.group(1).expandtabs(4))
+        if indent == 0:
+            return True
+        above = [hd for hds in h.by_name.values() for hd in hds if hd[0] < indent and hd[1] < m.start()]
+        if above and max(above, key=lambda hd: hd[1])[3] == "class":  # the nearest header above encloses it
+            return True
+    return False
+
+
 def _block_end(text: str, pos: int, indent: int) -> int:
     """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
     `indent` (closing brackets aside)."""

@@ -26,14 +26,14 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from noface_ctx import cachefile, git
-from noface_ctx.freshness.definitions import body, definition, replacements, signature
+from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
 
 SCHEMA = 2  # 2: `defs` and `greps` kept; bump when `definitions.definition` answers differently
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
@@ -269,6 +269,12 @@ class HistoryIndex:
                 self._texts.pop(next(iter(self._texts)))
             self._texts[key] = self.blobs.read(sha, path)
         return self._texts[key]
+
+    def declared(self, name: str, held: Mapping[str, set[str]]) -> set[str]:
+        """The files of `held` (commit → files holding the word `name` there) that declare it
+        there as a doc could mean it (`definitions.declares`; only Python is read so closely)."""
+        return {p for sha, paths in held.items() for p in paths
+                if not p.endswith((".py", ".pyi")) or ((t := self._text(sha, p)) is not None and declares(t, name))}
 
     def has_word(self, sha: str, path: str, word: str) -> bool:
         text = self._text(sha, path)

@@ -124,6 +124,7 @@ class Reference:
     strict: bool = True  # may be reported when it does not resolve
     source: str = "span"  # "span", "prose", "link", "autodoc" (an autodoc directive), or a code block's language tag
     binds: str = ""  # an import in a code example: the local name it binds
+    documented: bool = False  # the doc documents it: an API directive's target, or named in a heading
 
 
 
@@ -165,11 +166,13 @@ def extract_references(doc: Doc) -> list[Reference]:
                 continue
             if IGNORE_MARK not in line:
                 found = _prose_refs(line, lineno)
+                if _is_heading(lines, i, rst):
+                    found = [replace(r, documented=True) for r in found]
                 api = _API_DIRECTIVE.match(line) if rst else None
                 target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
                 if api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
                     strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not _placeholder(target.name))
-                    found.insert(0, replace(target, strict=strict))
+                    found.insert(0, replace(target, strict=strict, documented=True))
                 prose += [replace(r, source="autodoc") for r in found] if _AUTODOC.match(line) else found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
@@ -177,14 +180,31 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs = [r for b, lang in code for r in _code_block_refs(b, lang, local)]
     refs += [r for r in prose if _root(r.name) not in local]
     refs.sort(key=lambda r: r.line)
-    seen: set[tuple[str, str, str]] = set()
-    out = []
+    seen: dict[tuple[str, str, str], int] = {}
+    out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
         key = (r.kind, r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
         if key not in seen:
-            seen.add(key)
+            seen[key] = len(out)
             out.append(r)
+        elif r.documented and not out[seen[key]].documented:  # first mentioned, documented further down
+            out[seen[key]] = replace(out[seen[key]], documented=True)
     return out
+
+
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")
+
+
+def _is_heading(lines: list[str], i: int, rst: bool) -> bool:
+    """Line `i` is a section title: a Markdown `#` heading, or a line underlined with a row of
+    one punctuation character (reStructuredText; `===` / `---` in Markdown)."""
+    line = lines[i]
+    if not rst and re.match(r"^\s{0,3}#{1,6}\s", line):
+        return True
+    if not line.strip() or i + 1 >= len(lines) or _UNDERLINE.match(line):
+        return False
+    under = _UNDERLINE.match(lines[i + 1])
+    return under is not None and (rst or under.group(1) in "=-") and len(lines[i + 1].rstrip()) >= len(line.strip())
 
 
 def _root(name: str) -> str:
