@@ -431,7 +431,8 @@ def bench_repo(name: str, source: Path, scratch: Path, args: argparse.Namespace)
                 "torch_imported": stage["torch"],
             }
         if args.mutations and args.only == "all":
-            symbols = pick_symbols(scratch, args.mutations, rng)
+            # its own generator: the symbols must not depend on how many findings the sample above drew from
+            symbols = pick_symbols(scratch, args.mutations, random.Random(args.seed))
             kinds = mutate(scratch, symbols)
             hook_files = sorted({symbols[s][0] for s in list(symbols)[:5]})
             mutated = run("check", scratch, cache)

@@ -221,6 +221,17 @@ def test_renamed_function_is_an_error_naming_the_commit_and_the_new_name(repo_fa
     assert auth.last_updated == "2025-01-01"
 
 
+def test_a_name_removed_in_the_commit_that_last_changed_the_doc_is_found_at_its_parent(repo_factory):
+    # the code and the doc changed together, the doc still naming the old function
+    root = repo_factory({"src/util.py": "def parse_date(x):\n    return x\n", "src/other.py": "def keep():\n    pass\n",
+                         "docs/u.md": "Use `parse_date()`.\n"}, date=JAN)
+    (root / "src/util.py").write_text("def read_date(x):\n    return x\n")
+    (root / "docs/u.md").write_text("Use `parse_date()` on strings.\n")
+    commit(root, "read_date", date=FEB)
+    st = assess(root).by_slug["u"]
+    assert [(m.ref, m.suggestion, m.commit[:10]) for m in st.missing] == [("parse_date()", "read_date", sha(root))]
+
+
 def test_deleted_function_gets_no_guessed_replacement(repo_factory):
     root = repo_factory({"src/util.py": "def parse_date(x):\n    return x\n\n\ndef parse_data(x):\n    return x\n",
                          "docs/u.md": "Use `parse_date()`.\n"}, date=JAN)
@@ -328,6 +339,22 @@ def test_a_body_change_counts_only_where_the_doc_documents_the_symbol(repo_facto
     (root / "src/calc.py").write_text("def total(items, start):\n    return sum(sorted(items), start)\n")
     commit(root, "total: start", date="2025-02-10T12:00:00+00:00")
     assert [c.what for c in assess(root).by_slug["mention"].changed] == ["signature"]  # a mention notices that
+
+
+def test_renaming_a_functions_own_locals_is_no_body_change(repo_factory):
+    # django 6485894157 "Renamed wrapped functions to wrapper." under `.. function:: never_cache(view_func)`
+    code = ("def never_cache(view_func):\n    @wraps(view_func)\n    def _wrapped(request, *args, **kwargs):\n"
+            "        response = view_func(request, *args, **kwargs)\n        add_headers(response)\n"
+            "        return response\n\n    return _wrapped\n")
+    root = repo_factory({"src/cache.py": code, "docs/cache.rst": ".. function:: never_cache(view_func)\n\n   No caching.\n"},
+                        date=JAN)
+    renamed = code.replace("_wrapped", "_wrapper").replace("response", "resp").replace("request", "req")
+    (root / "src/cache.py").write_text(renamed)
+    commit(root, "Renamed wrapped functions to wrapper.", date=FEB)
+    assert assess(root).by_slug["cache"].changed == ()
+    (root / "src/cache.py").write_text(renamed.replace("add_headers(resp)", "add_headers(resp, private=True)"))
+    commit(root, "private", date="2025-02-10T12:00:00+00:00")
+    assert [c.what for c in assess(root).by_slug["cache"].changed] == ["body"]
 
 
 def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):

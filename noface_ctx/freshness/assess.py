@@ -11,9 +11,9 @@ of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
   and the doc's last commit (from the history index). A doc with uncommitted edits, or not
   committed yet, counts as updated at the latest commit.
 - **removed** (an error, verdict "stale"): a name that does not resolve now and was in the
-  code at the doc's last commit (or its parent): one `git grep` per distinct commit, limited to
-  the files touched since (a member `mod.name` / `Class.name` must have lived in that module
-  or class's file). The note names the commit that removed it and, when that commit put
+  code at the doc's last commit, or its parent (`presence`); a member `mod.name` /
+  `Class.name` must have lived in that module or class's file, a bare name must have been
+  declared (`definitions.declares`: not a local, not a `self.` attribute). The note names the commit that removed it and, when that commit put
   another identifier in its place, suggests it; nothing is guessed otherwise.
 - **changed** (a warning, verdict "possibly stale"): a symbol the doc names whose definition
   in its defining file (at most 3 files) differs now from the doc's last commit: its
@@ -34,7 +34,7 @@ identifier it uses (`edits`). `assess_docs` judges the docs it is asked about in
 prompt pays for the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
 
 Modules: `references` (what a reference is), `codebase` (does it resolve now), `scan` (one
-doc's references), `history` + `definitions` (what git says), `parameters` + `notice` +
+doc's references), `presence` + `history` + `definitions` (what git says), `parameters` + `notice` +
 `ancestry` (which signature changes a doc would notice), `judgement` (the answer and its
 wording), `clashes` (docs that disagree), this module (the batch and its cache).
 """
@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -68,7 +67,8 @@ from noface_ctx.freshness.judgement import (
     verdict,
 )
 from noface_ctx.freshness.notice import counts_for
-from noface_ctx.freshness.references import DOC_EXTS, Reference, extract_references, file_ext
+from noface_ctx.freshness.presence import held_at
+from noface_ctx.freshness.references import Reference, extract_references
 from noface_ctx.freshness.scan import DocScan, scan_doc
 
 __all__ = [
@@ -87,8 +87,6 @@ RULES = 26  # bump whenever what a judgement means changes: cached judgements ar
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
-MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
-_DOC_EXCLUDES = tuple(f"*.{e}" for e in sorted(DOC_EXTS))
 
 # --------------------------------------------------------------------------- values
 
@@ -297,51 +295,27 @@ class DocJudge:
 
     def _removed(self, scans: list[DocScan], index: HistoryIndex, code: Codebase) -> None:
         """Split each doc's unresolved names into removed ones (in the code at the doc's commit, or
-        its parent) and never-references; one `git grep` per distinct commit for all docs."""
-        wanted: dict[str, set[str]] = {}
-        plans = []
-        for s in scans:
-            since = self._since(s)
-            names = {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}
-            if since is None or not s.candidates:
-                continue
-            commits = [since] + ([p] if (p := index.parent(since)) is not None and not s.editing else [])
-            for c in commits if names else ():
-                wanted.setdefault(c.sha, set()).update(names)
-            plans.append((s, commits))
-        jobs = []
-        found: dict[str, dict[str, set[str]]] = {}
-        for sha, names in wanted.items():
-            found[sha], names = index.greps(sha, names)  # asked before at this HEAD
-            at = index.commit(sha)
-            grep_scope = None
-            if at is not None and names:
-                touched = {p for p in index.files_after(at.seq - 1) if file_ext(p) not in DOC_EXTS}
-                grep_scope = sorted(touched) if len(touched) <= MAX_SCOPE else None
-            if names and grep_scope != []:
-                jobs.append((sha, names, grep_scope))
-        with ThreadPoolExecutor(max_workers=2) as pool:  # each `git grep` is a process: two at a time
-            greps = pool.map(lambda job: git.grep_words(self.root, [job[0]], job[1], exclude=_DOC_EXCLUDES,
-                                                        paths=job[2]), jobs)
-            for (sha, names, _scope), hits in zip(jobs, greps, strict=False):
-                found[sha].update(hits)
-                index.remember_greps(sha, names, hits)
+        its parent: `presence.held_at`) and never-references."""
+        plans = [(s, since) for s in scans if s.candidates and (since := self._since(s)) is not None]
+        asks = [(since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing)
+                for s, since in plans]
         dirty = self._dirty_files()
-        for s, commits in plans:
+        for (s, since), found in zip(plans, held_at(self.root, index, asks), strict=True):
             for ref, lookup, scope in s.candidates:
                 if ref.kind == "path":
-                    self._removed_path(s, ref, lookup, commits, index)
+                    self._removed_path(s, ref, lookup, since, index)
                     continue
-                by_commit = {c.sha: found.get(c.sha, {}).get(lookup, set()) for c in commits}
-                held = set().union(*by_commit.values()) if scope or "." in ref.name else index.declared(lookup, by_commit)
+                if lookup not in found:
+                    continue  # never in the code: not a reference
+                at, files = found[lookup]
+                held = set(files) if scope or "." in ref.name else index.declared(lookup, {at.sha: files})
                 if scope:
                     held &= set(scope)
                 if not held:
-                    continue  # never in the code: not a reference
-                since = commits[-1] if len(commits) > 1 and not (found.get(commits[0].sha, {}).get(lookup)) else commits[0]
+                    continue
                 removal = None
                 for path in sorted(held):
-                    removal = index.removal(lookup, path, since, dirty=bool(dirty & {path, index.path_now(path, since.seq)}))
+                    removal = index.removal(lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                     if removal is not None:
                         break
                 suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
@@ -351,8 +325,7 @@ class DocJudge:
                     s.files.setdefault(path, ref.line)
 
     @staticmethod
-    def _removed_path(s: DocScan, ref: Reference, lookup: str, commits: list[Commit], index: HistoryIndex) -> None:
-        base = commits[0]
+    def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> None:
         if not index.existed(lookup, base.seq):
             return
         hist = index.path_history(lookup, base.seq)

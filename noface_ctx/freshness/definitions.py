@@ -165,7 +165,7 @@ def _normal(block: str) -> str:
     while head < len(lines) and _depth(" ".join(lines[:head])) > 0:
         head += 1
     header = _untyped_header(_untyped_params(" ".join(ln.strip() for ln in lines[:head])))
-    return _tokens(header) + "\n" + _tokens(" ".join(lines[head:]))
+    return _tokens(header) + "\n" + " ".join(_locals_numbered(_token_list(" ".join(lines[head:]))))
 
 
 def _uncommented(line: str) -> str:
@@ -244,6 +244,10 @@ def _split_all(text: str, sep: str) -> list[str]:
 
 def _tokens(text: str) -> str:
     """Tokens joined by spaces; grouping parentheses (not calls, not tuples' commas) dropped."""
+    return " ".join(_token_list(text))
+
+
+def _token_list(text: str) -> list[str]:
     out: list[str] = []
     groups: list[bool] = []  # per open "(": a grouping one (dropped with its ")")
     for tok in _TOKEN.findall(text):
@@ -259,7 +263,61 @@ def _tokens(text: str) -> str:
         elif tok == ")" and groups and groups.pop():
             continue
         out.append(tok)
-    return " ".join(out)
+    return out
+
+
+def _locals_numbered(toks: list[str]) -> list[str]:
+    """A body's tokens with the names it binds itself (nested `def`/`class` names and their
+    parameters, assignment, `for` and `as` targets) numbered in order of first use, so that
+    renaming a local (`_wrapped_view_func` → `_wrapper_view_func`) is no change; attributes
+    (`x.name`) and keyword argument names (`f(name=...)`) keep their names."""
+    bound: set[str] = set()
+    depth, param_depth = 0, -1
+    for i, tok in enumerate(toks):
+        prev = toks[i - 1] if i else ""
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if tok in "([{":
+            depth += 1
+            if prev and toks[i - 2:i - 1] == ["def"]:
+                param_depth = depth
+        elif tok in ")]}":
+            depth -= 1
+            if depth < param_depth:
+                param_depth = -1
+        elif _IDENT.fullmatch(tok) and tok not in _KEYWORDS and prev != ".":
+            if prev in ("def", "class", "as", "for") or (prev == "," and _in_for_target(toks, i)) or (
+                    depth == param_depth and prev in ("(", ",", "*") and nxt in (",", ")", "=", ":")) or (
+                    depth == 0 and nxt == "=" and toks[i + 2:i + 3] != ["="]):
+                bound.add(tok)
+    numbers: dict[str, str] = {}
+    out = []
+    for i, tok in enumerate(toks):
+        keyword_arg = toks[i + 1:i + 2] == ["="] and toks[i + 2:i + 3] != ["="] and i and toks[i - 1] in ("(", ",")
+        if tok in bound and (not i or toks[i - 1] != ".") and not (keyword_arg and _inside_call(toks, i)):
+            tok = numbers.setdefault(tok, f"_{len(numbers)}")
+        out.append(tok)
+    return out
+
+
+def _in_for_target(toks: list[str], i: int) -> bool:
+    """Token `i` (after a comma) is one of the names between a `for` and its `in`."""
+    j = i - 1
+    while j > 0 and (toks[j] == "," or _IDENT.fullmatch(toks[j])) and toks[j] not in _KEYWORDS:
+        j -= 1
+    return toks[j] == "for"
+
+
+def _inside_call(toks: list[str], i: int) -> bool:
+    """Token `i` is inside a call's parentheses (an open `(` right after a name or `)`)."""
+    depth = 0
+    for j in range(i - 1, -1, -1):
+        if toks[j] in ")]}":
+            depth += 1
+        elif toks[j] in "([{":
+            if depth == 0:
+                return toks[j] == "(" and j > 0 and (bool(_IDENT.fullmatch(toks[j - 1])) or toks[j - 1] in ")]")
+            depth -= 1
+    return False
 
 
 def _untyped_header(block: str) -> str:

@@ -35,7 +35,7 @@ from typing import Any
 from noface_ctx import cachefile, git
 from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
 
-SCHEMA = 2  # 2: `defs` and `greps` kept; bump when `definitions.definition` answers differently
+SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered; bump when `definitions.definition` answers differently
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
 _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
                    "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
@@ -140,6 +140,11 @@ class HistoryIndex:
     def files_after(self, seq: int) -> set[str]:
         """Every path added, changed, deleted or renamed (both names) after commit `seq`."""
         rows = self.db.execute("SELECT path, old FROM touches WHERE seq > ?", (seq,)).fetchall()
+        return {p for p, _ in rows} | {o for _, o in rows if o}
+
+    def files_of(self, seq: int) -> set[str]:
+        """Every path commit `seq` added, changed, deleted or renamed (both names)."""
+        rows = self.db.execute("SELECT path, old FROM touches WHERE seq = ?", (seq,)).fetchall()
         return {p for p, _ in rows} | {o for _, o in rows if o}
 
     def path_history(self, path: str, seq: int) -> list[tuple[Commit, str | None]]:
