@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -192,6 +193,11 @@ class DocJudge:
             self._head_commit = self._index.commit(self.head) or self._index.latest()
         return self._index
 
+    def _first_index(self) -> bool:
+        """No history index exists yet (a first run): every doc will be judged."""
+        path = self._cache_file("history.sqlite")
+        return self.head is not None and self._index is None and path is not None and not path.exists()
+
     def _dirty_files(self) -> set[str]:
         if self._dirty is None:
             self._dirty = git.dirty_files(self.root) if self.head is not None else set()
@@ -247,19 +253,26 @@ class DocJudge:
         docs = [d for d in docs if d.path not in self.records]
         if not docs:
             return
-        index = self._history()
+        if self._first_index():  # nothing judged yet: read the docs while `git log` builds the index
+            with ThreadPoolExecutor(max_workers=1) as pool:
+                building = pool.submit(self._history)
+                code = self._codebase()
+                scans = [scan_doc(doc, code) for doc in docs]
+                index = building.result()
+        else:
+            index = self._history()
+            misses = []
+            for doc in docs:
+                hit = index.judged(doc.path) if index is not None else None
+                if hit is not None and index is not None and self._still_holds(doc, hit[0], hit[1], index):
+                    self.results[doc.path] = self._reuse(doc, hit[1])
+                    continue
+                misses.append(doc)
+            if not misses:
+                return
+            code = self._codebase()
+            scans = [scan_doc(doc, code) for doc in misses]
         dirty = self._dirty_files()
-        misses = []
-        for doc in docs:
-            hit = index.judged(doc.path) if index is not None else None
-            if hit is not None and index is not None and self._still_holds(doc, hit[0], hit[1], index):
-                self.results[doc.path] = self._reuse(doc, hit[1])
-                continue
-            misses.append(doc)
-        if not misses:
-            return
-        code = self._codebase()
-        scans = [scan_doc(doc, code) for doc in misses]
         no_history = scans if index is None else []
         if index is not None:
             for s in scans:

@@ -355,16 +355,16 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
     db = None
     if db_path is not None and not cachefile.is_tracked(db_path):  # a committed cache is never read
         try:
-            db = sqlite3.connect(str(db_path), timeout=30)
+            db = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
                 db.close()
                 db_path.unlink()
-                db = sqlite3.connect(str(db_path), timeout=30)
+                db = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
         except (sqlite3.Error, OSError):
             db = None
     if db is None:
-        db = sqlite3.connect(":memory:")
+        db = sqlite3.connect(":memory:", check_same_thread=False)
     db.executescript(f"""
         PRAGMA user_version = {SCHEMA};
         PRAGMA journal_mode = WAL;
