@@ -68,7 +68,7 @@ from noface_ctx.freshness.judgement import (
     verdict,
 )
 from noface_ctx.freshness.notice import counts_for
-from noface_ctx.freshness.presence import held_at
+from noface_ctx.freshness.presence import Held, Presence
 from noface_ctx.freshness.references import Reference, extract_references
 from noface_ctx.freshness.scan import DocScan, scan_doc
 
@@ -285,8 +285,11 @@ class DocJudge:
                 scans_with = [s for s in scans if s not in no_history]
             else:
                 scans_with = scans
-            self._removed(scans_with, index, code)
+            plans = [(s, since) for s in scans_with if s.candidates and (since := self._since(s)) is not None]
+            presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
+                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans])
             self._changed(scans_with, index)
+            self._removed(plans, presence.result(), index, code)
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
             s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
         rows = []
@@ -306,14 +309,12 @@ class DocJudge:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""
         return self._head_commit if s.editing else s.commit
 
-    def _removed(self, scans: list[DocScan], index: HistoryIndex, code: Codebase) -> None:
+    def _removed(self, plans: list[tuple[DocScan, Commit]], found_at: list[Held], index: HistoryIndex,
+                 code: Codebase) -> None:
         """Split each doc's unresolved names into removed ones (in the code at the doc's commit, or
-        its parent: `presence.held_at`) and never-references."""
-        plans = [(s, since) for s in scans if s.candidates and (since := self._since(s)) is not None]
-        asks = [(since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing)
-                for s, since in plans]
+        its parent: `found_at`, from `presence`) and never-references."""
         dirty = self._dirty_files()
-        for (s, since), found in zip(plans, held_at(self.root, index, asks), strict=True):
+        for (s, since), found in zip(plans, found_at, strict=True):
             for ref, lookup, scope in s.candidates:
                 if ref.kind == "path":
                     self._removed_path(s, ref, lookup, since, index)

@@ -153,11 +153,13 @@ def body(defn: str) -> str:
     return "" if is_container(defn) else defn.partition("\n")[2]
 
 
-def _normal(block: str) -> str:
+def _normal(block: str, *, with_body: bool = True) -> str:
     """A definition as comparable text: its header without type annotations on the first line
     (however many lines it is written on), then its body as tokens (docstrings, comments,
     layout, quote style and trailing commas aside), so reformatting (Black) or an
     annotation-only change is no change."""
+    if not with_body:  # a header is never longer than this: the rest of a long class is not read
+        block = "\n".join(block.split("\n", 80)[:80])
     lines = [_uncommented(ln) for ln in _DOCSTRING.sub("", block).split("\n") if ln.strip() and not _COMMENT.match(ln)]
     if not lines:
         return ""
@@ -165,6 +167,8 @@ def _normal(block: str) -> str:
     while head < len(lines) and _depth(" ".join(lines[:head])) > 0:
         head += 1
     header = _untyped_header(_untyped_params(" ".join(ln.strip() for ln in lines[:head])))
+    if not with_body:
+        return _tokens(header)
     return _tokens(header) + "\n" + " ".join(_locals_numbered(_token_list(" ".join(lines[head:]))))
 
 
@@ -291,9 +295,15 @@ def _locals_numbered(toks: list[str]) -> list[str]:
                 bound.add(tok)
     numbers: dict[str, str] = {}
     out = []
+    calls: list[bool] = []  # per open bracket: a call's parenthesis
     for i, tok in enumerate(toks):
-        keyword_arg = toks[i + 1:i + 2] == ["="] and toks[i + 2:i + 3] != ["="] and i and toks[i - 1] in ("(", ",")
-        if tok in bound and (not i or toks[i - 1] != ".") and not (keyword_arg and _inside_call(toks, i)):
+        if tok in "([{":
+            calls.append(tok == "(" and i > 0 and (bool(_IDENT.fullmatch(toks[i - 1])) or toks[i - 1] in ")]"))
+        elif tok in ")]}" and calls:
+            calls.pop()
+        keyword_arg = bool(calls and calls[-1]) and toks[i + 1:i + 2] == ["="] and toks[i + 2:i + 3] != ["="] and \
+            toks[i - 1] in ("(", ",")
+        if tok in bound and (not i or toks[i - 1] != ".") and not keyword_arg:
             tok = numbers.setdefault(tok, f"_{len(numbers)}")
         out.append(tok)
     return out
@@ -305,19 +315,6 @@ def _in_for_target(toks: list[str], i: int) -> bool:
     while j > 0 and (toks[j] == "," or _IDENT.fullmatch(toks[j])) and toks[j] not in _KEYWORDS:
         j -= 1
     return toks[j] == "for"
-
-
-def _inside_call(toks: list[str], i: int) -> bool:
-    """Token `i` is inside a call's parentheses (an open `(` right after a name or `)`)."""
-    depth = 0
-    for j in range(i - 1, -1, -1):
-        if toks[j] in ")]}":
-            depth += 1
-        elif toks[j] in "([{":
-            if depth == 0:
-                return toks[j] == "(" and j > 0 and (bool(_IDENT.fullmatch(toks[j - 1])) or toks[j - 1] in ")]")
-            depth -= 1
-    return False
 
 
 def _untyped_header(block: str) -> str:
@@ -374,7 +371,7 @@ def _split_top(text: str, sep: str) -> tuple[str, str, str]:
 
 def _signature(block: str) -> str:
     """A definition's header (its comparable first line)."""
-    return _first(_normal(block))
+    return _first(_normal(block, with_body=False))
 
 
 def replacements(diff: str, name: str) -> Counter[str]:

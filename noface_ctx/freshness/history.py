@@ -137,9 +137,11 @@ class HistoryIndex:
                                "SELECT 1 FROM touches WHERE old = ? AND seq > ? LIMIT 1",
                                (path, seq, path, seq)).fetchone() is not None
 
-    def files_after(self, seq: int) -> set[str]:
-        """Every path added, changed, deleted or renamed (both names) after commit `seq`."""
-        rows = self.db.execute("SELECT path, old FROM touches WHERE seq > ?", (seq,)).fetchall()
+    def files_after(self, seq: int, until: int | None = None) -> set[str]:
+        """Every path added, changed, deleted or renamed (both names) after commit `seq` (up to
+        commit `until` when given)."""
+        rows = self.db.execute("SELECT path, old FROM touches WHERE seq > ? AND seq <= ?",
+                               (seq, until if until is not None else 1 << 62)).fetchall()
         return {p for p, _ in rows} | {o for _, o in rows if o}
 
     def files_of(self, seq: int) -> set[str]:

@@ -33,61 +33,96 @@ EXCLUDES = tuple(f"*.{e}" for e in sorted(NOT_CODE))
 Held = dict[str, tuple[Commit, set[str]]]  # name -> (the commit it was found at, files holding it there)
 
 
+class Presence:
+    """`held_at`'s search, started: the `git grep`s at the docs' commits run in the background
+    (processes; threads only wait for them) while the caller does other work; `result()`
+    collects them and looks at parents."""
+
+    def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]]) -> None:
+        self.root, self.index, self.asks = root, index, list(asks)
+        wanted: dict[str, set[str]] = {}
+        for at, names, _editing in self.asks:
+            wanted.setdefault(at.sha, set()).update(names)
+        scopes = _touched_since(index, wanted)
+        self._pool = ThreadPoolExecutor(max_workers=2)  # each `git grep` is a process: two at a time
+        self._first = _Search(root, index, {sha: (sha, names, scopes.get(sha)) for sha, names in wanted.items()},
+                              self._pool)
+
+    def result(self) -> list[Held]:
+        """For each ask: the names found, with the commit and files."""
+        try:
+            found = self._first.result()
+            out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)}
+                               for at, names, _ in self.asks]
+            narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
+            parents: dict[str, Commit] = {}
+            for (at, names, editing), held in zip(self.asks, out, strict=True):
+                parent = self.index.parent(at) if not editing else None
+                lacking = {n for n in names if n not in held}
+                if parent is None or not lacking:
+                    continue
+                parents[at.sha] = parent
+                scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), _code_files(self.index.files_of(at.seq))))
+                scope[1].update(lacking)
+            found = _Search(self.root, self.index, narrow, self._pool).result()
+        finally:
+            self._pool.shutdown()
+        for (at, _names, _editing), held in zip(self.asks, out, strict=True):
+            for n, files in found.get(at.sha + "^", {}).items():
+                if files and n not in held:
+                    held[n] = (parents[at.sha], files)
+        return out
+
+
 def held_at(root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]]) -> list[Held]:
     """For each (doc's commit, names, the doc being edited): the names found there, with the
     commit and files; a doc being edited is judged at HEAD and has no parent to look at."""
-    wanted: dict[str, set[str]] = {}
-    for at, names, _editing in asks:
-        wanted.setdefault(at.sha, set()).update(names)
-    found = _search(root, index, {sha: (sha, names, _touched_since(index, sha)) for sha, names in wanted.items()})
-    out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)} for at, names, _ in asks]
-    narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
-    parents: dict[str, Commit] = {}
-    for (at, names, editing), held in zip(asks, out, strict=True):
-        parent = index.parent(at) if not editing else None
-        lacking = {n for n in names if n not in held}
-        if parent is None or not lacking:
-            continue
-        parents[at.sha] = parent
-        key = at.sha + "^"
-        scope = narrow.setdefault(key, (parent.sha, set(), _code_files(index.files_of(at.seq))))
-        scope[1].update(lacking)
-    found = _search(root, index, narrow)
-    for (at, _names, _editing), held in zip(asks, out, strict=True):
-        for n, files in found.get(at.sha + "^", {}).items():
-            if files and n not in held:
-                held[n] = (parents[at.sha], files)
+    return Presence(root, index, asks).result()
+
+
+def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[str]]:
+    """sha -> code files touched at that commit or after, for the commits with at most
+    `MAX_SCOPE` of them (the others: the whole tree). One walk back from HEAD: once past the
+    limit, every older commit is too."""
+    wanted = sorted(((c.seq, c.sha) for sha in shas if (c := index.commit(sha)) is not None), reverse=True)
+    out: dict[str, list[str]] = {}
+    seen: set[str] = set()
+    walked = None
+    for seq, sha in wanted:
+        new = index.files_after(seq - 1, walked) if walked is None or seq <= walked else set()
+        seen |= {p for p in new if file_ext(p) not in NOT_CODE}
+        walked = seq - 1 if walked is None else min(walked, seq - 1)
+        if len(seen) > MAX_SCOPE:
+            break
+        out[sha] = sorted(seen)
     return out
-
-
-def _touched_since(index: HistoryIndex, sha: str) -> list[str] | None:
-    """Code files touched at commit `sha` or after; None (the whole tree) when too many."""
-    at = index.commit(sha)
-    if at is None:
-        return None
-    touched = _code_files(index.files_after(at.seq - 1))
-    return touched if len(touched) <= MAX_SCOPE else None
 
 
 def _code_files(paths: Iterable[str]) -> list[str]:
     return sorted(p for p in paths if file_ext(p) not in NOT_CODE)
 
 
-def _search(root: str | Path, index: HistoryIndex,
-            asks: dict[str, tuple[str, set[str], list[str] | None]]) -> dict[str, dict[str, set[str]]]:
-    """key -> name -> files, for asks `key -> (commit to grep, names, files or None for all)`;
-    answers kept under `key` are not searched again."""
-    found: dict[str, dict[str, set[str]]] = {}
-    jobs = []
-    for key, (sha, names, scope) in asks.items():
-        found[key], todo = index.greps(key, names)
-        if todo and scope != []:
-            jobs.append((key, sha, todo, scope))
-        elif todo:
-            index.remember_greps(key, todo, {})
-    with ThreadPoolExecutor(max_workers=2) as pool:  # each `git grep` is a process: two at a time
-        greps = pool.map(lambda job: git.grep_words(root, [job[1]], job[2], exclude=EXCLUDES, paths=job[3]), jobs)
-        for (key, _sha, names, _scope), hits in zip(jobs, greps, strict=True):
-            found[key].update(hits)
-            index.remember_greps(key, names, hits)
-    return found
+class _Search:
+    """`git grep`s for asks `key -> (commit to grep, names, files or None for all)`, started at
+    once; answers kept under `key` are not searched again."""
+
+    def __init__(self, root: str | Path, index: HistoryIndex,
+                 asks: dict[str, tuple[str, set[str], list[str] | None]], pool: ThreadPoolExecutor) -> None:
+        self.index = index
+        self.found: dict[str, dict[str, set[str]]] = {}
+        self.jobs = []
+        for key, (sha, names, scope) in asks.items():
+            self.found[key], todo = index.greps(key, names)
+            if todo and scope != []:
+                self.jobs.append((key, todo, pool.submit(git.grep_words, root, [sha], todo, exclude=EXCLUDES,
+                                                         paths=scope)))
+            elif todo:
+                index.remember_greps(key, todo, {})
+
+    def result(self) -> dict[str, dict[str, set[str]]]:
+        """key -> name -> files."""
+        for key, names, job in self.jobs:
+            hits = job.result()
+            self.found[key].update(hits)
+            self.index.remember_greps(key, names, hits)
+        return self.found
