@@ -357,6 +357,16 @@ def test_renaming_a_functions_own_locals_is_no_body_change(repo_factory):
     assert [c.what for c in assess(root).by_slug["cache"].changed] == ["body"]
 
 
+def test_a_string_split_to_fit_the_line_length_is_no_body_change(repo_factory):
+    # django 7119f40c98 "Refactored code to strictly match 88 characters line length."
+    code = 'def save(step=False):\n    if step:\n        raise ValueError("step may not be used with fid_range.")\n'
+    root = repo_factory({"src/lm.py": code, "docs/lm.rst": ".. method:: save(step=False)\n\n   Saves.\n"}, date=JAN)
+    (root / "src/lm.py").write_text(code.replace('"step may not be used with fid_range."',
+                                                 '(\n            "step may not be used "\n            "with fid_range."\n        )'))
+    commit(root, "88 characters", date=FEB)
+    assert assess(root).by_slug["lm"].changed == ()
+
+
 def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
     root = repo_factory({
         "src/store.py": "class Store(Base):\n    def get(self, key):\n        return self.rows[key]\n",

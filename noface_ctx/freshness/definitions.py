@@ -156,7 +156,7 @@ def body(defn: str) -> str:
 def _normal(block: str, *, with_body: bool = True) -> str:
     """A definition as comparable text: its header without type annotations on the first line
     (however many lines it is written on), then its body as tokens (docstrings, comments,
-    layout, quote style and trailing commas aside), so reformatting (Black) or an
+    layout, quote style, strings split over lines and trailing commas aside), so reformatting (Black) or an
     annotation-only change is no change."""
     if not with_body:  # a header is never longer than this: the rest of a long class is not read
         block = "\n".join(block.split("\n", 80)[:80])
@@ -257,6 +257,9 @@ def _token_list(text: str) -> list[str]:
     for tok in _TOKEN.findall(text):
         if tok[0] in "'\"":
             tok = '"' + tok[1:-1] + '"'
+            if out and out[-1][0] == '"':  # a string split over lines to fit a line length: one string
+                out[-1] = out[-1][:-1] + tok[1:]
+                continue
         elif tok in ")]}" and out and out[-1] == ",":
             out.pop()
         if tok == "(":

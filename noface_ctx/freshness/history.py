@@ -35,7 +35,7 @@ from typing import Any
 from noface_ctx import cachefile, git
 from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
 
-SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered; bump when `definitions.definition` answers differently
+SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
 _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
                    "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
