@@ -14,7 +14,9 @@ scratch clone at the same commit (made once with `git clone`), with caches in fr
   (wall time and peak RSS); and a new issue's freshness stage: `assess_docs` of 30 docs
   sampled with the seed, in a fresh process on the warm cache (how `build_prompt` uses it).
 - **mutation recall**: `--mutations` Python symbols (functions, classes, methods, defined once
-  outside tests) that non-record docs name are sampled; half are renamed (`name` → `name_v2`
+  outside tests) that non-record docs name are sampled (a doc names one when it writes it as a
+  strict reference: not a plain one-hump word such as ``Attention``, which is never reported
+  when gone, nor a module path such as `sphinx.ext.ifconfig`, whose file the mutation keeps); half are renamed (`name` → `name_v2`
   everywhere in the code) and half deleted (the definition removed, every code line using the
   name dropped) in one scratch commit. "Code" is every tracked file but docs: templates and
   scripts that use the name change with it, as in a real rename. Recall: the share of (doc, symbol) pairs where the doc
@@ -147,7 +149,10 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     named: dict[str, set[str]] = {}
     for doc in docs:
         scan = _scan(doc, code)
-        for ref, _paths in scan.symbols:
+        for ref, paths in scan.symbols:
+            module = ref.name.replace(".", "/")
+            if not ref.strict or any(p in (module + ".py", module + "/__init__.py") for p in paths):
+                continue  # a plain word (``Attention``, never reported when gone) or a module that stays
             name = ref.name.rsplit(".", 1)[-1]
             named.setdefault(name, set()).add(doc.path)
     pool = {}
