@@ -3,6 +3,7 @@ the history index."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -764,3 +765,38 @@ def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
     prompt = pipeline.build_prompt(issue, repo=root, embed=FakeEmbedder())
     slugs = {row["path"] for row in prompt.to_dict()["docs"]}
     assert "docs/paginator.md" in slugs and not slugs & {"docs/releases/1.9.md", "NEWS.md"}
+
+
+def test_a_first_run_reads_references_in_a_second_process_with_the_same_answer(repo_factory, monkeypatch, tmp_path):
+    # a first run over many docs reads their references in a forked process while the code is read
+    import noface_ctx.freshness.scan as scan
+
+    files = {"src/calc.py": "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(60))}
+    files.update({f"docs/d{i}.md": f"# `helper_{i}()`\n\nAdds {i}; see `helper_{(i + 1) % 60}()`.\n" for i in range(60)})
+    root = repo_factory(files, date=JAN)
+    (root / "src/calc.py").write_text(files["src/calc.py"].replace("def helper_7(", "def helper_seven(")
+                                      .replace("return x + 3\n", "return x + 33\n"))
+    commit(root, "rename helper_7; helper_3 adds more", date=FEB)
+    pids = tmp_path / "pids"
+    real = scan.extract_references
+
+    def reading(doc):
+        with pids.open("a") as f:
+            f.write(f"{os.getpid()}\n")
+        return real(doc)
+
+    monkeypatch.setattr(scan, "extract_references", reading)
+    monkeypatch.setattr(scan.threading, "active_count", lambda: 1)  # other tests' idle threads aside
+    first = assess(root, index=False)
+    readers = set(pids.read_text().split())
+    assert len(readers) == 1 and str(os.getpid()) not in readers  # all 60 docs read by one other process
+    pids.unlink()
+    monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(tmp_path / "other-cache"))
+    monkeypatch.setattr(scan.threading, "active_count", lambda: 2)
+    here = assess(root, index=False)
+    assert set(pids.read_text().split()) == {str(os.getpid())}  # other threads run: no fork, the same answer
+    assert {s: (st.verdict, st.reasons) for s, st in first.by_slug.items()} == \
+        {s: (st.verdict, st.reasons) for s, st in here.by_slug.items()}
+    assert [m.suggestion for m in first.by_slug["d7"].missing] == ["helper_seven"]
+    assert [c.what for c in first.by_slug["d3"].changed] == ["body"]
+    assert first.by_slug["d2"].verdict == "fresh"  # names `helper_3()` in a sentence: a body change is not enough

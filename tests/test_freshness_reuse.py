@@ -35,9 +35,9 @@ def scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = assess.scan_doc
 
-    def counting(doc, code):  # type: ignore[no-untyped-def]
+    def counting(doc, code, refs=None):  # type: ignore[no-untyped-def]
         seen.append(doc.path)
-        return real(doc, code)
+        return real(doc, code, refs)
 
     monkeypatch.setattr(assess, "scan_doc", counting)
     return seen

@@ -70,7 +70,7 @@ from noface_ctx.freshness.judgement import (
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import Held, Presence
 from noface_ctx.freshness.references import Reference, extract_references
-from noface_ctx.freshness.scan import DocScan, scan_doc
+from noface_ctx.freshness.scan import DocScan, read_references, scan_doc
 
 __all__ = [
     "DocFreshness",
@@ -254,10 +254,12 @@ class DocJudge:
         if not docs:
             return
         if self._first_index():  # nothing judged yet: read the docs while `git log` builds the index
+            reading = read_references(docs) if len(docs) >= 50 else None  # forked before the thread starts
             with ThreadPoolExecutor(max_workers=1) as pool:
                 building = pool.submit(self._history)
                 code = self._codebase()
-                scans = [scan_doc(doc, code) for doc in docs]
+                refs = reading() if reading is not None else {}
+                scans = [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
                 index = building.result()
         else:
             index = self._history()

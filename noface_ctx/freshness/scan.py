@@ -4,8 +4,12 @@ result against history."""
 
 from __future__ import annotations
 
+import multiprocessing
 import posixpath
 import re
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
@@ -32,10 +36,11 @@ class DocScan:
     editing: bool = False
 
 
-def scan_doc(doc: Doc, code: Codebase) -> DocScan:
-    """Resolve the doc's references: found ones give its files, symbols and stated signatures;
-    unresolved strict ones become `candidates` (history tells whether they were removed)."""
-    refs = extract_references(doc)
+def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> DocScan:
+    """Resolve the doc's references (`refs` when already read): found ones give its files,
+    symbols and stated signatures; unresolved strict ones become `candidates` (history tells
+    whether they were removed)."""
+    refs = extract_references(doc) if refs is None else refs
     scan = DocScan(doc)
     for ref in refs:
         scan.words |= identifiers(ref.ref) | identifiers(ref.name)
@@ -70,6 +75,38 @@ def scan_doc(doc: Doc, code: Codebase) -> DocScan:
         elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
             scan.candidates.append((ref, res.lookup, res.scope))
     return scan
+
+
+def read_references(docs: Sequence[Doc]) -> Callable[[], dict[str, list[Reference]]]:
+    """Start reading every doc's references in a second process (a fork: reading them is pure
+    work, seconds for a large repository) while the caller reads the code; call the answer
+    to collect them, path → references. Where no process can be forked (not POSIX, a sandbox),
+    or other threads run (a fork copies the locks they hold: the MCP server, an orchestrator's
+    workers), they are read when collected."""
+    def here() -> dict[str, list[Reference]]:
+        return {d.path: extract_references(d) for d in docs}
+
+    if threading.active_count() > 1:
+        return here
+    try:
+        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
+        future = pool.submit(_references_of, list(docs))
+    except (OSError, ValueError, RuntimeError):
+        return here
+
+    def collect() -> dict[str, list[Reference]]:
+        try:
+            return future.result()
+        except Exception:  # a worker that died: read them here
+            return here()
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    return collect
+
+
+def _references_of(docs: list[Doc]) -> dict[str, list[Reference]]:
+    return {d.path: extract_references(d) for d in docs}
 
 
 def is_test_path(path: str) -> bool:
