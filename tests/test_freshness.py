@@ -244,21 +244,25 @@ def test_deleted_function_gets_no_guessed_replacement(repo_factory):
 
 def test_a_name_that_was_only_a_local_or_an_instance_attribute_was_never_a_reference(repo_factory):
     # pytest's doc/en/proposals: a proposed helper `fixture_request`; doctest.py had a local and
-    # a `self.` attribute of that name, later removed. What a doc can mean is declared.
+    # a `self.` attribute of that name, later removed. What a doc can mean is declared: django's
+    # removed view parameter `post_change_redirect` and `smart_unicode` (assigned under an `if`) are.
     code = ("import os\nfrom pkg.base import (\n    Base,\n    load_all,\n)\nLIMIT_RATE = 3\n\n\n"
-            "class Item(Base):\n    fixture_style = 1\n\n    def setup(self):\n        self.fixture_request = None\n"
-            "        fixture_state = 2\n        return fixture_state\n")
+            "class Item(Base):\n    fixture_style = 1\n\n    def setup(self, post_redirect=None):\n"
+            "        self.fixture_request = None\n        fixture_state = 2\n        return fixture_state\n\n\n"
+            "if os.name:\n    smart_compat = str\n")
     root = repo_factory({
         "src/item.py": code,
         "docs/proposal.md": "A new helper named `fixture_request` would do it; see `fixture_state` too.\n",
-        "docs/item.md": "Set `fixture_style`; `load_all` loads; `LIMIT_RATE` and `limit_rate` differ.\n",
+        "docs/item.md": ("Set `fixture_style`; `load_all` loads; `LIMIT_RATE` and `limit_rate` differ; "
+                         "`post_redirect` and `smart_compat` are API too.\n"),
     }, date=JAN)
     gone = code.replace("fixture_request", "request").replace("fixture_state", "state").replace("fixture_style", "style")
+    gone = gone.replace("post_redirect", "redirect").replace("smart_compat", "compat")
     (root / "src/item.py").write_text(gone.replace("    load_all,\n", ""))
     commit(root, "rename", date=FEB)
     fresh = assess(root)
     assert fresh.by_slug["proposal"].verdict == "fresh"
-    assert [m.ref for m in fresh.by_slug["item"].missing] == ["fixture_style", "load_all"]
+    assert [m.ref for m in fresh.by_slug["item"].missing] == ["fixture_style", "load_all", "post_redirect", "smart_compat"]
 
 
 def test_doc_with_only_live_unchanged_references_is_fresh(repo_factory):

@@ -98,8 +98,9 @@ def _headers(text: str) -> _Headers:
 
 def declares(text: str, name: str) -> bool:
     """Whether Python source `text` declares `name` where a doc could mean it: a `def` or
-    `class` at any depth, or an assignment or import at module or class level. A local of a
-    function or an instance attribute set in a method (`self.name = ...`) is no declaration."""
+    `class` at any depth, a function's parameter, or an assignment or import outside function
+    bodies (module level, in an `if` or `try` there, or in a class). A local of a function or an
+    instance attribute set in a method (`self.name = ...`) is no declaration."""
     h = _headers(text)
     if name in h.by_name:
         return True
@@ -107,12 +108,17 @@ def declares(text: str, name: str) -> bool:
     if re.search(rf"^[ \t]*(?:from\s+\S+\s+import\s*\([^)]*|(?:from\s+\S+\s+)?import\s[^\n]*)\b{word}\b",
                  h.text, re.M):
         return True
+    headers = [hd for hds in h.by_name.values() for hd in hds]
+    for _indent, _start, end, kw in headers:
+        if kw not in _CONTAINERS and text[end:end + 1] == "(":  # a parameter: `def view(request, post_change_redirect=None)`
+            close = _close(h.text, end)
+            if close != -1 and re.search(rf"(?:^|[(,*\s]){word}\s*(?:[:=,)]|$)", h.text[end + 1:close]):
+                return True
     for m in re.finditer(rf"^([ \t]*){word}\s*(?::[^=\n]*)?=(?!=)", h.text, re.M):
         indent = len(m.group(1).expandtabs(4))
-        if indent == 0:
-            return True
-        above = [hd for hds in h.by_name.values() for hd in hds if hd[0] < indent and hd[1] < m.start()]
-        if above and max(above, key=lambda hd: hd[1])[3] == "class":  # the nearest header above encloses it
+        around = [hd for hd in headers if hd[0] < indent and hd[1] < m.start() and
+                  _block_end(h.text, hd[2], hd[0]) > m.start()]  # the headers whose blocks hold it
+        if not around or max(around, key=lambda hd: hd[1])[3] in _CONTAINERS:
             return True
     return False
 
