@@ -246,7 +246,8 @@ def test_a_name_that_was_only_a_local_or_an_instance_attribute_was_never_a_refer
     # pytest's doc/en/proposals: a proposed helper `fixture_request`; doctest.py had a local and
     # a `self.` attribute of that name, later removed. What a doc can mean is declared: django's
     # removed view parameter `post_change_redirect` and `smart_unicode` (assigned under an `if`) are.
-    code = ("import os\nfrom pkg.base import (\n    Base,\n    load_all,\n)\nLIMIT_RATE = 3\n\n\n"
+    code = ('"""Items,\nwith a docstring: offsets in the text differ once it is blanked."""\n'
+            "import os\nfrom pkg.base import (\n    Base,\n    load_all,\n)\nLIMIT_RATE = 3\n\n\n"
             "class Item(Base):\n    fixture_style = 1\n\n    def setup(self, post_redirect=None):\n"
             "        self.fixture_request = None\n        fixture_state = 2\n        return fixture_state\n\n\n"
             "if os.name:\n    smart_compat = str\n")

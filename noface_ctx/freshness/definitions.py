@@ -110,7 +110,7 @@ def declares(text: str, name: str) -> bool:
         return True
     headers = [hd for hds in h.by_name.values() for hd in hds]
     for _indent, _start, end, kw in headers:
-        if kw not in _CONTAINERS and text[end:end + 1] == "(":  # a parameter: `def view(request, post_change_redirect=None)`
+        if kw not in _CONTAINERS and h.text[end:end + 1] == "(":  # a parameter: `def view(request, post_change_redirect=None)`
             close = _close(h.text, end)
             if close != -1 and re.search(rf"(?:^|[(,*\s]){word}\s*(?:[:=,)]|$)", h.text[end + 1:close]):
                 return True
