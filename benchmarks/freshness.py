@@ -400,7 +400,7 @@ def replay_code_only(repo: Path, sha: str) -> bool:
     for i in range(0, len(keep), 200):
         git(repo, "checkout", sha, "--", *keep[i:i + 200], check=False)  # a path git cannot encode stays
     for i in range(0, len(drop), 200):
-        git(repo, "rm", "-q", "--", *drop[i:i + 200])
+        git(repo, "rm", "-q", "-f", "--", *drop[i:i + 200])
     git(repo, "-c", "user.name=bench", "-c", "user.email=bench@example.org", "commit", "-q", "--no-verify",
         "-m", f"benchmark: the code of {sha[:10]} without its doc changes")
     return True
