@@ -91,7 +91,7 @@ def read_references(docs: Sequence[Doc]) -> Callable[[], dict[str, list[Referenc
     try:
         pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
         future = pool.submit(_references_of, list(docs))
-    except (OSError, ValueError, RuntimeError):
+    except (OSError, ValueError, RuntimeError, ImportError):  # no fork here, no semaphores (a sandbox)
         return here
 
     def collect() -> dict[str, list[Reference]]:
