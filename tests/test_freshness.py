@@ -373,6 +373,22 @@ def test_a_string_split_to_fit_the_line_length_is_no_body_change(repo_factory):
     assert assess(root).by_slug["lm"].changed == ()
 
 
+def test_functools_wraps_in_either_style_is_no_body_change(repo_factory):
+    # django 8cf4de206c "Normalized decorator style for functools.wraps." under `.. function:: csrf_exempt(view)`
+    old = ("def csrf_exempt(view_func):\n    def wrapper_view(*args, **kwargs):\n        return view_func(*args, **kwargs)\n\n"
+           "    wrapper_view.csrf_exempt = True\n    return wraps(view_func)(wrapper_view)\n")
+    root = repo_factory({"src/csrf.py": old, "docs/csrf.rst": ".. function:: csrf_exempt(view)\n\n   Exempts a view.\n"},
+                        date=JAN)
+    new = old.replace("    def wrapper_view", "    @wraps(view_func)\n    def wrapper_view").replace(
+        "return wraps(view_func)(wrapper_view)", "return wrapper_view")
+    (root / "src/csrf.py").write_text(new)
+    commit(root, "Normalized decorator style for functools.wraps.", date=FEB)
+    assert assess(root).by_slug["csrf"].changed == ()
+    (root / "src/csrf.py").write_text(new.replace("csrf_exempt = True", "csrf_exempt = False"))
+    commit(root, "not exempt", date="2025-02-10T12:00:00+00:00")
+    assert [c.what for c in assess(root).by_slug["csrf"].changed] == ["body"]
+
+
 def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
     root = repo_factory({
         "src/store.py": "class Store(Base):\n    def get(self, key):\n        return self.rows[key]\n",

@@ -175,7 +175,7 @@ def _normal(block: str, *, with_body: bool = True) -> str:
     header = _untyped_header(_untyped_params(" ".join(ln.strip() for ln in lines[:head])))
     if not with_body:
         return _tokens(header)
-    return _tokens(header) + "\n" + " ".join(_locals_numbered(_token_list(" ".join(lines[head:]))))
+    return _tokens(header) + "\n" + " ".join(_locals_numbered(_without_wraps(_token_list(" ".join(lines[head:])))))
 
 
 def _uncommented(line: str) -> str:
@@ -277,6 +277,45 @@ def _token_list(text: str) -> list[str]:
             continue
         out.append(tok)
     return out
+
+
+def _without_wraps(toks: list[str]) -> list[str]:
+    """Tokens without `functools.wraps`: it copies a name and a docstring, no behaviour, so
+    `@wraps(f)` over a nested `def` and `return wraps(f)(wrapper)` read the same (django's
+    "Normalized decorator style for functools.wraps.")."""
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        j = i + 2 if toks[i:i + 3] == ["functools", ".", "wraps"] else i
+        if toks[j:j + 2] == ["wraps", "("]:
+            close = _matching(toks, j + 1)
+            decorator = out[-1:] == ["@"]
+            if close != -1 and (decorator or toks[close + 1:close + 2] == ["("]):
+                if decorator:
+                    out.pop()
+                    i = close + 1
+                    continue
+                inner = _matching(toks, close + 1)
+                if inner == close + 3:  # `wraps(f)(name)` -> `name`
+                    out.append(toks[close + 2])
+                    i = inner + 1
+                    continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
+def _matching(toks: list[str], at: int) -> int:
+    """Index of the token closing the bracket token at `at`, or -1."""
+    depth = 0
+    for k in range(at, len(toks)):
+        if toks[k] in "([{":
+            depth += 1
+        elif toks[k] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return k
+    return -1
 
 
 def _locals_numbered(toks: list[str]) -> list[str]:
