@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import keyword
 import re
+from collections.abc import Sequence
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # an identifier (definitions uses it too)
 _KEYWORDS = frozenset(keyword.kwlist)
 _TOKEN = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|\w+|\S")
 
@@ -55,14 +56,14 @@ def _without_wraps(toks: list[str]) -> list[str]:
     while i < len(toks):
         j = i + 2 if toks[i:i + 3] == ["functools", ".", "wraps"] else i
         if toks[j:j + 2] == ["wraps", "("]:
-            close = _matching(toks, j + 1)
+            close = closing(toks, j + 1)
             decorator = out[-1:] == ["@"]
             if close != -1 and (decorator or toks[close + 1:close + 2] == ["("]):
                 if decorator:
                     out.pop()
                     i = close + 1
                     continue
-                inner = _matching(toks, close + 1)
+                inner = closing(toks, close + 1)
                 if inner == close + 3:  # `wraps(f)(name)` -> `name`
                     out.append(toks[close + 2])
                     i = inner + 1
@@ -72,13 +73,13 @@ def _without_wraps(toks: list[str]) -> list[str]:
     return out
 
 
-def _matching(toks: list[str], at: int) -> int:
-    """Index of the token closing the bracket token at `at`, or -1."""
+def closing(items: Sequence[str], at: int) -> int:
+    """Index of the bracket closing the one at `at` (characters of a text, or tokens), or -1."""
     depth = 0
-    for k in range(at, len(toks)):
-        if toks[k] in "([{":
+    for k in range(at, len(items)):
+        if items[k] in ("(", "[", "{"):
             depth += 1
-        elif toks[k] in ")]}":
+        elif items[k] in (")", "]", "}"):
             depth -= 1
             if depth == 0:
                 return k
@@ -103,7 +104,7 @@ def _locals_numbered(toks: list[str]) -> list[str]:
             depth -= 1
             if depth < param_depth:
                 param_depth = -1
-        elif _IDENT.fullmatch(tok) and tok not in _KEYWORDS and prev != ".":
+        elif IDENT.fullmatch(tok) and tok not in _KEYWORDS and prev != ".":
             if prev in ("def", "class", "as", "for") or (prev == "," and _in_for_target(toks, i)) or (
                     depth == param_depth and prev in ("(", ",", "*") and nxt in (",", ")", "=", ":")) or (
                     depth == 0 and nxt == "=" and toks[i + 2:i + 3] != ["="]):
@@ -113,7 +114,7 @@ def _locals_numbered(toks: list[str]) -> list[str]:
     calls: list[bool] = []  # per open bracket: a call's parenthesis
     for i, tok in enumerate(toks):
         if tok in "([{":
-            calls.append(tok == "(" and i > 0 and (bool(_IDENT.fullmatch(toks[i - 1])) or toks[i - 1] in ")]"))
+            calls.append(tok == "(" and i > 0 and (bool(IDENT.fullmatch(toks[i - 1])) or toks[i - 1] in ")]"))
         elif tok in ")]}" and calls:
             calls.pop()
         keyword_arg = bool(calls and calls[-1]) and toks[i + 1:i + 2] == ["="] and toks[i + 2:i + 3] != ["="] and \
@@ -127,6 +128,6 @@ def _locals_numbered(toks: list[str]) -> list[str]:
 def _in_for_target(toks: list[str], i: int) -> bool:
     """Token `i` (after a comma) is one of the names between a `for` and its `in`."""
     j = i - 1
-    while j > 0 and (toks[j] == "," or _IDENT.fullmatch(toks[j])) and toks[j] not in _KEYWORDS:
+    while j > 0 and (toks[j] == "," or IDENT.fullmatch(toks[j])) and toks[j] not in _KEYWORDS:
         j -= 1
     return toks[j] == "for"

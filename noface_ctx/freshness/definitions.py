@@ -16,10 +16,10 @@ import re
 from collections import Counter
 
 from noface_ctx import state
-from noface_ctx.freshness.body_tokens import comparable_body
+from noface_ctx.freshness.body_tokens import IDENT as _IDENT
+from noface_ctx.freshness.body_tokens import closing, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
 
-_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _DEF_HEAD = (
     r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
     r"pub(?:\([^)]*\))?|unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
@@ -110,7 +110,7 @@ def declares(text: str, name: str) -> bool:
     headers = [hd for hds in h.by_name.values() for hd in hds]
     for _indent, _start, end, kw in headers:
         if kw not in _CONTAINERS and h.text[end:end + 1] == "(":  # a parameter: `def view(request, post_change_redirect=None)`
-            close = _close(h.text, end)
+            close = closing(h.text, end)
             if close != -1 and re.search(rf"(?:^|[(,*\s]){word}\s*(?:[:=,)]|$)", h.text[end + 1:close]):
                 return True
     for m in re.finditer(rf"^([ \t]*){word}\s*(?::[^=\n]*)?=(?!=)", h.text, re.M):
@@ -210,12 +210,12 @@ def _untyped_params(header: str) -> str:
     C[T](`), a `Generic[...]` base and the subscripts of bases (`Base[int]` → `Base`)."""
     m = re.match(r"^(\s*(?:async\s+)?(?:def|class)\s+\w+)\s*\[", header)
     if m:
-        end = _close(header, m.end() - 1)
+        end = closing(header, m.end() - 1)
         header = m.group(1) + header[end + 1:] if end > 0 else header
     if not header.lstrip().startswith("class "):
         return header
     open_at = header.find("(")
-    close_at = _close(header, open_at) if open_at >= 0 else -1
+    close_at = closing(header, open_at) if open_at >= 0 else -1
     if close_at < 0:
         return header
     bases = []
@@ -226,19 +226,6 @@ def _untyped_params(header: str) -> str:
         if base and base.rsplit(".", 1)[-1] != "Generic":
             bases.append(base)
     return header[:open_at] + (f"({', '.join(bases)})" if bases else "") + header[close_at + 1:]
-
-
-def _close(text: str, at: int) -> int:
-    """Index of the bracket closing the one at `at`, or -1."""
-    depth = 0
-    for i in range(at, len(text)):
-        if text[i] in "([{":
-            depth += 1
-        elif text[i] in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def _split_all(text: str, sep: str) -> list[str]:

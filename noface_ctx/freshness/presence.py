@@ -1,4 +1,4 @@
-"""Was a name in the code when the doc was last changed? (`held_at`): the evidence that a name a
+"""Was a name in the code when the doc was last changed? (`Presence`): the evidence that a name a
 doc uses and the code lacks now was removed, rather than never a reference.
 
 A name is looked for with `git grep` (whole words, fixed strings; docs, catalogs and binaries
@@ -34,7 +34,7 @@ Held = dict[str, tuple[Commit, set[str]]]  # name -> (the commit it was found at
 
 
 class Presence:
-    """`held_at`'s search, started: the `git grep`s at the docs' commits run in the background
+    """The search, started: the `git grep`s at the docs' commits run in the background
     (processes; threads only wait for them) while the caller does other work; `result()`
     collects them and looks at parents."""
 
@@ -72,12 +72,6 @@ class Presence:
                 if files and n not in held:
                     held[n] = (parents[at.sha], files)
         return out
-
-
-def held_at(root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]]) -> list[Held]:
-    """For each (doc's commit, names, the doc being edited): the names found there, with the
-    commit and files; a doc being edited is judged at HEAD and has no parent to look at."""
-    return Presence(root, index, asks).result()
 
 
 def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[str]]:

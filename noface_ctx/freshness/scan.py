@@ -84,7 +84,7 @@ def read_references(docs: Sequence[Doc]) -> Callable[[], dict[str, list[Referenc
     or other threads run (a fork copies the locks they hold: the MCP server, an orchestrator's
     workers), they are read when collected."""
     def here() -> dict[str, list[Reference]]:
-        return {d.path: extract_references(d) for d in docs}
+        return _references_of(list(docs))
 
     if threading.active_count() > 1:
         return here
