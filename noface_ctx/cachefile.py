@@ -30,16 +30,18 @@ import dataclasses
 import json
 import os
 import struct
+import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.filebytes import write_atomic
 from noface_ctx.state import Memo, memo
+
+if TYPE_CHECKING:  # imported when an array is read: `check-docs` never pays for numpy
+    import numpy as np
 
 FORMAT = 1
 MAGIC = b"NFCTX-CACHE\n"
@@ -110,14 +112,15 @@ class _Encoder:
             return {TAG: "s" if t is set else "f", "v": [self.enc(x) for x in items]}
         if t is bytes:
             return {TAG: "b", "v": base64.b64encode(v).decode("ascii")}
-        if isinstance(v, np.ndarray):
+        np = sys.modules.get("numpy")  # without numpy loaded, no value is an array
+        if np is not None and isinstance(v, np.ndarray):
             if v.dtype.kind not in "biuf":
                 raise TypeError(f"cannot cache an array of dtype {v.dtype}")
             self.arrays.append(np.ascontiguousarray(v))
             return {TAG: "a", "v": len(self.arrays) - 1}
-        if isinstance(v, (np.integer,)):
+        if np is not None and isinstance(v, np.integer):
             return int(v)
-        if isinstance(v, (np.floating,)):
+        if np is not None and isinstance(v, np.floating):
             return float(v)
         name = self.by_type.get(t)
         if name is None:
@@ -174,6 +177,8 @@ def _decode(data: memoryview) -> tuple[Any, Any]:
         raise CacheFormatError("unknown cache format")
     blob = data[n + 8 + hlen :]
     arrays = []
+    if header["arrays"]:
+        import numpy as np
     for spec in header["arrays"]:
         dtype_s, shape, off, nbytes = spec
         dtype = np.dtype(str(dtype_s))

@@ -3,6 +3,8 @@ re-judges only the docs naming what changed, and the answer equals a judgement f
 
 from __future__ import annotations
 
+import os
+import sqlite3
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -113,3 +115,25 @@ def test_edits_touch_the_definitions_they_change(repo: Path) -> None:
     (repo / "pkg/util.py").write_text("def unrelated():\n    return 3\n")
     commit(repo, "three")
     assert Edits(repo, head).touched() == {"return", "unrelated"}  # committed since `head`, none in the work tree
+
+
+def test_a_doc_judged_again_reuses_its_stored_references(repo: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         tmp_path: Path) -> None:
+    lines(repo)
+    read: list[str] = []
+    real = assess.scan_doc
+
+    def reading(doc, code, refs=None):  # type: ignore[no-untyped-def]
+        if refs is None:
+            read.append(doc.path)
+        return real(doc, code, refs)
+
+    monkeypatch.setattr(assess, "scan_doc", reading)
+    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 2"))
+    found = lines(repo)
+    assert read == [] and "other_thing" in found[0]  # judged again from the references stored for its text
+    cache = next(Path(os.environ["NOFACE_CTX_CACHE_DIR"]).rglob("history.sqlite"))
+    with sqlite3.connect(str(cache)) as db:  # a hostile or damaged store is read again from the doc
+        db.execute("UPDATE refs SET value = '[[\"x\", 1]]'")
+    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 3"))
+    assert lines(repo) == found and read == ["docs/other.md"]

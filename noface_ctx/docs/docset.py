@@ -21,9 +21,13 @@ class DocSet:
     drafts: tuple[str, ...] = ()  # slugs of skipped drafts, so links to them explain themselves
     _keys: Mapping[str, Mapping[str, Doc]] = field(default_factory=dict, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if self._keys:
-            return
+    def _tables(self) -> Mapping[str, Mapping[str, Doc]]:
+        """The lookup tables, built on first use (`check-docs` never needs them)."""
+        if not self._keys:
+            self._build()
+        return self._keys
+
+    def _build(self) -> None:
         keys: dict[str, dict[str, Doc]] = {k: {} for k in ("slug", "alias", "path", "vpath", "spath")}
         for doc in self.docs:
             vpath = _vault_relative(doc.path, self.vault)
@@ -42,7 +46,7 @@ class DocSet:
         return len(self.docs)
 
     def get(self, slug: str) -> Doc | None:
-        return self._keys["slug"].get(slugify(slug))
+        return self._tables()["slug"].get(slugify(slug))
 
     def resolve(self, target: str) -> Doc | None:
         """A doc by slug, alias, repo path, vault-relative path (with or without extension),
@@ -52,7 +56,7 @@ class DocSet:
             raw = raw[2:]
         if not raw:
             return None
-        k = self._keys
+        k = self._tables()
         for name in (raw.lower(), raw.lower() + ".md"):
             if name in k["path"]:
                 return k["path"][name]
@@ -78,7 +82,8 @@ class DocSet:
     def closest(self, target: str, n: int = 3) -> list[str]:
         """Up to `n` slugs, aliases or paths that look like `target` ("did you mean")."""
         norm = slug_path(target.split("#", 1)[0])
-        pool = list(dict.fromkeys([*self._keys["slug"], *self._keys["alias"]]))
+        k = self._tables()
+        pool = list(dict.fromkeys([*k["slug"], *k["alias"]]))
         found = difflib.get_close_matches(norm, pool, n=n, cutoff=0.6)
         paths = [d.path for d in self.docs]
         found += difflib.get_close_matches(target.strip(), paths, n=n, cutoff=0.6)

@@ -144,7 +144,7 @@ def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stam
         if kept is not None and stamp is not None and before.get(path) == stamp:
             entry, why = (kept, None) if isinstance(kept, FileEntry) else (None, kept)
         else:
-            entry, why = _classify(prefix, path, rules, cache, warnings)
+            entry, why = _classify(prefix, path, rules, cache, warnings, stamp)
         if why is not None:
             excluded.append(why)
             outcome[path] = why
@@ -169,46 +169,51 @@ def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stam
 
 
 def _classify(prefix: str, path: str, rules: Rules, cache: ScanCache | None,
-              warnings: list[str]) -> tuple[FileEntry | None, Excluded | None]:
-    """One path through every rule: (entry, None), (None, exclusion) or (None, None) if gone."""
+              warnings: list[str], stamp: Stamp | None = None) -> tuple[FileEntry | None, Excluded | None]:
+    """One path through every rule: (entry, None), (None, exclusion) or (None, None) if gone.
+    `stamp`: the path's `lstat` just taken (`_stamps`), when it is not a link."""
     why = rules.before_stat(path)
     if why is not None:
         return None, why
     full = prefix + path
-    try:
-        st = os.lstat(full)
-        if stat.S_ISLNK(st.st_mode):
-            why = _link_target_verdict(prefix, path, rules)
-            if why is not None:
-                return None, why
-            st = os.stat(full)
-    except OSError:
-        return None, None  # deleted from the work tree, or a dangling link
-    if not stat.S_ISREG(st.st_mode):
-        return None, None  # submodule or directory link
-    why = rules.after_stat(path, st.st_size)
+    if stamp is not None and len(stamp) == 3 and stat.S_ISREG(stamp[2]):
+        size, mtime = stamp[0], stamp[1]
+    else:
+        try:
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode):
+                why = _link_target_verdict(prefix, path, rules)
+                if why is not None:
+                    return None, why
+                st = os.stat(full)
+        except OSError:
+            return None, None  # deleted from the work tree, or a dangling link
+        if not stat.S_ISREG(st.st_mode):
+            return None, None  # submodule or directory link
+        size, mtime = st.st_size, st.st_mtime_ns
+    why = rules.after_stat(path, size)
     if why is not None:
-        if why.category != "size" or not _splittable(path, st.st_size):
+        if why.category != "size" or not _splittable(path, size):
             return None, why
         # A big source file may still give single definitions (`split_large_sources`): its
         # bytes must pass the same content rules as any other file's.
-        verdict = _cached_verdict(full, path, st, cache, warnings)
+        verdict = _cached_verdict(full, path, size, mtime, cache, warnings)
         if verdict is None:
             return None, None
         return None, (content_excluded(path, *verdict) if verdict[0] else why)
-    verdict = _cached_verdict(full, path, st, cache, warnings)
+    verdict = _cached_verdict(full, path, size, mtime, cache, warnings)
     if verdict is None:
         return None, None
     if verdict[0]:
         return None, content_excluded(path, *verdict)
     info = name_info(path[path.rfind("/") + 1:])
-    return FileEntry(path=path, size=st.st_size, kind=info.kind, language=info.language), None
+    return FileEntry(path=path, size=size, kind=info.kind, language=info.language), None
 
 
-def _cached_verdict(full: str, path: str, st: os.stat_result, cache: ScanCache | None,
+def _cached_verdict(full: str, path: str, size: int, mtime: int, cache: ScanCache | None,
                     warnings: list[str]) -> tuple[str, str] | None:
     """The content verdict of one file (read once, then cached by size and mtime); None if unreadable."""
-    verdict = cache.get(path, st.st_size, st.st_mtime_ns) if cache is not None else None
+    verdict = cache.get(path, size, mtime) if cache is not None else None
     if verdict is None:
         try:
             data = _read_bytes(full)
@@ -217,7 +222,7 @@ def _cached_verdict(full: str, path: str, st: os.stat_result, cache: ScanCache |
             return None
         verdict = content_verdict(path, data)
         if cache is not None:
-            cache.put(path, st.st_size, st.st_mtime_ns, verdict)
+            cache.put(path, size, mtime, verdict)
     return verdict
 
 

@@ -70,7 +70,7 @@ from noface_ctx.freshness.judgement import (
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import Held, Presence
 from noface_ctx.freshness.references import Reference, extract_references
-from noface_ctx.freshness.scan import DocScan, read_references, scan_doc
+from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
 
 __all__ = [
     "DocFreshness",
@@ -273,7 +273,8 @@ class DocJudge:
             if not misses:
                 return
             code = self._codebase()
-            scans = [scan_doc(doc, code) for doc in misses]
+            stored = index.references(self._key(d) for d in misses) if index is not None else {}  # text unchanged
+            scans = [scan_doc(doc, code, references_from_json(stored.get(self._key(doc)))) for doc in misses]
         dirty = self._dirty_files()
         no_history = scans if index is None else []
         if index is not None:
@@ -305,7 +306,7 @@ class DocJudge:
                 **to_json(judged), "words": sorted(s.words), "updated": updated,
                 "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
         if index is not None:
-            index.save_judged(rows)
+            index.save_judged(rows, [(self._key(s.doc), references_to_json(s.refs)) for s in scans])
 
     def _since(self, s: DocScan) -> Commit | None:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""

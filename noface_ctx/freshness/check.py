@@ -86,7 +86,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     root = Path(config.root)
     wanted = [_relative(p, root) for p in paths]
     repo_files = scan_repo(config)
-    docset = load_docs(config, repo_files)
+    docset = load_docs(config, repo_files, whole=False)  # freshness reads no sections
     # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
     # (no parsers, no numpy) and writes no index cache into the user's repository.
     fresh = assess_docs(docset.docs, repo_files, None, config)

@@ -1,12 +1,20 @@
 """Every word of the repository's code, and its definitions: what a doc reference is resolved against.
 
 A reference that is any word of a non-doc file (a local variable, an imported library, a key)
-is not reported. Reading and splitting every file of a large repository takes seconds, so the
-words of each file, and the definitions a regex finds in it (`definitions`: what `check-docs`
-uses instead of the tree-sitter index), are kept in a sqlite file (`<cache_dir>/words.sqlite`)
-keyed by the file's size and mtime: after a commit or an edit only the changed files are read
-again. Files changed in the last two seconds are never cached (an equal stat would not prove an
-equal content).
+is not reported. Reading and splitting every file of a large repository takes seconds, and
+loading every word of it back takes most of a second, so `code_words` keeps, in a sqlite file
+(`<cache_dir>/words.sqlite`):
+
+- per file, by its size and mtime: its words and the definitions a keyword regex finds in it
+  (`definitions`: what `check-docs` uses instead of the tree-sitter index);
+- the inverted tables built from them, kept up to date file by file: `vocab` (word → number of
+  files holding it) and `defs` (name → where it is defined).
+
+After a commit or an edit only the changed files are read again, and a run asks only about the
+words its docs use (`CodeWords.has`, `CodeWords.defined`). A file changed in the last two
+seconds is stored without its stat, so it is read again next time (an equal stat would not
+prove an equal content). Without a usable cache file (none given, tracked by git, not
+writable) the same tables live in memory for the run.
 """
 
 from __future__ import annotations
@@ -15,39 +23,93 @@ import os
 import re
 import sqlite3
 import time
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 from noface_ctx import cachefile
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.filebytes import looks_binary
-from noface_ctx.freshness.references import DOC_EXTS, WORD_CATEGORIES, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_DEF_LINE = re.compile(
-    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|pub(?:\([^)]*\))?|"
-    r"unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
-    r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|module|impl|union|object|record)\s+"
-    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)",
-    re.M,
+_MODIFIERS = ("export default public private protected internal static final abstract async pub unsafe extern inline "
+              "virtual override open suspend const declare").split()
+_KEYWORDS = "def class function fn func struct enum trait interface type module impl union object record".split()
+_WRITTEN = {"pub": r"pub(?:\([^)]*\))?", "function": r"function\*?"}  # `pub(crate)`, `function*`
+_DEF_LINE = re.compile(  # one line (a match never runs on to the next)
+    r"(?P<indent>[ \t]*)(?:(?:" + "|".join(_WRITTEN.get(m, m) for m in _MODIFIERS) + r")\s+)*"
+    r"(?P<kw>" + "|".join(_WRITTEN.get(k, k) for k in _KEYWORDS) + r")\s+"
+    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
 )
+_STARTS = tuple(_MODIFIERS + _KEYWORDS)  # a line can hold a definition only when it starts with one of these
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 2
+_SCHEMA = 3
 _RACY_NS = 2_000_000_000
+_TABLES = """
+CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT);
+CREATE TABLE IF NOT EXISTS vocab(word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, line INTEGER,
+                                PRIMARY KEY(name, path, line, last)) WITHOUT ROWID;
+"""
 
-# path -> (size, mtime_ns, words joined by newlines or None for a binary file, cut at TEXT_LIMIT,
-#          definitions as "qualified name<TAB>line" lines)
-Entry = tuple[int, int, "str | None", bool, str]
+# size, mtime_ns (-1: read again next time), words joined by newlines (None: a binary file),
+# definitions as "qualified name<TAB>line" lines
+Entry = tuple[int, int, "str | None", str]
+Definition = tuple[str, str, int]  # path, qualified name, line
 
 
-@dataclass(slots=True)
 class CodeWords:
-    """`code_words`'s answer."""
+    """The words and regex definitions of a repository's readable files, asked one name at a time.
 
-    words: set[str] = field(default_factory=set)
-    sources: set[str] = field(default_factory=set)  # the files all of whose words are in `words`
-    definitions: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # path -> (qualified name, line)
+    Each answer is one indexed query; a run that asks many (a whole repository's docs) loads
+    the tables whole once that is cheaper (`EAGER_AFTER` questions)."""
+
+    EAGER_AFTER = 3000
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+        self._asked = 0
+        self._vocab: set[str] | None = None
+        self._has: dict[str, bool] = {}
+        self._defs: dict[str, list[Definition]] | None = None
+        self._defined: dict[str, list[Definition]] = {}
+
+    def has(self, word: str) -> bool:
+        """Whether some readable file holds `word`."""
+        if self._vocab is not None:
+            return word in self._vocab
+        hit = self._has.get(word)
+        if hit is None:
+            if self._eager():
+                return self.has(word)
+            hit = self._has[word] = self._db.execute("SELECT 1 FROM vocab WHERE word = ? AND n > 0", (word,)).fetchone() is not None
+        return hit
+
+    def defined(self, name: str) -> list[Definition]:
+        """Definitions in code files whose last part (`method`) or qualified name (`Class.method`) is `name`."""
+        if self._defs is not None:
+            return self._defs.get(name, [])
+        hit = self._defined.get(name)
+        if hit is None:
+            if self._eager():
+                return self.defined(name)
+            rows = self._db.execute("SELECT path, qual, line FROM defs WHERE name = ? ORDER BY path, line", (name,))
+            hit = self._defined[name] = [(_path(p), str(q), int(n)) for p, q, n in rows]
+        return hit
+
+    def _eager(self) -> bool:
+        """Count a question; past `EAGER_AFTER`, load both tables (True: ask again)."""
+        self._asked += 1
+        if self._asked <= self.EAGER_AFTER:
+            return False
+        self._vocab = {str(w) for (w,) in self._db.execute("SELECT word FROM vocab WHERE n > 0")}
+        defs: dict[str, list[Definition]] = {}
+        for name, p, q, n in self._db.execute("SELECT name, path, qual, line FROM defs ORDER BY name, path, line"):
+            defs.setdefault(str(name), []).append((_path(p), str(q), int(n)))
+        self._defs = defs
+        return True
 
 
 def readable(repo_files: RepoFiles, docs: set[str]) -> list[str]:
@@ -62,90 +124,122 @@ def definitions(text: str) -> list[tuple[str, int]]:
     `struct`, ...), nested into containers by indentation (`Class.method`)."""
     out: list[tuple[str, int]] = []
     stack: list[tuple[int, str]] = []
-    line, pos = 1, 0
-    for m in _DEF_LINE.finditer(text):
-        line, pos = line + text.count("\n", pos, m.start()), m.start()
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.lstrip(" \t").startswith(_STARTS):
+            continue
+        m = _DEF_LINE.match(line)
+        if m is None:
+            continue
         indent = len(m.group("indent").expandtabs(4))
         while stack and stack[-1][0] >= indent:
             stack.pop()
         name = m.group("name")
-        out.append((".".join([n for _, n in stack] + [name]), line))
+        out.append((".".join([n for _, n in stack] + [name]), number))
         if m.group("kw") in _CONTAINER_KW:
             stack.append((indent, name))
     return out
 
 
-def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None, *,
-               definitions: bool = False) -> CodeWords:
-    """Every word of the readable files, the files all of whose words are in it, and (when asked)
-    each file's `definitions`; with `cache`, unchanged files are not read."""
-    known = _load(cache) if cache is not None else {}
-    fresh: dict[str, Entry] = {}
-    changed = False
-    recent = time.time_ns() - _RACY_NS
-    out = CodeWords()
+def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None) -> CodeWords:
+    """The words and definitions of the readable files; with `cache`, unchanged files are not read."""
+    paths = readable(repo_files, docs)
     prefix = repo_files.root.rstrip("/") + "/"
-    for path in readable(repo_files, docs):
-        full = prefix + path
+    if cache is not None:
         try:
-            st = os.stat(full)
-        except OSError:
-            continue
-        entry = known.get(path)
-        if entry is None or entry[0] != st.st_size or entry[1] != st.st_mtime_ns or st.st_mtime_ns >= recent:
-            entry = _entry(full, st.st_size, st.st_mtime_ns)
-            if entry is None:
-                continue
-            changed = True
-        if st.st_mtime_ns < recent:
-            fresh[path] = entry
-        if entry[2] is not None:
-            if entry[2]:
-                out.words.update(entry[2].split("\n"))
-            if not entry[3]:
-                out.sources.add(path)
-            if definitions and entry[4]:
-                out.definitions[path] = [(q, int(n)) for q, _, n in (ln.partition("\t") for ln in entry[4].split("\n"))]
-    if cache is not None and (changed or len(fresh) != len(known)):
-        _save(cache, fresh)
-    return out
+            db = _open(cache)
+            try:
+                with db:
+                    db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
+                    _update(db, prefix, paths)
+                return CodeWords(db)
+            except BaseException:
+                db.close()
+                raise
+        except (sqlite3.Error, OSError, UnicodeError):
+            pass  # not usable: the tables are built in memory for this run
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.executescript(_TABLES)
+    _update(db, prefix, paths)
+    return CodeWords(db)
 
 
 def _open(cache: Path) -> sqlite3.Connection:
     if cachefile.is_tracked(cache):  # a committed cache is never read (nor written)
         raise sqlite3.OperationalError(f"{cache} is tracked by git")
-    db = sqlite3.connect(str(cache), timeout=30)
-    if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
-        db.executescript(f"DROP TABLE IF EXISTS words; PRAGMA user_version = {_SCHEMA};")
-    db.execute("CREATE TABLE IF NOT EXISTS words(path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, "
-               "words TEXT, truncated INTEGER, defs TEXT)")
+    db = sqlite3.connect(str(cache), timeout=30, isolation_level=None, check_same_thread=False)
+    try:
+        if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
+            db.executescript("DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS vocab; "
+                             f"DROP TABLE IF EXISTS defs; PRAGMA user_version = {_SCHEMA};")
+        db.executescript(_TABLES)
+    except BaseException:
+        db.close()
+        raise
     return db
 
 
-def _load(cache: Path) -> dict[str, Entry]:
-    try:
-        db = _open(cache)
+def _update(db: sqlite3.Connection, prefix: str, paths: list[str]) -> None:
+    """Bring the tables in line with the files now: read the new and changed ones, forget the gone ones."""
+    known = {_path(p): (int(s), int(m)) for p, s, m in db.execute("SELECT path, size, mtime FROM files")}
+    recent = time.time_ns() - _RACY_NS
+    fresh: dict[str, Entry] = {}
+    reread: set[str] = set()
+    for path in paths:
         try:
-            rows = db.execute("SELECT path, size, mtime, words, truncated, defs FROM words").fetchall()
-        finally:
-            db.close()
-    except (sqlite3.Error, OSError, UnicodeError):
-        return {}
-    return {p: (int(size), int(mtime), w, bool(t), d or "") for p, size, mtime, w, t, d in rows}
+            st = os.stat(prefix + path)
+        except OSError:
+            continue
+        stat = known.get(path)
+        if stat is not None and stat == (st.st_size, st.st_mtime_ns) and st.st_mtime_ns < recent:
+            continue
+        reread.add(path)
+        entry = _entry(prefix + path, st.st_size, st.st_mtime_ns if st.st_mtime_ns < recent else -1)
+        if entry is not None:
+            fresh[path] = entry
+    now = set(paths)
+    gone = [p for p in known if p in reread or p not in now]
+    if not gone and not fresh:
+        return
+    counts: Counter[str] = Counter()
+    for path in gone:
+        row = db.execute("SELECT words FROM files WHERE path = ?", (_blob(path),)).fetchone()
+        if row is not None and row[0]:
+            counts.subtract(row[0].split("\n"))
+    for entry in fresh.values():
+        if entry[2]:
+            counts.update(entry[2].split("\n"))
+    if gone:
+        db.executemany("DELETE FROM files WHERE path = ?", [(_blob(p),) for p in gone])
+        db.execute("CREATE TEMP TABLE IF NOT EXISTS gone(path BLOB PRIMARY KEY)")
+        db.execute("DELETE FROM gone")
+        db.executemany("INSERT OR IGNORE INTO gone VALUES (?)", [(_blob(p),) for p in gone])
+        db.execute("DELETE FROM defs WHERE path IN (SELECT path FROM gone)")  # one pass, no second index to keep
+    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?)", [(_blob(p), *e) for p, e in fresh.items()])
+    db.executemany("INSERT INTO vocab VALUES (?, ?) ON CONFLICT(word) DO UPDATE SET n = n + excluded.n",
+                   sorted((w, n) for w, n in counts.items() if n))  # in key order: a B-tree filled left to right
+    if any(n < 0 for n in counts.values()):
+        db.execute("DELETE FROM vocab WHERE n <= 0")
+    db.executemany("INSERT OR IGNORE INTO defs VALUES (?, ?, ?, ?, ?)",
+                   sorted(row for p, e in fresh.items() if file_ext(p) in CODE_EXTS for row in _def_rows(p, e[3])))
 
 
-def _save(cache: Path, entries: dict[str, Entry]) -> None:
-    try:
-        db = _open(cache)
-        try:
-            with db:
-                db.execute("DELETE FROM words")
-                db.executemany("INSERT INTO words VALUES (?, ?, ?, ?, ?, ?)",
-                               [(p, e[0], e[1], e[2], int(e[3]), e[4]) for p, e in entries.items()])
-        finally:
-            db.close()
-    except (sqlite3.Error, OSError, UnicodeError):
-        pass  # not writable or busy: the words are read again next time
+def _def_rows(path: str, defs: str) -> Iterable[tuple[str, int, bytes, str, int]]:
+    """A definition is found by its last part (`last` = 1) and, when nested, by its qualified name."""
+    key = _blob(path)
+    for line in defs.split("\n") if defs else ():
+        qual, _, n = line.partition("\t")
+        yield qual.rsplit(".", 1)[-1], 1, key, qual, int(n)
+        if "." in qual:
+            yield qual, 0, key, qual, int(n)
+
+
+def _blob(path: str) -> bytes:
+    """A path as stored: its bytes (a file name need not be UTF-8)."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def _path(blob: bytes) -> str:
+    return bytes(blob).decode("utf-8", "surrogateescape")
 
 
 def _entry(full: str, size: int, mtime: int) -> Entry | None:
@@ -153,11 +247,11 @@ def _entry(full: str, size: int, mtime: int) -> Entry | None:
     if data is None:
         return None
     if looks_binary(data):
-        return (size, mtime, None, False, "")
+        return (size, mtime, None, "")
     text = data.decode("utf-8", "replace")
     found = "\n".join(sorted(set(_WORD.findall(text))))
     defs = "\n".join(f"{q}\t{n}" for q, n in definitions(text))
-    return (size, mtime, found, len(data) >= TEXT_LIMIT, defs)
+    return (size, mtime, found, defs)
 
 
 def _read(full: str) -> bytes | None:

@@ -14,13 +14,13 @@ Without the code index (`check-docs`), `LightSymbols` stands in for it.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness.code_words import code_words
+from noface_ctx.freshness.code_words import CodeWords, code_words
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     EXTERNAL_NAMES,
@@ -53,31 +53,25 @@ class LightDef:
 
 
 class LightSymbols:
-    """A symbol table from one regex over definition keywords in every language (no tree-sitter).
+    """A symbol table from the keyword regex of `code_words` (no tree-sitter), asked one name at a time.
 
     `check-docs` uses it so the pre-commit hook needs neither the parsers nor numpy; nesting
-    (`Class.method`) comes from indentation. It answers what `SymbolTable` asks.
+    (`Class.method`) comes from indentation. It answers what `Codebase` asks of a symbol table.
     """
 
-    def __init__(self, defs: Mapping[str, Iterable[tuple[str, int]]]) -> None:
-        """`defs`: per code file, its (qualified name, line) pairs (`code_words.definitions`)."""
-        self._by_path: dict[str, list[LightDef]] = {}
-        self._by_name: dict[str, list[LightDef]] = {}
-        for path, found in defs.items():
-            for qual, line in found:
-                d = LightDef(path, qual, line)
-                self._by_path.setdefault(path, []).append(d)
-                for key in {qual.rsplit(".", 1)[-1], qual}:
-                    self._by_name.setdefault(key, []).append(d)
-
-    def symbol_names(self) -> frozenset[str]:
-        return frozenset(self._by_name)
+    def __init__(self, words: CodeWords) -> None:
+        self._words = words
 
     def find_symbol(self, name: str) -> list[LightDef]:
-        return list(self._by_name.get(name.replace("::", "."), ()))
+        return [LightDef(p, q, n) for p, q, n in self._words.defined(name.replace("::", "."))]
 
-    def chunks_for(self, path: str) -> list[LightDef]:
-        return list(self._by_path.get(path, ()))
+    def is_bare(self, name: str) -> bool:
+        """Some definition's last part is `name`."""
+        return any(q.rsplit(".", 1)[-1] == name for _, q, _ in self._words.defined(name))
+
+    def is_qualified(self, name: str) -> bool:
+        """Some nested definition's qualified name is `name` (`Class.method`)."""
+        return "." in name and any(q == name for _, q, _ in self._words.defined(name))
 
 
 # --------------------------------------------------------------------------- resolution
@@ -101,34 +95,41 @@ class Codebase:
                  words_cache: Path | None = None) -> None:
         """`words_cache`: a file keeping each code file's words by stat (see `code_words`)."""
         docs = set(doc_paths)
-        # `word_sources`: files every word of which is in `words` (history searches skip them when unchanged)
         self.paths = {f.path for f in repo_files.files} | {e.path for e in repo_files.excluded}
-        self.dirs = {posixpath.dirname(p) for p in self.paths}
-        for d in list(self.dirs):
-            while d:
-                d = posixpath.dirname(d)
+        self.dirs: set[str] = set()
+        for p in self.paths:
+            d = p.rpartition("/")[0]
+            while d and d not in self.dirs:  # a directory seen before brought its parents with it
                 self.dirs.add(d)
-        self.dirs.discard("")
+                d = d.rpartition("/")[0]
         self.top = {p.split("/", 1)[0] for p in self.paths}
         self.basenames: dict[str, list[str]] = {}
+        self.tails: dict[str, list[str]] = {}  # "b/c.py" → paths ending in its last two components
+        self.exts: set[str] = set()
+        self.modules = {posixpath.basename(d) for d in self.dirs}
         for p in self.paths:
-            self.basenames.setdefault(posixpath.basename(p), []).append(p)
-        self.exts = {file_ext(p) for p in self.paths}
-        self.modules = {posixpath.basename(p).rsplit(".", 1)[0] for p in self.paths if file_ext(p) in CODE_EXTS}
-        self.modules |= {posixpath.basename(d) for d in self.dirs}
-        found = code_words(repo_files, docs, words_cache, definitions=symbols is None)
-        self.words, self.word_sources = found.words, found.sources
+            base, ext = p.rpartition("/")[2], file_ext(p)
+            self.basenames.setdefault(base, []).append(p)
+            self.tails.setdefault("/".join(p.rsplit("/", 2)[-2:]), []).append(p)
+            self.exts.add(ext)
+            if ext in CODE_EXTS:
+                self.modules.add(base.rsplit(".", 1)[0])
+        self.words = code_words(repo_files, docs, words_cache)
+        self.symbols: SymbolTable | LightSymbols
+        self.is_bare: Callable[[str], bool]  # some symbol's last part
+        self.is_qualified: Callable[[str], bool]  # some nested symbol's qualified name (`Class.method`)
         if symbols is None:  # check-docs: the regex symbol table, kept with the words
-            symbols = LightSymbols({p: d for p, d in found.definitions.items() if file_ext(p) in CODE_EXTS})
-        self.symbols = symbols
-        names = frozenset(symbols.symbol_names())
-        self.qualified = {n for n in names if "." in n}
-        self.bare = {n.rsplit(".", 1)[-1] for n in names}
-        self._suffixes: dict[str, list[str]] | None = None
+            light = self.symbols = LightSymbols(self.words)
+            self.is_bare, self.is_qualified = light.is_bare, light.is_qualified
+        else:
+            self.symbols = symbols
+            names = frozenset(symbols.symbol_names())
+            self.is_bare = frozenset(n.rsplit(".", 1)[-1] for n in names).__contains__
+            self.is_qualified = frozenset(n for n in names if "." in n).__contains__
 
     def known(self, word: str) -> bool:
         """A word of the code, a symbol's last part or a module name."""
-        return word in self.words or word in self.bare or word in self.modules
+        return word in self.modules or self.is_bare(word) or self.words.has(word)
 
     def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
         """Whether `ref` (in a doc under `doc_dir`) resolves now; see the module docstring."""
@@ -140,7 +141,7 @@ class Codebase:
             return self._resolve_dotted(ref)
         if self.known(ref.name) or ref.name in EXTERNAL_NAMES:
             # a plain class name (`Issue`) is not strict, but still says what the doc is about
-            keep = ref.strict or (ref.name in self.bare and ref.name[0].isupper() and len(ref.name) > 3)
+            keep = ref.strict or (ref.name[0].isupper() and len(ref.name) > 3 and self.is_bare(ref.name))
             return Resolution("found", ref.name) if keep else Resolution("skip")
         return Resolution("missing", lookup=ref.name) if ref.strict else Resolution("skip")
 
@@ -158,7 +159,7 @@ class Codebase:
         if "/" not in target and target in self.basenames:
             hits = self.basenames[target]
             return Resolution("found", hits[0] if len(hits) == 1 else target, path=hits[0] if len(hits) == 1 else "")
-        suffix = self._by_suffix().get(target, [])
+        suffix = self._ending_in(target)
         if suffix:
             return Resolution("found", suffix[0], path=suffix[0] if len(suffix) == 1 else "")
         checkable = file_ext(target) in CODE_EXTS or ref.source == "link" or any(
@@ -168,7 +169,7 @@ class Codebase:
 
     def _resolve_dotted(self, ref: Reference) -> Resolution:
         parts = ref.name.split(".")
-        if any(".".join(parts[i:]) in self.qualified for i in range(len(parts) - 1)):
+        if any(self.is_qualified(".".join(parts[i:])) for i in range(len(parts) - 1)):
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
         for cand in (as_path + ".py", as_path + "/__init__.py"):
@@ -185,7 +186,7 @@ class Codebase:
         root = parts[0]
         if root in SELF_NAMES or not ref.strict:
             return Resolution("skip")
-        if root in self.bare or root in self.modules or root in self.top:
+        if root in self.modules or root in self.top or self.is_bare(root):
             for i, part in enumerate(parts[1:], 1):
                 if not self.known(part) and part not in EXTERNAL_NAMES:
                     # a member of `pkg.Class`: it lived in the root's files or in the class's
@@ -200,19 +201,14 @@ class Codebase:
         """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""
         if path in self.paths:
             return path
-        hits = self._by_suffix().get(path, []) if "/" in path else []
+        hits = self._ending_in(path) if "/" in path else []
         return hits[0] if len(hits) == 1 else ""
 
-    def _by_suffix(self) -> dict[str, list[str]]:
-        """`b/c.py` → every path ending in `/b/c.py` (whole trailing components), in `paths` order."""
-        if self._suffixes is None:
-            table: dict[str, list[str]] = {}
-            for p in self.paths:
-                parts = p.split("/")
-                for i in range(1, len(parts)):
-                    table.setdefault("/".join(parts[i:]), []).append(p)
-            self._suffixes = table
-        return self._suffixes
+    def _ending_in(self, target: str) -> list[str]:
+        """Every path ending in `/target` (whole trailing components), in `paths` order."""
+        tail, parts = "/" + target, target.rsplit("/", 2)
+        pool = self.tails.get("/".join(parts[-2:]), ()) if len(parts) > 1 else self.basenames.get(target, ())
+        return [p for p in pool if p.endswith(tail)]
 
     def home_of(self, root: str) -> list[str]:
         """Files a member of `root` lives in: the files defining the symbol `root`, or the module
@@ -223,7 +219,7 @@ class Codebase:
 
     def defining_files(self, name: str) -> list[str]:
         """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""
-        if name not in self.bare and name not in self.qualified:
+        if not self.is_bare(name) and not self.is_qualified(name):
             return []
         symbol_ids, path_of = getattr(self.symbols, "symbol_ids", None), getattr(self.symbols, "path_of", None)
         if callable(symbol_ids) and callable(path_of):  # the code index: no chunk (or file text) built

@@ -330,12 +330,24 @@ class HistoryIndex:
         row = self.db.execute("SELECT key, value FROM judged WHERE doc = ?", (doc,)).fetchone()
         return (row[0], json.loads(row[1])) if row else None
 
-    def save_judged(self, rows: Iterable[tuple[str, str, Any]]) -> None:
-        """Store (doc path, key, judgement) rows, and the definitions and `git grep` answers found
-        on the way; a busy database skips them."""
+    def references(self, keys: Iterable[str]) -> dict[str, Any]:
+        """key → the references stored for a doc text with that key (see `save_judged`)."""
+        out = {}
+        for key in keys:
+            row = self.db.execute("SELECT value FROM refs WHERE key = ?", (key,)).fetchone()
+            if row is not None:
+                out[key] = json.loads(row[0])
+        return out
+
+    def save_judged(self, rows: Iterable[tuple[str, str, Any]], refs: Iterable[tuple[str, Any]] = ()) -> None:
+        """Store (doc path, key, judgement) rows, (key, references) rows (what a doc text is read
+        into: kept while a judgement has that key), and the definitions and `git grep` answers
+        found on the way; a busy database skips them."""
         try:
             self.db.executemany("INSERT OR REPLACE INTO judged(doc, key, value) VALUES (?, ?, ?)",
                                 [(d, k, json.dumps(v)) for d, k, v in rows])
+            self.db.executemany("INSERT OR REPLACE INTO refs(key, value) VALUES (?, ?)", [(k, json.dumps(v)) for k, v in refs])
+            self.db.execute("DELETE FROM refs WHERE key NOT IN (SELECT key FROM judged)")
             self.db.executemany("INSERT OR REPLACE INTO defs(sha, path, name, def) VALUES (?, ?, ?, ?)", self._new_defs)
             self.db.executemany("INSERT OR REPLACE INTO greps(head, sha, name, files) VALUES (?, ?, ?, ?)",
                                 self._new_greps)
@@ -379,6 +391,7 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
         CREATE INDEX IF NOT EXISTS touches_old_seq ON touches(old, seq);
         CREATE INDEX IF NOT EXISTS touches_seq ON touches(seq);
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
+        CREATE TABLE IF NOT EXISTS refs(key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS defs(sha TEXT, path TEXT, name TEXT, def TEXT, PRIMARY KEY(sha, path, name));
         CREATE TABLE IF NOT EXISTS greps(head TEXT, sha TEXT, name TEXT, files TEXT, PRIMARY KEY(head, sha, name));
     """)

@@ -367,8 +367,9 @@ def _placeholder(name: str) -> bool:
 
 def file_ext(path: str) -> str:
     """Lowercased extension without the dot ("" for none; `.noface.toml` → "toml")."""
-    base = posixpath.basename(path.rstrip("/"))
-    return base.rsplit(".", 1)[1].lower() if "." in base.lstrip(".") else ""
+    base = path.rstrip("/").rpartition("/")[2]
+    dot = base.rfind(".")
+    return base[dot + 1 :].lower() if dot > 0 and base[:dot].strip(".") else ""
 
 
 def _norm_path(path: str) -> str:

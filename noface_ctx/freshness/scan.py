@@ -11,12 +11,13 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any, get_args
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.history import Commit
-from noface_ctx.freshness.references import CODE_EXTS, Reference, extract_references, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, extract_references, file_ext
 
 
 @dataclass(slots=True)
@@ -24,6 +25,7 @@ class DocScan:
     """One doc's references resolved against the current code, then judged against history."""
 
     doc: Doc
+    refs: list[Reference] = field(default_factory=list)  # everything the doc's text was read into
     keys: list[str] = field(default_factory=list)
     words: set[str] = field(default_factory=set)  # identifiers of every reference: what the judgement depends on
     files: dict[str, int] = field(default_factory=dict)  # code file -> first doc line about it
@@ -41,7 +43,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     symbols and stated signatures; unresolved strict ones become `candidates` (history tells
     whether they were removed)."""
     refs = extract_references(doc) if refs is None else refs
-    scan = DocScan(doc)
+    scan = DocScan(doc, refs)
     for ref in refs:
         scan.words |= identifiers(ref.ref) | identifiers(ref.name)
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
@@ -107,6 +109,28 @@ def read_references(docs: Sequence[Doc]) -> Callable[[], dict[str, list[Referenc
 
 def _references_of(docs: list[Doc]) -> dict[str, list[Reference]]:
     return {d.path: extract_references(d) for d in docs}
+
+
+def references_to_json(refs: Sequence[Reference]) -> list[list[Any]]:
+    """References as stored (`history.HistoryIndex.save_judged`), field by field."""
+    return [[r.ref, r.name, r.kind, r.line, r.strict, r.source, r.binds, r.documented] for r in refs]
+
+
+def references_from_json(value: Any) -> list[Reference] | None:
+    """The stored references, or None when the value is not what `references_to_json` writes."""
+    if not isinstance(value, list):
+        return None
+    out = []
+    for row in value:
+        if not (isinstance(row, list) and len(row) == len(_STORED)
+                and all(type(x) is t for x, t in zip(row, _STORED, strict=True)) and row[2] in _KINDS):
+            return None
+        out.append(Reference(*row))
+    return out
+
+
+_STORED = (str, str, str, int, bool, str, str, bool)
+_KINDS = frozenset(get_args(RefKind))
 
 
 def is_test_path(path: str) -> bool:

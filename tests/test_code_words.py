@@ -1,0 +1,107 @@
+"""The words and regex definitions freshness resolves doc references against (`code_words`):
+kept in words.sqlite file by file, and right after files are added, changed and deleted."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+
+import pytest
+from conftest import commit, write_tree
+
+from noface_ctx.config import load_config
+from noface_ctx.files.gate import scan_repo
+from noface_ctx.freshness import code_words as cw
+from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.references import Reference
+
+FILES = {
+    "pkg/shop.py": "class Cart:\n    def add_item(self, item):\n        shared_total = 1\n        return shared_total\n",
+    "pkg/tax.py": "def vat_rate(country):\n    shared_total = 2\n    return shared_total\n",
+    "docs/guide.md": "# Guide\n\nonly_in_docs\n",
+}
+
+
+def _age(repo, seconds: int = 10) -> None:
+    """Move every file's mtime into the past: a stat seen before is trusted again."""
+    past = time.time() - seconds
+    for d, _, names in os.walk(repo):
+        if ".git" not in d:
+            for n in names:
+                os.utime(os.path.join(d, n), (past, past))
+
+
+def _words(repo, cache):
+    return cw.code_words(scan_repo(load_config(str(repo))), {"docs/guide.md"}, cache)
+
+
+def test_words_and_definitions_follow_adds_changes_and_deletes(repo_factory, tmp_path):
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    _age(repo)
+    found = _words(repo, cache)
+    assert found.has("shared_total") and found.has("vat_rate") and found.has("Cart")
+    assert not found.has("only_in_docs")  # docs are not code
+    assert found.defined("add_item") == [("pkg/shop.py", "Cart.add_item", 2)]
+    assert found.defined("Cart.add_item") == [("pkg/shop.py", "Cart.add_item", 2)]
+
+    os.remove(repo / "pkg/tax.py")
+    write_tree(repo, {"pkg/shop.py": "class Cart:\n    def put_item(self, item):\n        return item\n",
+                      "pkg/ship.py": "def ship_order(order):\n    return order\n"})
+    commit(repo, "rework")
+    _age(repo)
+    found = _words(repo, cache)
+    assert not found.has("vat_rate") and not found.has("shared_total")  # its last two holders changed or went
+    assert not found.has("add_item") and found.defined("add_item") == []
+    assert found.defined("put_item") == [("pkg/shop.py", "Cart.put_item", 2)]
+    assert found.has("ship_order") and found.defined("ship_order") == [("pkg/ship.py", "ship_order", 1)]
+    with sqlite3.connect(str(cache)) as db:  # the counts stay true: no word of a gone file is left
+        assert db.execute("SELECT n FROM vocab WHERE word = 'vat_rate'").fetchone() is None
+        assert db.execute("SELECT n FROM vocab WHERE word = 'item'").fetchone() == (1,)
+
+
+def test_a_file_changed_just_now_is_read_again_even_with_the_same_stat(repo_factory, tmp_path, monkeypatch):
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    monkeypatch.setattr(cw, "_RACY_NS", 10**12)  # every file counts as changed just now
+    assert _words(repo, cache).has("vat_rate")
+    st = os.stat(repo / "pkg/tax.py")
+    text = (repo / "pkg/tax.py").read_text().replace("vat_rate", "tax_rate")  # same size, same mtime below
+    (repo / "pkg/tax.py").write_text(text)
+    os.utime(repo / "pkg/tax.py", ns=(st.st_atime_ns, st.st_mtime_ns))
+    monkeypatch.setattr(cw, "_RACY_NS", 0)  # now no file is recent: only a stored stat could skip it
+    found = _words(repo, cache)
+    assert found.has("tax_rate") and not found.has("vat_rate")
+
+
+def test_many_questions_load_the_tables_whole_with_the_same_answers(repo_factory, tmp_path, monkeypatch):
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    names = ["shared_total", "vat_rate", "nothing_here", "add_item", "Cart.add_item", "Cart"]
+    lazy = _words(repo, cache)
+    expected = [(lazy.has(n), lazy.defined(n)) for n in names]
+    monkeypatch.setattr(cw.CodeWords, "EAGER_AFTER", 1)
+    eager = _words(repo, cache)
+    assert [(eager.has(n), eager.defined(n)) for n in names] == expected
+    assert eager._vocab is not None  # loaded whole
+
+
+@pytest.mark.parametrize("usable", [True, False])
+def test_without_a_usable_cache_the_tables_live_in_memory(repo_factory, tmp_path, usable):
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite" if usable else tmp_path / "no-such-dir" / "words.sqlite"
+    found = _words(repo, cache)
+    assert found.has("vat_rate") and found.defined("vat_rate") == [("pkg/tax.py", "vat_rate", 1)]
+    assert cache.exists() == usable
+
+
+def test_codebase_finds_modules_by_path_suffix(repo_factory, tmp_path):
+    repo = repo_factory({"src/shop/cart.py": "def add_item(cart):\n    return cart\n",
+                         "other/cart.py": "def other():\n    pass\n"})
+    code = Codebase(scan_repo(load_config(str(repo))), None, [], words_cache=tmp_path / "words.sqlite")
+    found = code.resolve(Reference("shop.cart.add_item", "shop.cart.add_item", "method", 1), "docs")
+    assert (found.status, found.path) == ("found", "src/shop/cart.py")
+    missing = code.resolve(Reference("shop.cart.remove_item", "shop.cart.remove_item", "method", 1), "docs")
+    assert (missing.status, missing.lookup, missing.scope) == ("missing", "remove_item", ("src/shop/cart.py",))
+    assert code.resolve(Reference("cart.py", "cart.py", "path", 1), "docs").status == "found"  # two: no one file
