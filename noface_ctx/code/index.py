@@ -124,6 +124,10 @@ class CodeIndex:
         """(n_chunks, 2) array of start and end lines."""
         return self._lines
 
+    def content_hash(self, path: str) -> str:
+        """The indexed file's content hash (what its definitions were parsed from)."""
+        return self._files[path].hash
+
     def chunk_ids(self, path: str) -> range:
         """The chunk ids of one file (empty when it is not indexed)."""
         rec = self._files.get(path)

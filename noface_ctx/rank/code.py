@@ -1,7 +1,8 @@
 """Ranking code for an issue → `Candidate`s: manifest files first, then related definitions.
 
-BM25 over definition-sized chunks finds a pool (`code_lexical`); dense embeddings of that pool
-(only, never the whole repository) re-rank it; identifiers, file paths and stack frames named in
+BM25 over definition-sized chunks finds a pool (`code_lexical`), and the definitions nearest the
+issue among every stored vector join it (`dense`, after `noface-ctx index`); dense embeddings of
+that pool re-rank it (z-scored and fused with BM25); identifiers, file paths and stack frames named in
 the issue (`hints`), and callers/callees of manifest code (`code_manifest`), add boosts. Every
 candidate carries finished text blocks (`Form`s, from `code_forms`) from most to least complete
 and the `NEED_CODE:` line that fetches it.
@@ -34,6 +35,7 @@ from noface_ctx.rank.vector_store import CachedEmbedder
 
 TAIL_SIZE = 120  # more chunks after the pool, by BM25 and boosts alone, for large budgets
 POOL_SIZE = 60  # chunks re-ranked with embeddings (60 ranked as well as 150 on the dev rows, 2.5x fewer to embed)
+DENSE_SIZE = 20  # ... plus the definitions nearest the issue in the whole vector store, not already pooled
 QUERY_CHARS = 2000  # the issue text embedded as the dense query
 EMBED_CHARS = 360  # chunk text is cut to about 128 model tokens (~2.8 characters each in code)
 NEAR_SEEDS = 6  # the best definitions whose same-file callers, callees and enclosing function join
@@ -121,7 +123,8 @@ def _fuse(
     first = _first_stage(s)
     n = min(POOL_SIZE, int((first > -1e8).sum()))
     pool = np.argsort(-first, kind="stable")[:n]
-    pool = np.array(list(dict.fromkeys([*pool.tolist(), *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
+    dense = _dense_pool(r, first, set(pool.tolist()), embedder)
+    pool = np.array(list(dict.fromkeys([*pool.tolist(), *dense, *[i for i in extra if first[i] > -1e8]])), dtype=np.int64)
     signals = {"bm25": s.bm25[pool].astype(np.float64), "boost": s.boost[pool]}
     files = r.index.chunk_files()[pool]
     signals["file_bm25"] = s.file_bm25[files].astype(np.float64)
@@ -164,6 +167,30 @@ def _cosine(
     q, m = vectors[0], vectors[1:]
     cosine: np.ndarray = (m @ q).astype(np.float64)
     return cosine
+
+
+def _dense_pool(r: CodeRun, first: np.ndarray, pooled: set[int], embedder: Embedder | None) -> list[int]:
+    """The `DENSE_SIZE` definitions nearest the issue among every stored vector (`dense.nearest`)
+    that BM25 did not pool and the gate allows; none without stored vectors (said in a note)."""
+    if not isinstance(embedder, CachedEmbedder) or embedder.cache_dir is None:
+        return []
+    from noface_ctx.rank.dense import nearest
+
+    try:
+        query = embedder.embed([_cut(r.query, QUERY_CHARS)])[0]
+    except Exception:  # a broken model: `_cosine` says so and falls back to BM25
+        return []
+    stage = nearest(embedder, r.index, query)
+    if stage is None:
+        r.notes.append("dense retrieval over the whole code index skipped: no stored vectors (`noface-ctx index` "
+                       "stores them); the model re-ranked BM25's candidates only")
+        return []
+    if stage.covered < stage.total:
+        r.notes.append(f"dense retrieval covered {stage.covered} of {stage.total} definitions (files changed since "
+                       "`noface-ctx index` took part by BM25 only)")
+    keep = (first[stage.ids] > -1e8) & ~np.isin(stage.ids, list(pooled))
+    ids, cosine = stage.ids[keep], stage.cosine[keep]
+    return [int(i) for i in ids[np.argsort(-cosine, kind="stable")[:DENSE_SIZE]]]
 
 
 def _first_stage(s: ChunkScores) -> np.ndarray:

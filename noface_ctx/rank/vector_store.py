@@ -125,6 +125,35 @@ class CachedEmbedder:
             return np.zeros((0, 0), dtype=np.float32)
         return self._vectors(keys)
 
+    def similarities(self, keys: Sequence[str], query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(dot product of each key's stored vector with `query`, whether it is stored): the
+        matrix is read in slices of rows in file order, never copied whole."""
+        with self._lock:
+            self._load()
+            out = np.zeros(len(keys), dtype=np.float32)
+            known = np.zeros(len(keys), dtype=bool)
+            q = np.asarray(query, dtype=np.float32)
+            at, rows = [], []
+            for j, k in enumerate(keys):
+                vec = self._new.get(k)
+                if vec is None:
+                    vec = self._delta.get(k)
+                if vec is not None:
+                    out[j], known[j] = float(vec @ q), True
+                    continue
+                row = self._rows.get(k)
+                if row is not None:
+                    at.append(j)
+                    rows.append(row)
+            if rows and self._matrix is not None:
+                where, picked = np.array(at, dtype=np.int64), np.array(rows, dtype=np.int64)
+                order = np.argsort(picked, kind="stable")
+                for s in range(0, len(order), 8192):
+                    part = order[s:s + 8192]
+                    out[where[part]] = self._matrix[picked[part]] @ q
+                known[where] = True
+            return out, known
+
     def missing(self, texts: Sequence[str]) -> list[str]:
         """The texts (once each) whose vectors are not stored yet."""
         todo = {content_key(t): t for t in texts}

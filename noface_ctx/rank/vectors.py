@@ -46,6 +46,22 @@ def index_texts(index: CodeIndex, docs: Sequence[Doc]) -> list[str]:
     return texts
 
 
+def embed_index(store: CachedEmbedder, index: CodeIndex, docs: Sequence[Doc], *,
+                progress: Callable[[int, int], None] | None = None) -> VectorStats:
+    """`embed_all` over `index_texts`, then record which stored text each definition is, by file
+    (`dense.save_chunk_keys`): what lets a prompt search the whole index densely."""
+    from noface_ctx.rank.dense import save_chunk_keys
+    from noface_ctx.rank.vector_store import content_key
+
+    texts = index_texts(index, docs)
+    stats = embed_all(store, texts, progress=progress)
+    try:
+        save_chunk_keys(store, index, [content_key(t) for t in texts[: len(index)]])
+    except OSError:
+        pass  # not writable: prompts re-rank BM25's pool only, as without `index`
+    return stats
+
+
 def embed_all(store: CachedEmbedder, texts: Sequence[str], *, progress: Callable[[int, int], None] | None = None,
               prune: bool = True) -> VectorStats:
     """Embed the `texts` `store` (a `CachedEmbedder`) lacks, in batches, saving as it goes."""
