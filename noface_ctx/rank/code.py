@@ -135,15 +135,26 @@ def _fuse(
     else:
         signals["embedding"] = cosine
     total = wb + we or 1.0
-    # z-scores of log(1 + BM25): one huge lexical match must not swamp every other signal
     score = (
-        (wb / total) * zscore(np.log1p(signals["bm25"]))
+        (wb / total) * _bm25_z(signals["bm25"], np.isin(pool, dense))
         + W_FILE * zscore(np.log1p(signals["file_bm25"]))
         + signals["boost"]
     )
     if cosine is not None:
         score = score + (we / total) * zscore(cosine)
     return pool, {**signals, "score": score}
+
+
+def _bm25_z(bm25: np.ndarray, dense_only: np.ndarray) -> np.ndarray:
+    """z-scores of log(1 + BM25) over BM25's own candidates (one huge lexical match must not swamp
+    every other signal); a definition only the dense stage found gets the lowest of them, as a
+    fused list scores an item missing from one of its lists, not an outlier far below it."""
+    z = np.zeros(len(bm25), dtype=np.float64)
+    lexical = ~dense_only
+    if lexical.any():
+        z[lexical] = zscore(np.log1p(bm25[lexical]))
+        z[dense_only] = z[lexical].min()
+    return z
 
 
 def _cosine(

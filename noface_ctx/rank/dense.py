@@ -12,6 +12,7 @@ embedded) take part through BM25 only; `DenseStage.covered` says how many took p
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,7 +93,7 @@ def _chunk_keys(path: Path, index: CodeIndex) -> tuple[np.ndarray, list[str]] | 
     try:
         with np.load(path, allow_pickle=False) as z:
             version, labels, counts, keys = z["version"], z["labels"], z["counts"], z["keys"]
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
         return None  # missing or damaged: the dense stage waits for the next `index`
     if version.tolist() != [VERSION] or labels.ndim != 1 or counts.shape != labels.shape or keys.ndim != 1 \
             or int(counts.sum()) != len(keys) or (counts < 0).any():

@@ -10,6 +10,7 @@ import hashlib
 import json
 import os
 import threading
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -84,7 +85,7 @@ class CachedEmbedder:
             dim = self._matrix.shape[1] if self._matrix is not None else dvecs.shape[-1]
             if dkeys.ndim == 1 and dvecs.shape == (len(dkeys), dim) and dvecs.dtype == np.float32:
                 self._delta = dict(zip((k.decode("ascii") for k in dkeys.tolist()), dvecs, strict=True))
-        except (OSError, ValueError, KeyError, UnicodeDecodeError, AttributeError):
+        except (OSError, ValueError, KeyError, UnicodeDecodeError, AttributeError, zipfile.BadZipFile, EOFError):
             pass  # missing or corrupt side file: its vectors are embedded again when needed
 
     def __contains__(self, key: str) -> bool:
