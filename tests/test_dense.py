@@ -19,6 +19,7 @@ from noface_ctx.rank.dense import KEYS_NAME, nearest
 from noface_ctx.rank.vector_store import CachedEmbedder
 from noface_ctx.rank.vectors import embed_index
 
+
 # 70 definitions BM25 likes better (they say "invoice" and "rounding"), and one it cannot find:
 # it shares no word with the issue, only meaning ("bill" ~ "invoice", "cents" ~ "rounding")
 def _filler(i: int) -> str:
