@@ -69,13 +69,16 @@ class ParseCache:
 
 
 Terms = tuple[list[str], list[list[str]]]  # a doc's title-and-description terms, and each section's
+Joined = tuple[str, list[str]]  # the same as stored: each list of terms joined by spaces
 
 
 class TermCache:
     """Each doc's terms by content, and the BM25 index of the whole vault, in
-    `<cache_dir>/doc-terms.cache`: a new process re-tokenises only docs that changed."""
+    `<cache_dir>/doc-terms.cache`: a new process re-tokenises only docs that changed. A doc's
+    terms are stored as space-joined strings (terms are word characters), one per section, so
+    reading and checking the file costs per section, not per term."""
 
-    VERSION = 1  # bump whenever `tokenize`, sections or the BM25 parameters change
+    VERSION = 2  # bump whenever `tokenize`, sections or the BM25 parameters change
 
     def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Terms]) -> None:
         from noface_ctx.config import cache_dir
@@ -89,16 +92,16 @@ class TermCache:
         self.keys = {doc.path: hashlib.sha1(doc.text.encode("utf-8", "surrogatepass")).hexdigest() for doc in docset.docs}
         self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
         valid: dict[str, Any] | None = stored if isinstance(stored, dict) else None
-        self.docs: dict[str, tuple[str, Terms]] = dict(valid["docs"]) if valid is not None else {}
+        self.docs: dict[str, tuple[str, Joined]] = dict(valid["docs"]) if valid is not None else {}
         self._bm25 = valid.get("bm25") if valid is not None and valid.get("signature") == self.signature else None
         self.dirty = False
 
     def tokens(self, doc: Doc) -> Terms:
         hit = self.docs.get(doc.path)
         if hit is not None and hit[0] == self.keys[doc.path]:
-            return hit[1]
+            return hit[1][0].split(), [sec.split() for sec in hit[1][1]]
         value = self.tokenizer(doc)
-        self.docs[doc.path] = (self.keys[doc.path], value)
+        self.docs[doc.path] = (self.keys[doc.path], (" ".join(value[0]), [" ".join(sec) for sec in value[1]]))
         self.dirty = True
         return value
 
@@ -140,7 +143,7 @@ def _valid_terms(value: Any) -> bool:
     from noface_ctx.lexical import BM25
 
     def terms(v: Any) -> bool:
-        return isinstance(v, tuple) and len(v) == 2 and _strs(v[0]) and isinstance(v[1], list) and all(map(_strs, v[1]))
+        return isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and _strs(v[1])
 
     return (isinstance(value, dict) and isinstance(value.get("signature"), str) and _pairs(value.get("docs"), terms)
             and (value.get("bm25") is None or isinstance(value.get("bm25"), BM25)))
