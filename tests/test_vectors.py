@@ -176,3 +176,21 @@ def test_after_index_a_prompt_embeds_only_the_issue(repo_factory):
     assert not any("noface-ctx index" in w for w in after["warnings"])
     skipped = run("index", "--no-embed")
     assert skipped.returncode == 0 and "vectors:" not in skipped.stderr
+
+
+@pytest.mark.parametrize("asked", [3, 90])  # a few rows (gathered) or most of the matrix (one pass)
+def test_similarities_equal_the_dot_products_of_stored_and_new_vectors(tmp_path, asked):
+    inner = FakeEmbedder()
+    texts = [f"text number {i} about topic{i % 7}" for i in range(100)]
+    store = CachedEmbedder(inner, tmp_path / "vec")
+    vectors.embed_all(store, texts)  # saved: read back memory-mapped below
+    later = CachedEmbedder(inner, tmp_path / "vec")
+    later.embed(["a text embedded just now"])  # not saved: held in memory
+    query = inner.embed(["topic3 text"])[0]
+    asked_texts = [*texts[:asked], "a text embedded just now", "never embedded"]
+    from noface_ctx.rank.vector_store import content_key
+
+    cosine, known = later.similarities([content_key(t) for t in asked_texts], query)
+    expected = inner.embed(asked_texts[:-1]) @ query
+    assert known.tolist() == [True] * (asked + 1) + [False]
+    assert np.allclose(cosine[:-1], expected, atol=1e-6) and cosine[-1] == 0.0

@@ -128,7 +128,8 @@ class CachedEmbedder:
 
     def similarities(self, keys: Sequence[str], query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(dot product of each key's stored vector with `query`, whether it is stored): the
-        matrix is read in slices of rows in file order, never copied whole."""
+        matrix is read in slices of rows in file order (all of it when most rows are asked for),
+        never copied whole."""
         with self._lock:
             self._load()
             out = np.zeros(len(keys), dtype=np.float32)
@@ -146,12 +147,19 @@ class CachedEmbedder:
                 if row is not None:
                     at.append(j)
                     rows.append(row)
-            if rows and self._matrix is not None:
+            m = self._matrix
+            if rows and m is not None:
                 where, picked = np.array(at, dtype=np.int64), np.array(rows, dtype=np.int64)
-                order = np.argsort(picked, kind="stable")
-                for s in range(0, len(order), 8192):
-                    part = order[s:s + 8192]
-                    out[where[part]] = self._matrix[picked[part]] @ q
+                if len(picked) * 4 > len(m):  # most of the matrix: one pass over contiguous slices
+                    full = np.empty(len(m), dtype=np.float32)
+                    for s in range(0, len(m), 8192):
+                        full[s:s + 8192] = m[s:s + 8192] @ q
+                    out[where] = full[picked]
+                else:
+                    order = np.argsort(picked, kind="stable")
+                    for s in range(0, len(order), 8192):
+                        part = order[s:s + 8192]
+                        out[where[part]] = m[picked[part]] @ q
                 known[where] = True
             return out, known
 
