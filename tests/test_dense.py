@@ -133,6 +133,12 @@ def test_real_model_finds_a_paraphrase_bm25_does_not_pool(repo_factory):
     assert "wait_longer_after_each_failure" in _refs(ranking)
 
 
-def test_a_definition_only_the_dense_stage_found_gets_bm25s_lowest_score_not_an_outlier():
-    z = rank_code_module._bm25_z(np.array([5.0, 1.0, 3.0, 0.0]), np.array([False, False, False, True]))
-    assert z[3] == z[1] == z[:3].min() and abs(z[:3].mean()) < 1e-9
+def test_definitions_only_the_dense_stage_found_never_reshuffle_bm25s_candidates():
+    lexical = np.array([True, True, True, False])
+    bm25 = np.log1p(np.array([5.0, 1.0, 3.0, 0.0]))
+    z = rank_code_module._z(bm25, lexical, floor=True)
+    assert np.allclose(z[:3], rank_code_module.zscore(bm25[:3]))  # as if the dense stage had added nothing
+    assert z[3] == z[:3].min()  # missing from BM25's list: its lowest, not an outlier far below
+    cosine = np.array([0.2, 0.4, 0.3, 0.9])
+    zc = rank_code_module._z(cosine, lexical)
+    assert np.allclose(zc[:3], rank_code_module.zscore(cosine[:3])) and zc[3] > zc[:3].max()

@@ -135,26 +135,32 @@ def _fuse(
     else:
         signals["embedding"] = cosine
     total = wb + we or 1.0
+    # z-scores over BM25's own candidates (`lexical`): the definitions only the dense stage found
+    # are placed among them by the same yardsticks, never reshuffle them
+    lexical = ~np.isin(pool, dense)
     score = (
-        (wb / total) * _bm25_z(signals["bm25"], np.isin(pool, dense))
-        + W_FILE * zscore(np.log1p(signals["file_bm25"]))
+        (wb / total) * _z(np.log1p(signals["bm25"]), lexical, floor=True)
+        + W_FILE * _z(np.log1p(signals["file_bm25"]), lexical)
         + signals["boost"]
     )
     if cosine is not None:
-        score = score + (we / total) * zscore(cosine)
+        score = score + (we / total) * _z(cosine, lexical)
     return pool, {**signals, "score": score}
 
 
-def _bm25_z(bm25: np.ndarray, dense_only: np.ndarray) -> np.ndarray:
-    """z-scores of log(1 + BM25) over BM25's own candidates (one huge lexical match must not swamp
-    every other signal); a definition only the dense stage found gets the lowest of them, as a
-    fused list scores an item missing from one of its lists, not an outlier far below it."""
-    z = np.zeros(len(bm25), dtype=np.float64)
-    lexical = ~dense_only
-    if lexical.any():
-        z[lexical] = zscore(np.log1p(bm25[lexical]))
-        z[dense_only] = z[lexical].min()
-    return z
+def _z(values: np.ndarray, lexical: np.ndarray, *, floor: bool = False) -> np.ndarray:
+    """z-scores by the mean and spread of BM25's own candidates (log(1 + BM25) keeps one huge
+    lexical match from swamping every other signal). `floor`: a definition only the dense stage
+    found scores as the lowest of them, as a fused list scores an item missing from one of its
+    lists, not as an outlier far below it."""
+    if not lexical.any() or lexical.all():
+        return zscore(values)
+    ref = values[lexical]
+    std = ref.std()
+    z = (values - ref.mean()) / std if std > 1e-12 else np.zeros(len(values), dtype=np.float64)
+    if floor:
+        z[~lexical] = z[lexical].min()
+    return np.asarray(z, dtype=np.float64)
 
 
 def _cosine(
