@@ -142,3 +142,17 @@ def test_definitions_only_the_dense_stage_found_never_reshuffle_bm25s_candidates
     cosine = np.array([0.2, 0.4, 0.3, 0.9])
     zc = rank_code_module._z(cosine, lexical)
     assert np.allclose(zc[:3], rank_code_module.zscore(cosine[:3])) and zc[3] > zc[:3].max()
+
+
+def test_index_leaves_test_files_to_the_prompts_that_pool_them(repo_factory):
+    root = repo_factory({**FILES, "tests/test_tally.py": "def test_tally_bill_cents():\n    assert tally_bill_cents([]) == 0\n"})
+    embedder = FakeEmbedder(synonyms=SYNONYMS)
+    store = _store(root, embedder)
+    stats = _index_vectors(root, store)
+    assert stats.embedded == 71  # not the test's definition
+    config = load_config(str(root))
+    index = CodeIndex.build(scan_repo(config), config)
+    stage = nearest(store, index, embedder.embed(["invoice rounding"])[0])
+    assert stage is not None and stage.covered == stage.total == 71 == len(index) - 1
+    ranking = _rank(root, _store(root, embedder))
+    assert not any("dense retrieval" in n for n in ranking.notes)  # everything `index` embeds took part

@@ -1,8 +1,9 @@
 """Dense first stage: the definitions nearest the issue among every stored vector of the code index.
 
-`noface-ctx index` embeds every definition (`vectors.embed_index`) and records, per file (its path
-and content hash), the content keys of its definitions' texts (`save_chunk_keys`: `chunk-keys.npz`
-beside the vector store; numpy, loaded with `allow_pickle=False`). A prompt then scores every
+`noface-ctx index` embeds every definition outside test files (`vectors.embed_index`,
+`embedded_paths`) and records, per file (its path and content hash), the content keys of its
+definitions' texts (`save_chunk_keys`: `chunk-keys.npz` beside the vector store; numpy, loaded
+with `allow_pickle=False`). A prompt then scores every
 definition of every file unchanged since with one pass of dot products against the issue's
 vector (`nearest`), and the best join BM25's pool (`rank.code`), so a definition that shares no
 word with the issue can still be found. Definitions of files changed since `index` (or never
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from noface_ctx.rank.hints import is_test_path
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex
@@ -45,23 +48,25 @@ def _label(path: str, content_hash: str) -> bytes:
     return f"{path}\0{content_hash}".encode("utf-8", "surrogateescape")
 
 
+def embedded_paths(index: CodeIndex) -> list[str]:
+    """The files whose definitions `index` embeds and the dense stage searches: all but tests."""
+    return [p for p in index.paths() if not is_test_path(p)]
+
+
 def save_chunk_keys(store: CachedEmbedder, index: CodeIndex, keys: Sequence[str]) -> None:
-    """Record `keys` (the content key of each definition's text, in chunk-id order) by file."""
-    if store.cache_dir is None or len(keys) != len(index):
+    """Record `keys` (the content key of each definition's text, `embedded_paths` in order) by file."""
+    paths = embedded_paths(index)
+    counts = [len(index.chunk_ids(p)) for p in paths]
+    if store.cache_dir is None or len(keys) != sum(counts):
         return
-    labels, counts = [], []
-    for path in index.paths():
-        ids = index.chunk_ids(path)
-        labels.append(_label(path, index.content_hash(path)))
-        counts.append(len(ids))
-    order = [i for path in index.paths() for i in index.chunk_ids(path)]
+    labels = [_label(p, index.content_hash(p)) for p in paths]
     store.cache_dir.mkdir(parents=True, exist_ok=True)
     target = store.cache_dir / KEYS_NAME
     tmp = target.with_name(f"{target.stem}.{os.getpid()}.tmp.npz")
     with tmp.open("wb") as f:
         np.savez(f, version=np.array([VERSION], dtype=np.int64), labels=np.array(labels, dtype=bytes),
                  counts=np.array(counts, dtype=np.int64),
-                 keys=np.array([keys[i].encode("ascii") for i in order], dtype="S32"))
+                 keys=np.array([k.encode("ascii") for k in keys], dtype="S32"))
     os.replace(tmp, target)
 
 
@@ -73,15 +78,16 @@ def nearest(store: CachedEmbedder, index: CodeIndex, query: np.ndarray) -> Dense
     found = _chunk_keys(store.cache_dir / KEYS_NAME, index)
     if found is None:
         return None
-    ids, keys = found
+    ids, keys, total = found
     cosine, known = store.similarities(keys, query)
     if not known.any():
         return None
-    return DenseStage(ids[known], cosine[known], len(index))
+    return DenseStage(ids[known], cosine[known], total)
 
 
-def _chunk_keys(path: Path, index: CodeIndex) -> tuple[np.ndarray, list[str]] | None:
-    """(chunk ids, content keys) of the definitions whose file is recorded with its current content."""
+def _chunk_keys(path: Path, index: CodeIndex) -> tuple[np.ndarray, list[str], int] | None:
+    """(chunk ids, content keys) of the definitions whose file is recorded with its current
+    content, and how many definitions `index` would have recorded (`embedded_paths`)."""
     try:
         st = os.stat(path)
     except OSError:
@@ -102,13 +108,15 @@ def _chunk_keys(path: Path, index: CodeIndex) -> tuple[np.ndarray, list[str]] | 
     where = {bytes(lab): k for k, lab in enumerate(labels.tolist())}
     ids: list[int] = []
     picked: list[int] = []
-    for path_ in index.paths():
+    total = 0
+    for path_ in embedded_paths(index):
         k = where.get(_label(path_, index.content_hash(path_)))
         chunk_ids = index.chunk_ids(path_)
+        total += len(chunk_ids)
         if k is None or int(counts[k]) != len(chunk_ids):
             continue  # changed since `index`: BM25 only
         ids.extend(chunk_ids)
         picked.extend(range(int(starts[k]), int(starts[k + 1])))
-    found = (np.array(ids, dtype=np.int64), [bytes(b).decode("ascii", "replace") for b in keys[picked].tolist()])
+    found = (np.array(ids, dtype=np.int64), [bytes(b).decode("ascii", "replace") for b in keys[picked].tolist()], total)
     index.memo["dense.chunk_keys"] = (stamp, found)
     return found

@@ -1,5 +1,7 @@
-"""Vectors as part of the index: `noface-ctx index` embeds every definition and every doc section
-once, so that a prompt embeds only the issue itself.
+"""Vectors as part of the index: `noface-ctx index` embeds every definition outside test files
+and every doc section once, so that a prompt embeds only the issue itself. Test files hold most
+definitions of a large repository (61 % of django's) and ranking demotes them unless the issue
+is about tests; a prompt that pools some embeds them then (`details.embedded_now` counts them).
 
 The texts are exactly what ranking embeds (`rank.code.chunk_embed_text`,
 `rank.docs.section_embed_text`), stored in the same content-hash cache (`vector_store.CachedEmbedder`:
@@ -37,11 +39,13 @@ class VectorStats:
 
 
 def index_texts(index: CodeIndex, docs: Sequence[Doc]) -> list[str]:
-    """Every text ranking may embed: each definition of the code index, each section of each doc."""
+    """Every text `index` embeds: each definition outside test files (`dense.embedded_paths`),
+    then each section of each doc."""
     from noface_ctx.rank.code import chunk_embed_text
+    from noface_ctx.rank.dense import embedded_paths
     from noface_ctx.rank.docs import doc_sections, section_embed_text
 
-    texts = [chunk_embed_text(index, i) for i in range(len(index))]
+    texts = [chunk_embed_text(index, i) for path in embedded_paths(index) for i in index.chunk_ids(path)]
     texts += [section_embed_text(doc, sec) for doc in docs for sec in doc_sections(doc)]
     return texts
 
@@ -50,13 +54,14 @@ def embed_index(store: CachedEmbedder, index: CodeIndex, docs: Sequence[Doc], *,
                 progress: Callable[[int, int], None] | None = None) -> VectorStats:
     """`embed_all` over `index_texts`, then record which stored text each definition is, by file
     (`dense.save_chunk_keys`): what lets a prompt search the whole index densely."""
-    from noface_ctx.rank.dense import save_chunk_keys
+    from noface_ctx.rank.dense import embedded_paths, save_chunk_keys
     from noface_ctx.rank.vector_store import content_key
 
     texts = index_texts(index, docs)
     stats = embed_all(store, texts, progress=progress)
+    n_code = sum(len(index.chunk_ids(p)) for p in embedded_paths(index))
     try:
-        save_chunk_keys(store, index, [content_key(t) for t in texts[: len(index)]])
+        save_chunk_keys(store, index, [content_key(t) for t in texts[:n_code]])
     except OSError:
         pass  # not writable: prompts re-rank BM25's pool only, as without `index`
     return stats
