@@ -105,3 +105,18 @@ def test_codebase_finds_modules_by_path_suffix(repo_factory, tmp_path):
     missing = code.resolve(Reference("shop.cart.remove_item", "shop.cart.remove_item", "method", 1), "docs")
     assert (missing.status, missing.lookup, missing.scope) == ("missing", "remove_item", ("src/shop/cart.py",))
     assert code.resolve(Reference("cart.py", "cart.py", "path", 1), "docs").status == "found"  # two: no one file
+
+
+def test_a_damaged_cache_is_read_around_never_trusted_into_a_crash(repo_factory, tmp_path):
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    _age(repo)
+    _words(repo, cache)
+    with sqlite3.connect(str(cache)) as db:
+        db.execute("UPDATE defs SET line = 'x' WHERE name = 'vat_rate'")  # a row of the wrong type
+    assert _words(repo, cache).defined("vat_rate") == []  # skipped, the others still answer
+    assert _words(repo, cache).defined("add_item") == [("pkg/shop.py", "Cart.add_item", 2)]
+    with sqlite3.connect(str(cache)) as db:
+        db.execute("UPDATE files SET size = 'big'")  # stats that are not numbers: rebuilt in memory
+    found = _words(repo, cache)
+    assert found.has("vat_rate") and found.defined("vat_rate") == [("pkg/tax.py", "vat_rate", 1)]

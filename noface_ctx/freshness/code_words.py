@@ -96,7 +96,7 @@ class CodeWords:
             if self._eager():
                 return self.defined(name)
             rows = self._db.execute("SELECT path, qual, line FROM defs WHERE name = ? ORDER BY path, line", (name,))
-            hit = self._defined[name] = [(_path(p), str(q), int(n)) for p, q, n in rows]
+            hit = self._defined[name] = [_definition(p, q, n) for p, q, n in rows if _well_typed(p, q, n)]
         return hit
 
     def _eager(self) -> bool:
@@ -107,9 +107,19 @@ class CodeWords:
         self._vocab = {str(w) for (w,) in self._db.execute("SELECT word FROM vocab WHERE n > 0")}
         defs: dict[str, list[Definition]] = {}
         for name, p, q, n in self._db.execute("SELECT name, path, qual, line FROM defs ORDER BY name, path, line"):
-            defs.setdefault(str(name), []).append((_path(p), str(q), int(n)))
+            if _well_typed(p, q, n):
+                defs.setdefault(str(name), []).append(_definition(p, q, n))
         self._defs = defs
         return True
+
+
+def _well_typed(path: object, qual: object, line: object) -> bool:
+    """A stored definition row as `_update` writes it (a damaged file's other rows are skipped)."""
+    return isinstance(path, bytes) and isinstance(qual, str) and isinstance(line, int)
+
+
+def _definition(path: bytes, qual: str, line: int) -> Definition:
+    return _path(path), qual, line
 
 
 def readable(repo_files: RepoFiles, docs: set[str]) -> list[str]:
@@ -155,8 +165,8 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             except BaseException:
                 db.close()
                 raise
-        except (sqlite3.Error, OSError, UnicodeError):
-            pass  # not usable: the tables are built in memory for this run
+        except (sqlite3.Error, OSError, UnicodeError, ValueError, TypeError):
+            pass  # not usable (or damaged): the tables are built in memory for this run
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.executescript(_TABLES)
     _update(db, prefix, paths)
