@@ -103,6 +103,9 @@ def test_nearest_scores_every_covered_definition_and_rejects_a_damaged_keys_file
     (store.cache_dir / KEYS_NAME).write_bytes(b"PK\x03\x04 not a zip")
     fresh = CodeIndex.build(scan_repo(config), config)
     assert nearest(store, fresh, query) is None  # damaged: waits for the next `index`
+    with (store.cache_dir / KEYS_NAME).open("wb") as f:  # well formed, wrong types
+        np.savez(f, version=np.array([1]), labels=np.array([1.5]), counts=np.array([71]), keys=np.zeros(71))
+    assert nearest(store, CodeIndex.build(scan_repo(config), config), query) is None
 
 
 def test_index_command_records_the_keys(repo, monkeypatch):

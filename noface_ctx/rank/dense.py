@@ -102,6 +102,7 @@ def _chunk_keys(path: Path, index: CodeIndex) -> tuple[np.ndarray, list[str], in
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
         return None  # missing or damaged: the dense stage waits for the next `index`
     if version.tolist() != [VERSION] or labels.ndim != 1 or counts.shape != labels.shape or keys.ndim != 1 \
+            or labels.dtype.kind != "S" or keys.dtype.kind != "S" or counts.dtype.kind not in "iu" \
             or int(counts.sum()) != len(keys) or (counts < 0).any():
         return None
     starts = np.concatenate([[0], np.cumsum(counts)])
