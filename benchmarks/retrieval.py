@@ -178,7 +178,7 @@ def _embed_tree(root: Path, store: Any) -> float:
     t0 = time.perf_counter()
     cfg = load_config(str(root))
     files = scan_repo(cfg)
-    embed_index(store, CodeIndex.build(files, cfg), load_docs(cfg, files).docs)
+    embed_index(store, CodeIndex.build(files, cfg), load_docs(cfg, files).docs, prune=False)  # shared by the rows
     return time.perf_counter() - t0
 
 

@@ -51,14 +51,15 @@ def index_texts(index: CodeIndex, docs: Sequence[Doc]) -> list[str]:
 
 
 def embed_index(store: CachedEmbedder, index: CodeIndex, docs: Sequence[Doc], *,
-                progress: Callable[[int, int], None] | None = None) -> VectorStats:
+                progress: Callable[[int, int], None] | None = None, prune: bool = True) -> VectorStats:
     """`embed_all` over `index_texts`, then record which stored text each definition is, by file
-    (`dense.save_chunk_keys`): what lets a prompt search the whole index densely."""
+    (`dense.save_chunk_keys`): what lets a prompt search the whole index densely. `prune=False`
+    keeps the vectors of other texts (a store shared by several commits of one repository)."""
     from noface_ctx.rank.dense import embedded_paths, save_chunk_keys
     from noface_ctx.rank.vector_store import content_key
 
     texts = index_texts(index, docs)
-    stats = embed_all(store, texts, progress=progress)
+    stats = embed_all(store, texts, progress=progress, prune=prune)
     n_code = sum(len(index.chunk_ids(p)) for p in embedded_paths(index))
     try:
         save_chunk_keys(store, index, [content_key(t) for t in texts[:n_code]])
