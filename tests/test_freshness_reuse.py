@@ -137,3 +137,5 @@ def test_a_doc_judged_again_reuses_its_stored_references(repo: Path, monkeypatch
         db.execute("UPDATE refs SET value = '[[\"x\", 1]]'")
     (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 3"))
     assert lines(repo) == found and read == ["docs/other.md"]
+    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 4"))
+    assert lines(repo) == found and read == ["docs/other.md"]  # the damaged value was written anew

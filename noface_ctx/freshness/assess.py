@@ -147,6 +147,7 @@ class DocJudge:
             self.warnings.append("shallow clone: docs whose last commit is missing are checked for names that do "
                                  "not exist only (no history)")
         self.results: dict[str, DocFreshness] = {}  # by doc path
+        self._keys: dict[str, str] = {}  # doc path -> `_key`
         self._code: Codebase | None = None
         self._dirty: set[str] | None = None
         self._edit_state: dict[str, str] | None = None
@@ -240,9 +241,13 @@ class DocJudge:
         return touched.isdisjoint(value.get("words", ()))
 
     def _key(self, doc: Doc) -> str:
-        h = hashlib.sha1(f"{RULES}\0{self.config.context.stale_after_days}\0".encode())
-        h.update(doc.text.encode("utf-8", "surrogateescape"))
-        return h.hexdigest()
+        """The doc's text and the rules, hashed once per doc and run."""
+        key = self._keys.get(doc.path)
+        if key is None:
+            h = hashlib.sha1(f"{RULES}\0{self.config.context.stale_after_days}\0".encode())
+            h.update(doc.text.encode("utf-8", "surrogateescape"))
+            key = self._keys[doc.path] = h.hexdigest()
+        return key
 
     # ---------------------------------------------------------------- judging
 
@@ -253,6 +258,7 @@ class DocJudge:
         docs = [d for d in docs if d.path not in self.records]
         if not docs:
             return
+        stored: dict[str, list[Reference] | None] = {}  # references kept for a doc's text (None: damaged)
         if self._first_index():  # nothing judged yet: read the docs while `git log` builds the index
             reading = read_references(docs) if len(docs) >= 50 else None  # forked before the thread starts
             with ThreadPoolExecutor(max_workers=1) as pool:
@@ -273,8 +279,9 @@ class DocJudge:
             if not misses:
                 return
             code = self._codebase()
-            stored = index.references(self._key(d) for d in misses) if index is not None else {}  # text unchanged
-            scans = [scan_doc(doc, code, references_from_json(stored.get(self._key(doc)))) for doc in misses]
+            kept = index.references(self._key(d) for d in misses) if index is not None else {}
+            stored = {key: references_from_json(value) for key, value in kept.items()}
+            scans = [scan_doc(doc, code, stored.get(self._key(doc))) for doc in misses]
         dirty = self._dirty_files()
         no_history = scans if index is None else []
         if index is not None:
@@ -306,7 +313,8 @@ class DocJudge:
                 **to_json(judged), "words": sorted(s.words), "updated": updated,
                 "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
         if index is not None:
-            index.save_judged(rows, [(self._key(s.doc), references_to_json(s.refs)) for s in scans])
+            index.save_judged(rows, [(self._key(s.doc), references_to_json(s.refs)) for s in scans
+                                     if stored.get(self._key(s.doc)) is None])
 
     def _since(self, s: DocScan) -> Commit | None:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""

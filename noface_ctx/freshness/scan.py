@@ -10,7 +10,7 @@ import re
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, get_args
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
@@ -113,7 +113,7 @@ def _references_of(docs: list[Doc]) -> dict[str, list[Reference]]:
 
 def references_to_json(refs: Sequence[Reference]) -> list[list[Any]]:
     """References as stored (`history.HistoryIndex.save_judged`), field by field."""
-    return [[r.ref, r.name, r.kind, r.line, r.strict, r.source, r.binds, r.documented] for r in refs]
+    return [[getattr(r, name) for name in _FIELDS] for r in refs]
 
 
 def references_from_json(value: Any) -> list[Reference] | None:
@@ -129,7 +129,8 @@ def references_from_json(value: Any) -> list[Reference] | None:
     return out
 
 
-_STORED = (str, str, str, int, bool, str, str, bool)
+_FIELDS = tuple(f.name for f in fields(Reference))
+_STORED = (str, str, str, int, bool, str, str, bool)  # each field's type, in `_FIELDS` order
 _KINDS = frozenset(get_args(RefKind))
 
 
