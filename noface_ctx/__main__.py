@@ -1,5 +1,5 @@
-import sys
+"""`python -m noface_ctx`."""
 
-from noface_ctx.cli import main
+from noface_ctx.cli import run
 
-sys.exit(main())
+run()

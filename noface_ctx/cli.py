@@ -12,12 +12,12 @@ import contextlib
 import json
 import os
 import sys
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from noface_ctx.errors import NofaceError, UsageError
+from noface_ctx.process import leave, safe_streams, write_crash_log
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -85,7 +85,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
     """Entry point for `noface-ctx` and `python -m noface_ctx`; returns the exit code."""
-    _safe_streams()
+    safe_streams()
     try:
         args = build_parser().parse_args(argv)
         if not args.command:
@@ -104,21 +104,14 @@ def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> i
     except SystemExit as exc:  # argparse --help / --version
         return int(exc.code or 0)
     except Exception as exc:
-        log = _write_crash_log()
+        log = write_crash_log()
         print(f"{PROG}: internal error: {type(exc).__name__}: {exc} (traceback: {log})", file=sys.stderr)
         return 3
 
 
-def _safe_streams() -> None:
-    """Invalid UTF-8 on stdin becomes U+FFFD instead of a crash, and nothing we print (file
-    names with undecodable bytes included) can put invalid UTF-8 on stdout/stderr."""
-    for stream, errors in ((sys.stdin, "replace"), (sys.stdout, "replace"), (sys.stderr, "backslashreplace")):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors=errors)
-            except (ValueError, OSError):
-                pass
+def run() -> NoReturn:
+    """The console script: `main`, then `leave` with its exit code."""
+    leave(main())
 
 
 def _load_config(args: argparse.Namespace) -> Config:
@@ -379,32 +372,3 @@ def _version() -> str:
     from noface_ctx import __version__
 
     return __version__
-
-
-def _write_crash_log() -> str:
-    """The traceback in a new file of the user cache (`crash-<time>-<pid>.log`), else a private
-    mkstemp file: never a fixed shared /tmp path another user could plant or read."""
-    import tempfile
-    import time
-
-    text = traceback.format_exc()
-    try:
-        from noface_ctx.cache_location import user_cache_base
-
-        base = user_cache_base()
-        base.mkdir(parents=True, exist_ok=True)
-        path = base / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except (OSError, RuntimeError):
-        try:
-            fd, name = tempfile.mkstemp(prefix="noface-ctx-crash-", suffix=".log")
-            path = Path(name)
-        except OSError:
-            return "unavailable"
-    try:
-        os.write(fd, text.encode("utf-8", "backslashreplace"))
-    except OSError:
-        return "unavailable"
-    finally:
-        os.close(fd)
-    return str(path)

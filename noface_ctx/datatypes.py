@@ -163,6 +163,9 @@ class RepoFiles:
     # and verdict: equal fingerprints mean the same files with the same contents, so caches of
     # derived data (freshness) may be reused. "" = unknown (never reuse).
     fingerprint: str = field(default="", repr=False, compare=False)
+    # path -> (size, mtime_ns) of each regular file as this scan found it (links left out), so
+    # later stages need not stat the tree again
+    stats: Mapping[str, tuple[int, int]] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self._by_path:

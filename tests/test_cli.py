@@ -112,3 +112,24 @@ def test_module_entry_point_on_this_repository():
     assert "Rotate the context-request log" in proc.stdout
     assert "noface_ctx/signals/respond.py" in proc.stdout
     assert ".ci/run" in proc.stdout.split("CONSTRAINTS:")[0]  # listed as forbidden in MANIFEST
+
+
+def test_the_process_ends_without_teardown_yet_loses_nothing(repo_factory, tmp_path):
+    """`python -m noface_ctx` leaves through `cli.leave`: the whole prompt reaches a pipe, the
+    exit code is kept, and exit handlers still run (a temp cache dir is removed)."""
+    repo = repo_factory(SMALL_REPO)
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "PYTHONPATH": str(ROOT),
+           "NOFACE_CTX_CACHE_DIR": str(blocker / "cache"), "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
+    proc = subprocess.run([sys.executable, "-m", "noface_ctx", "preview", "issue.md", "--no-embed", "--json",
+                           "--repo", str(repo)], capture_output=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)  # complete: it parses
+    assert "def cart_total" in got["prompt"] and "running without a persistent cache" in proc.stdout.decode()
+    left = [p.name for p in (tmp_path / "tmp").iterdir() if p.name != "noface-ctx-tiktoken"]
+    assert left == []  # the fallback cache dir was removed at exit
+    bad = subprocess.run([sys.executable, "-m", "noface_ctx", "preview", "missing.md", "--repo", str(repo)],
+                         capture_output=True, env=env, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count(b"\n") == 1 and bad.stdout == b""

@@ -6,6 +6,7 @@ import base64
 import dataclasses
 import json
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -198,8 +199,10 @@ def test_warm_scan_reads_only_changed_files(repo_factory, monkeypatch):
     assert sorted(reads) == ["a.py", "b.py", "c.md"]
     assert (cache_dir(config) / "scan.json").is_file()
     reads.clear()
-    ScanCache._loaded.clear()  # as in a new process: read scan.json from disk
-    assert scan_repo(config).files == first.files
+    time.sleep(2.1)  # past the racy window
+    _new_process()  # as in a new process without the stored scan: read scan.json from disk
+    (cache_dir(config) / "gate.json").unlink()
+    assert scan_repo(load_config(repo)).files == first.files
     assert reads == []
     (repo / "b.py").write_text(f"k = '{AWS_ID}'\n")
     reads.clear()
@@ -310,3 +313,123 @@ def test_deleted_file_and_commit_state_ignored(repo_factory):
     commit(repo, "untrack b")
     files, _ = by_path(scan_repo(load_config(repo)))
     assert set(files) == {"a.py", "b.py"}  # b.py is untracked now, still not ignored
+
+
+# --------------------------------------------------------------------------- the scan kept across processes
+
+
+def _new_process() -> None:
+    """Forget every in-memory memo, as a new process would start."""
+    from noface_ctx import state
+
+    state.clear_all()
+    ScanCache._loaded.clear()
+
+
+def _spy_classify(monkeypatch) -> list[str]:
+    seen: list[str] = []
+    real = files_mod._classify
+
+    def spy(prefix, path, *args, **kwargs):
+        seen.append(path)
+        return real(prefix, path, *args, **kwargs)
+
+    monkeypatch.setattr(files_mod, "_classify", spy)
+    return seen
+
+
+def test_a_new_process_classifies_only_changed_paths(repo_factory, monkeypatch):
+    repo = repo_factory({"a.py": "x = 1\n", "b.py": "y = 2\n", "docs/c.md": "# c\n", ".env": "A=1\n",
+                         "build/out.py": "x = 1\n"})
+    config = load_config(repo)
+    first = scan_repo(config)
+    assert (cache_dir(config) / "gate.json").is_file()
+    seen = _spy_classify(monkeypatch)
+    time.sleep(2.1)  # past the racy window: the stamps now prove the files unchanged
+    _new_process()
+    again = scan_repo(load_config(repo))
+    assert (again.files, again.excluded) == (first.files, first.excluded)
+    _new_process()
+    seen.clear()
+    assert scan_repo(load_config(repo)).files == first.files
+    assert seen == []  # every verdict came from gate.json
+    (repo / "b.py").write_text(f"k = '{AWS_ID}'\n")  # a credential appears in a known file
+    _new_process()
+    files, excl = by_path(scan_repo(load_config(repo)))
+    assert seen == ["b.py"] and excl["b.py"].category == "secret" and set(files) == {"a.py", "docs/c.md"}
+    assert excl[".env"].category == "secret" and excl["build/out.py"].category == "path"
+
+
+def test_a_new_package_dir_discards_the_stored_scan(repo_factory):
+    repo = repo_factory({"a.py": "x = 1\n", "build/out.py": "x = 1\n"})
+    scan_repo(load_config(repo))
+    time.sleep(2.1)
+    (repo / "build/__init__.py").write_text("")  # `build/` is now a package: its files are source
+    _new_process()
+    files, _ = by_path(scan_repo(load_config(repo)))
+    assert {"build/out.py", "build/__init__.py"} <= set(files)
+
+
+def test_other_rules_do_not_reuse_the_stored_scan(repo_factory):
+    repo = repo_factory({"a.py": "x = 1\n", "gen/b.py": "y = 2\n"})
+    scan_repo(load_config(repo))
+    (repo / ".noface.toml").write_text('[context]\nexclude = ["gen/"]\n')
+    _new_process()
+    _, excl = by_path(scan_repo(load_config(repo)))
+    assert excl["gen/b.py"].category == "config"
+    manifest = Manifest(forbidden=(ManifestEntry("a.py"),))
+    _new_process()
+    _, excl = by_path(scan_repo(load_config(repo), manifest))
+    assert excl["a.py"].category == "forbidden"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "columns", "category", "stamps", "language", "packages"])
+def test_a_damaged_stored_scan_is_ignored(repo_factory, damage):
+    repo = repo_factory({"a.py": "x = 1\n", ".env": "A=1\n", "lib/util.py": "y = 2\n"})
+    config = load_config(repo)
+    first = scan_repo(config)
+    path = cache_dir(config) / "gate.json"
+    data = json.loads(path.read_text())
+    env = data["paths"].index(".env")
+    if damage == "garbage":
+        path.write_bytes(os.urandom(300))
+    else:
+        if damage == "columns":
+            data["kinds"] = data["kinds"][:-1]
+        elif damage == "category":
+            data["kinds"][env] = "x:trusted"
+        elif damage == "stamps":
+            data["stamps"] = [7, 1, 2]
+        elif damage == "language":
+            data["kinds"][env], data["notes"][env] = "code", "../../evil"
+        else:
+            data["packages"] = {"lib": "yes"}
+        path.write_text(json.dumps(data))
+    _new_process()
+    again = scan_repo(load_config(repo))
+    assert (again.files, again.excluded) == (first.files, first.excluded)
+    assert by_path(again)[1][".env"].category == "secret"
+
+
+def test_a_committed_stored_scan_is_never_read(repo_factory):
+    """A gate.json in a cache dir inside the repository, committed, claiming `.env` is plain
+    code: never read, so the secret stays out."""
+    repo = repo_factory({"a.py": "x = 1\n", ".env": "A=1\n", ".noface.toml": '[context]\ncache_dir = "ctx"\n'})
+    config = load_config(repo)
+    scan_repo(config)
+    path = cache_dir(config) / "gate.json"
+    data = json.loads(path.read_text())
+    env = data["paths"].index(".env")
+    data["kinds"][env], data["notes"][env] = "code", ""
+    path.write_text(json.dumps(data))
+    commit(repo, "commit the cache")
+    forged = path.read_bytes()
+    _new_process()
+    _, excl = by_path(scan_repo(load_config(repo)))
+    assert excl[".env"].category == "secret"
+    assert path.read_bytes() == forged, "a tracked cache was written"
+    git(repo, "rm", "-q", "--cached", "ctx/gate.json")  # untracked, it is read, and still refused
+    git(repo, "commit", "-qm", "untrack")
+    _new_process()
+    _, excl = by_path(scan_repo(load_config(repo)))
+    assert excl[".env"].category == "secret"

@@ -64,11 +64,16 @@ class ScanCache:
     _loaded: ClassVar[Memo[str, tuple[tuple[int, int], dict[str, list[Any]]]]] = memo("files.scan_caches", maxsize=16)
 
     def __init__(self, config: Config) -> None:
+        self.config = config
         self.path: Path | None = None
         self.entries: dict[str, list[Any]] = {}
         self.dirty = False
+        self.loaded = False  # read on first use: a scan that reuses every verdict never reads it
+
+    def _load(self) -> None:
+        self.loaded = True
         try:
-            self.path = cache_dir(config) / "scan.json"
+            self.path = cache_dir(self.config) / "scan.json"
             st = self.path.stat()
             seen = self._loaded.get(str(self.path))
             if seen is not None and seen[0] == (st.st_mtime_ns, st.st_size):
@@ -81,17 +86,22 @@ class ScanCache:
             pass  # missing, corrupt, nested too deep or tracked by git: start empty
 
     def get(self, path: str, size: int, mtime: int) -> tuple[str, str] | None:
+        if not self.loaded:
+            self._load()
         e = self.entries.get(path)
         if e is None or len(e) < 2 or e[0] != size or e[1] != mtime:
             return None
         return (e[2], e[3]) if len(e) == 4 else ("", "")
 
     def put(self, path: str, size: int, mtime: int, verdict: tuple[str, str]) -> None:
+        if not self.loaded:
+            self._load()
         self.entries[path] = [size, mtime, *verdict] if verdict[0] else [size, mtime]
         self.dirty = True
 
     def save(self, keep: set[str]) -> None:
-        if self.path is None:
+        """Write the verdicts of the paths in `keep` (others are forgotten); not read, not written."""
+        if self.path is None or not self.loaded:
             return
         if len(self.entries) > len(keep) or not keep.issuperset(self.entries):
             self.entries = {k: v for k, v in self.entries.items() if k in keep}

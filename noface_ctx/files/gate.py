@@ -25,6 +25,7 @@ from noface_ctx import git
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, FileEntry, Manifest, RepoFiles
 from noface_ctx.files.content import ScanCache, content_excluded, content_verdict
+from noface_ctx.files.last_scan import load_last_scan, rules_key, save_last_scan
 from noface_ctx.files.rules import (
     EXCLUDED_DIRS,
     NOFACE_DIR,
@@ -54,7 +55,9 @@ def _rules_for(config: Config, manifest: Manifest | None, explicit: Collection[s
     key = (str(config.root), config.max_file_size_kb, config.context.exclude, manifest, frozenset(explicit))
     rules = _RULES_MEMO.get(key)
     if rules is None:
-        rules = _RULES_MEMO.put(key, Rules(config, manifest, explicit))
+        rules = Rules(config, manifest, explicit)
+        rules.key = rules_key(config, manifest, rules.explicit)
+        rules = _RULES_MEMO.put(key, rules)
     return rules
 
 
@@ -91,8 +94,11 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
         paths = _unique(walked, seen)
         stamps = _stamps(prefix, paths)
     last = rules.last
-    if last is not None and last.paths == paths and last.stamps == stamps and last.pruned == pruned \
-            and not last.racy and last.result.has_git == (tracked is not None):
+    if last is None and tracked is not None:  # a new process: the scan an earlier one stored
+        last = rules.last = load_last_scan(config, rules, rules.key)
+        rules.stored_racy = last.racy if last is not None else frozenset()
+    if last is not None and last.result is not None and last.paths == paths and last.stamps == stamps \
+            and last.pruned == pruned and not last.racy and last.result.has_git == (tracked is not None):
         return last.result
     return _full_scan(config, rules, prefix, paths, stamps, pruned, tracked is not None, warnings)
 
@@ -127,21 +133,25 @@ def _stamps(prefix: str, paths: list[str]) -> list[Stamp | None]:
     return out
 
 
+FEW_CHANGES = 32  # up to this many paths to classify again: no scan.json read, no gate.json write
 RACY_NS = 2_000_000_000  # files modified this recently get their content hashed into the fingerprint
 
 
 def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stamps: list[Stamp | None],
                pruned: list[Excluded], has_git: bool, warnings: list[str]) -> RepoFiles:
     """Classify every path; a path whose stamp is unchanged since the last scan keeps its verdict."""
-    cache = ScanCache(config)
     excluded: list[Excluded] = list(pruned)
     files: list[FileEntry] = []
     last = rules.last
     before = dict(zip(last.paths, last.stamps, strict=True)) if last is not None else {}
+    kept_all = [last.outcome.get(path) if last is not None and path not in last.racy and stamp is not None
+                and before.get(path) == stamp else None for path, stamp in zip(paths, stamps, strict=True)]
+    classified = kept_all.count(None)
+    # A handful of changed files is read again rather than looked up in (and saved to) scan.json.
+    cache = ScanCache(config) if last is None or classified > FEW_CHANGES else None
     outcome: dict[str, FileEntry | Excluded] = {}
-    for path, stamp in zip(paths, stamps, strict=True):
-        kept = last.outcome.get(path) if last is not None and path not in last.racy else None
-        if kept is not None and stamp is not None and before.get(path) == stamp:
+    for path, stamp, kept in zip(paths, stamps, kept_all, strict=True):
+        if kept is not None:
             entry, why = (kept, None) if isinstance(kept, FileEntry) else (None, kept)
         else:
             entry, why = _classify(prefix, path, rules, cache, warnings, stamp)
@@ -151,7 +161,8 @@ def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stam
         elif entry is not None:
             files.append(entry)
             outcome[path] = entry
-    cache.save(set(paths))
+    if cache is not None:
+        cache.save(set(paths))
     files.sort(key=lambda f: f.path)
     excluded.sort(key=lambda e: e.path)
     since = time.time_ns() - RACY_NS
@@ -162,9 +173,16 @@ def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stam
             digest.update(path.encode("utf-8", "surrogateescape") + b"\0" + _content_digest(prefix + path))
         except OSError:
             digest.update(path.encode("utf-8", "surrogateescape") + b"\0?")
+    stats = {p: (st[0], st[1]) for p, st in zip(paths, stamps, strict=True) if st is not None and len(st) == 3}
     result = RepoFiles(root=prefix[:-1], files=tuple(files), excluded=tuple(excluded), has_git=has_git,
-                       warnings=tuple(warnings), fingerprint=digest.hexdigest())
+                       warnings=tuple(warnings), fingerprint=digest.hexdigest(), stats=stats)
     rules.last = LastScan(paths, stamps, pruned, racy, result, outcome)
+    rules.unsaved += classified
+    # A few changed paths cost less to classify again than a write; paths stored as racy are
+    # classified by every process until stored settled.
+    if has_git and (last is None or rules.unsaved > FEW_CHANGES or rules.stored_racy - racy):
+        save_last_scan(config, rules, rules.key, rules.last)
+        rules.unsaved, rules.stored_racy = 0, racy
     return result
 
 

@@ -24,7 +24,7 @@ import re
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from noface_ctx import cachefile
@@ -160,7 +160,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             try:
                 with db:
                     db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
-                    _update(db, prefix, paths)
+                    _update(db, prefix, paths, repo_files.stats)
                 return CodeWords(db)
             except BaseException:
                 db.close()
@@ -169,7 +169,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             pass  # not usable (or damaged): the tables are built in memory for this run
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.executescript(_TABLES)
-    _update(db, prefix, paths)
+    _update(db, prefix, paths, repo_files.stats)
     return CodeWords(db)
 
 
@@ -178,6 +178,10 @@ def _open(cache: Path) -> sqlite3.Connection:
         raise sqlite3.OperationalError(f"{cache} is tracked by git")
     db = sqlite3.connect(str(cache), timeout=30, isolation_level=None, check_same_thread=False)
     try:
+        # Derived data: a commit need not reach the disk before the hook ends (WAL keeps the
+        # file whole on a crash; at worst the last update is made again).
+        db.execute("PRAGMA journal_mode = WAL")  # (a no-op once the file is in WAL mode)
+        db.execute("PRAGMA synchronous = NORMAL")
         if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
             db.executescript("DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS vocab; "
                              f"DROP TABLE IF EXISTS defs; PRAGMA user_version = {_SCHEMA};")
@@ -188,26 +192,30 @@ def _open(cache: Path) -> sqlite3.Connection:
     return db
 
 
-def _update(db: sqlite3.Connection, prefix: str, paths: list[str]) -> None:
-    """Bring the tables in line with the files now: read the new and changed ones, forget the gone ones."""
+def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mapping[str, tuple[int, int]]) -> None:
+    """Bring the tables in line with the files now: read the new and changed ones, forget the gone
+    ones. `stats`: (size, mtime_ns) by path, as the gate's scan found them (others are stat'ed)."""
     known = {_path(p): (int(s), int(m)) for p, s, m in db.execute("SELECT path, size, mtime FROM files")}
     recent = time.time_ns() - _RACY_NS
     fresh: dict[str, Entry] = {}
     reread: set[str] = set()
     for path in paths:
-        try:
-            st = os.stat(prefix + path)
-        except OSError:
-            continue
+        now = stats.get(path)
+        if now is None:
+            try:
+                st = os.stat(prefix + path)
+            except OSError:
+                continue
+            now = (st.st_size, st.st_mtime_ns)
         stat = known.get(path)
-        if stat is not None and stat == (st.st_size, st.st_mtime_ns) and st.st_mtime_ns < recent:
+        if stat is not None and stat == now and now[1] < recent:
             continue
         reread.add(path)
-        entry = _entry(prefix + path, st.st_size, st.st_mtime_ns if st.st_mtime_ns < recent else -1)
+        entry = _entry(prefix + path, now[0], now[1] if now[1] < recent else -1)
         if entry is not None:
             fresh[path] = entry
-    now = set(paths)
-    gone = [p for p in known if p in reread or p not in now]
+    listed = set(paths)
+    gone = [p for p in known if p in reread or p not in listed]
     if not gone and not fresh:
         return
     counts: Counter[str] = Counter()

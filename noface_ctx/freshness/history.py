@@ -379,9 +379,13 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
             db = None
     if db is None:
         db = sqlite3.connect(":memory:", check_same_thread=False)
-    db.executescript(f"""
-        PRAGMA user_version = {SCHEMA};
-        PRAGMA journal_mode = WAL;
+    # Derived data: WAL keeps the file whole on a crash, and NORMAL does not wait for the disk at
+    # each commit (at worst the last commits' answers are worked out again).
+    db.execute("PRAGMA journal_mode = WAL")  # (a no-op once the file is in WAL mode)
+    db.execute("PRAGMA synchronous = NORMAL")
+    if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:  # a header write only when new
+        db.execute(f"PRAGMA user_version = {SCHEMA}")
+    db.executescript("""
         CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS commits(seq INTEGER PRIMARY KEY AUTOINCREMENT, sha TEXT UNIQUE, time INTEGER,
                                            subject TEXT);
