@@ -120,3 +120,23 @@ def test_a_damaged_cache_is_read_around_never_trusted_into_a_crash(repo_factory,
         db.execute("UPDATE files SET size = 'big'")  # stats that are not numbers: rebuilt in memory
     found = _words(repo, cache)
     assert found.has("vat_rate") and found.defined("vat_rate") == [("pkg/tax.py", "vat_rate", 1)]
+
+
+def test_a_large_write_ahead_log_is_emptied_for_the_next_process(repo_factory, tmp_path, monkeypatch):
+    """A process ends without closing its connections (`process.leave`), so a big first build
+    would leave its whole log for the next process to read: past `WAL_LIMIT` it is emptied."""
+    from noface_ctx import cachefile
+
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    wal = tmp_path / "words.sqlite-wal"
+    _age(repo)
+    _words(repo, cache)
+    assert wal.exists() and wal.stat().st_size > 0  # under the limit: left for the next write to reuse
+    assert sqlite3.connect(str(cache)).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    write_tree(repo, {"pkg/new.py": "def fresh_name():\n    return 1\n"})
+    _age(repo)
+    monkeypatch.setattr(cachefile, "WAL_LIMIT", 0)
+    found = _words(repo, cache)
+    assert wal.stat().st_size == 0 and found.has("fresh_name")
+    assert _words(repo, cache).defined("fresh_name") == [("pkg/new.py", "fresh_name", 1)]

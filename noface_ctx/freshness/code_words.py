@@ -161,6 +161,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
                 with db:
                     db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
                     _update(db, prefix, paths, repo_files.stats)
+                cachefile.settle_wal(db, cache)
                 return CodeWords(db)
             except BaseException:
                 db.close()

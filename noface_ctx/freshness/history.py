@@ -62,6 +62,7 @@ class HistoryIndex:
 
     def __init__(self, root: str | Path, db_path: Path | None) -> None:
         self.root = str(root)
+        self.db_path = db_path
         self.db = _connect(db_path)
         self.blobs = git.Blobs(self.root)
         self._defs: dict[tuple[str, str, str], str | None] = {}
@@ -100,6 +101,7 @@ class HistoryIndex:
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
         cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
         self.db.commit()
+        cachefile.settle_wal(self.db, self.db_path)
         return added
 
     def meta(self, key: str) -> str | None:
@@ -353,6 +355,7 @@ class HistoryIndex:
                                 self._new_greps)
             self._new_defs, self._new_greps = [], []
             self.db.commit()
+            cachefile.settle_wal(self.db, self.db_path)
         except sqlite3.Error:
             pass  # another process holds the database: the answers are recomputed next time
 
