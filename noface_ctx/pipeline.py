@@ -114,6 +114,7 @@ def build_prompt(
     cfg = run.stage("config", _config, config, repo)
     total = cfg.context.budget_tokens if budget is None else int(budget)
     run.warn(cfg.warnings, important=True)
+    embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)  # a new process loads it meanwhile
     the_issue = run.stage("issue", _issue, issue, cfg, manifest, run)
     _check_budget(cfg, the_issue, total)
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
@@ -121,7 +122,6 @@ def build_prompt(
     index = run.stage("index", _index, files, cfg)
     run.warn(cache_warnings(cfg), important=True)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
-    embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)
     pool = run.stage("ranking", choose_docs, the_issue, docset, cfg, complexity, embedding=embedder is not None)
     fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, pool.slugs)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, pool, fresh,
@@ -202,6 +202,9 @@ def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[Cached
     status = get_embedder(cfg.context.embedding_model, enabled=cfg.context.embeddings if enabled is None else enabled)
     if status.embedder is None:
         return None, status.reason
+    preload = getattr(status.embedder, "preload", None)
+    if callable(preload):  # loading starts now, in the background, while the files are scanned
+        preload()
     where = cache_dir(cfg) / "embeddings"
     key = (str(where), id(status.embedder))
     cached = _EMBEDDERS.get(key)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -311,3 +313,23 @@ def test_outlines_and_grouping_never_break_the_budget(cands, available, cap):
     assert len(keys) == len(set(keys))
     methods = {(c.candidate.path, c.candidate.ref.rpartition(".")[0]) for c in sel.code if c.form.label != "class-outline"}
     assert set(keys) <= methods
+
+
+def test_the_fast_vocabulary_read_encodes_like_tiktoken_itself(tmp_path):
+    """`tokens._read_ranks` replaces tiktoken's slow loader: same ids for varied text, and a file
+    that does not match its hash is refused."""
+    import tiktoken
+
+    from noface_ctx import tokens
+
+    theirs = tiktoken.get_encoding(tokens.ENCODING)
+    ours = tokens._encoding()
+    text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    text += "\nnaïve café — 東京 🚀 <|endoftext|> \t\r\n  def f(x):\n\treturn x**2\n"
+    assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
+    assert ours.n_vocab == theirs.n_vocab
+    fake = tmp_path / "v.tiktoken"
+    fake.write_bytes(b"YQ== 0\nYg== 1\n")
+    assert tokens._read_ranks(str(fake)) == {b"a": 0, b"b": 1}
+    with pytest.raises(ValueError, match="hash mismatch"):
+        tokens._read_ranks(str(fake), expected_hash="0" * 64)

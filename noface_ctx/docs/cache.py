@@ -78,7 +78,7 @@ class TermCache:
     terms are stored as space-joined strings (terms are word characters), one per section, so
     reading and checking the file costs per section, not per term."""
 
-    VERSION = 2  # bump whenever `tokenize`, sections or the BM25 parameters change
+    VERSION = 3  # bump whenever `tokenize`, sections or the BM25 parameters change
 
     def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Terms]) -> None:
         from noface_ctx.config import cache_dir
@@ -93,7 +93,9 @@ class TermCache:
         self.signature = hashlib.sha1(repr([(d.path, self.keys[d.path]) for d in docset.docs]).encode()).hexdigest()
         valid: dict[str, Any] | None = stored if isinstance(stored, dict) else None
         self.docs: dict[str, tuple[str, Joined]] = dict(valid["docs"]) if valid is not None else {}
-        self._bm25 = valid.get("bm25") if valid is not None and valid.get("signature") == self.signature else None
+        same = valid is not None and valid.get("signature") == self.signature
+        self._bm25 = valid.get("bm25") if same and valid is not None else None
+        self._df: dict[str, int] | None = valid.get("df") if same and valid is not None else None
         self.dirty = False
 
     def tokens(self, doc: Doc) -> Terms:
@@ -105,17 +107,20 @@ class TermCache:
         self.dirty = True
         return value
 
-    def bm25(self) -> Any:
-        return self._bm25
+    def bm25(self) -> tuple[Any, dict[str, int] | None]:
+        """The vault's BM25 index and its document frequencies (term → sections holding it),
+        when stored for these very docs; else (None, None)."""
+        return (self._bm25, self._df) if self._bm25 is not None and self._df is not None else (None, None)
 
-    def keep_bm25(self, bm25: Any) -> None:
-        self._bm25 = bm25
+    def keep_bm25(self, bm25: Any, df: dict[str, int]) -> None:
+        self._bm25, self._df = bm25, df
         self.dirty = True
 
     def save(self) -> None:
         if self.dirty:
             docs = {p: v for p, v in self.docs.items() if p in self.keys}  # forget removed docs
-            cachefile.save(self.path, self.VERSION, {"signature": self.signature, "docs": docs, "bm25": self._bm25})
+            cachefile.save(self.path, self.VERSION, {"signature": self.signature, "docs": docs, "bm25": self._bm25,
+                                                     "df": self._df})
             self.dirty = False
 
 
@@ -145,8 +150,10 @@ def _valid_terms(value: Any) -> bool:
     def terms(v: Any) -> bool:
         return isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and _strs(v[1])
 
+    df = value.get("df") if isinstance(value, dict) else None
     return (isinstance(value, dict) and isinstance(value.get("signature"), str) and _pairs(value.get("docs"), terms)
-            and (value.get("bm25") is None or isinstance(value.get("bm25"), BM25)))
+            and (value.get("bm25") is None or isinstance(value.get("bm25"), BM25))
+            and (df is None or (isinstance(df, dict) and all(type(k) is str and type(n) is int for k, n in df.items()))))
 
 
 class TokenMemo:

@@ -71,24 +71,41 @@ class DocCorpus:
 
     def __init__(self, docset: DocSet, cache: TermCache | None = None) -> None:
         self.refs: list[tuple[Doc, int, Section]] = []
-        tokens: list[list[str]] = []
-        self.own: list[set[str]] = []  # the section's own terms, to pick a doc's best sections
+        self._terms: list[tuple[list[str], list[str]]] = []  # (the doc's title terms, the section's own)
         for doc in docset.docs:
             sections = doc_sections(doc)
             context, owns = cache.tokens(doc) if cache is not None else _doc_tokens(doc)
             for i, (sec, own) in enumerate(zip(sections, owns, strict=False)):
                 self.refs.append((doc, i, sec))
-                self.own.append(set(own))
-                tokens.append(context + own)
-        self.sets = [set(t) for t in tokens]  # with the doc's title and description: doc relevance
-        self.n = len(tokens)
-        self.df: Counter[str] = Counter(t for s in self.sets for t in s)
-        stored = cache.bm25() if cache is not None else None
-        self.bm25 = stored if stored is not None else BM25(tokens)
-        if cache is not None and stored is None:
-            cache.keep_bm25(self.bm25)
+                self._terms.append((context, own))
+        self.n = len(self._terms)
+        # Each section's term sets are built when a query first looks at it (a query looks at
+        # a few hundred of django's 10,725 sections).
+        self._sets: dict[int, set[str]] = {}  # with the doc's title and description: doc relevance
+        self._own: dict[int, set[str]] = {}  # the section's own terms, to pick a doc's best sections
+        stored, df = cache.bm25() if cache is not None else (None, None)
+        if stored is None or df is None:
+            stored = BM25([context + own for context, own in self._terms])
+            df = dict(Counter(t for i in range(self.n) for t in self._set(i)))
+            if cache is not None:
+                cache.keep_bm25(stored, df)
+        self.bm25 = stored
+        self.df: Mapping[str, int] = df
         self._typical: float | None = None
         self._positions: dict[tuple[str, int], int] | None = None
+
+    def _set(self, i: int) -> set[str]:
+        got = self._sets.get(i)
+        if got is None:
+            context, own = self._terms[i]
+            got = self._sets[i] = set(context).union(own)
+        return got
+
+    def _own_set(self, i: int) -> set[str]:
+        got = self._own.get(i)
+        if got is None:
+            got = self._own[i] = set(self._terms[i][1])
+        return got
 
     def position(self, slug: str, i: int) -> int:
         """Row of section `i` of doc `slug` in `refs`."""
@@ -108,7 +125,7 @@ class DocCorpus:
         return weights, max(sum(weights.values()), MIN_QUERY_TERMS * self._typical, 1e-9)
 
     def coverage(self, i: int, weights: Mapping[str, float], denom: float, *, own: bool = False) -> float:
-        present = self.own[i] if own else self.sets[i]
+        present = self._own_set(i) if own else self._set(i)
         return sum(w for t, w in weights.items() if t in present) / denom
 
 

@@ -16,6 +16,7 @@ hash (`rank/vector_store.py`), so unchanged docs and code are never embedded twi
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,8 +127,30 @@ class OnnxEmbedder:
         self._session: _OnnxSession | None = None
         self._tokenizer: BertWordPieceTokenizer | None = None
         self._output = ""
+        self._lock = threading.Lock()  # one load, whichever thread asks first
+        self._preloading = False
+
+    def preload(self) -> None:
+        """Start loading the model in a background thread: onnxruntime builds its session
+        without holding the GIL, so a new process overlaps the load (~0.3 s) with its scan and
+        index loading. A failed load is left for the first `embed` to report."""
+        if self._session is None and not self._preloading:
+            self._preloading = True
+            threading.Thread(target=self._quiet_load, name="noface-ctx-model-load", daemon=True).start()
+
+    def _quiet_load(self) -> None:
+        try:
+            self._load()
+        except Exception:  # reported by the first `embed`, which loads again
+            pass
 
     def _load(self) -> tuple[_OnnxSession, BertWordPieceTokenizer]:
+        if self._session is not None and self._tokenizer is not None:
+            return self._session, self._tokenizer
+        with self._lock:
+            return self._load_locked()
+
+    def _load_locked(self) -> tuple[_OnnxSession, BertWordPieceTokenizer]:
         if self._session is None or self._tokenizer is None:
             import onnxruntime as ort
             from tokenizers import BertWordPieceTokenizer
