@@ -125,60 +125,78 @@ def bm25_matrix(
 
 
 class BM25:
-    """BM25 over pre-tokenised documents (through `bm25s`). Scores are raw BM25; normalise per query."""
+    """BM25 over pre-tokenised documents. `bm25s` builds the index (its term-major matrix of
+    per-document scores); scoring and loading a stored index are done here on those arrays, so
+    a process that only queries a cached index never imports `bm25s`. Scores are raw BM25 (the
+    same float32 sums as `bm25s.BM25.get_scores`); normalise per query."""
 
     def __init__(self, corpus_tokens: Sequence[Sequence[str]], *, k1: float = K1, b: float = B) -> None:
         import bm25s
 
         self.size = len(corpus_tokens)
-        self._retriever = bm25s.BM25(k1=k1, b=b)
+        self.k1, self.b = float(k1), float(b)
+        retriever = bm25s.BM25(k1=k1, b=b)
         vocab: dict[str, int] = {}
         ids = [[vocab.setdefault(t, len(vocab)) for t in doc] for doc in corpus_tokens]
         self._vocab = vocab
-        if self.size:
-            self._retriever.index(bm25s.tokenization.Tokenized(ids=ids, vocab=vocab), show_progress=False)
+        self._vocab_dict: dict[str, int] = {}
+        self._scores: dict[str, Any] = {}
+        if self.size and vocab:  # (bm25s cannot index a corpus without a single term)
+            retriever.index(bm25s.tokenization.Tokenized(ids=ids, vocab=vocab), show_progress=False)
+            got = retriever.scores
+            self._scores = {k: got[k] for k in ("data", "indices", "indptr", "num_docs")}
+            self._vocab_dict = dict(retriever.vocab_dict)
 
     def to_state(self) -> dict[str, Any]:
         """Plain data (numbers, strings, numeric arrays) for a cache file: never a pickle."""
-        r = self._retriever
-        scores = getattr(r, "scores", None) or {}
         return {
-            "size": self.size, "k1": float(r.k1), "b": float(r.b), "vocab": dict(self._vocab),
-            "vocab_dict": dict(getattr(r, "vocab_dict", {}) or {}),
-            "scores": {k: scores[k] for k in ("data", "indices", "indptr", "num_docs") if k in scores},
-            "unique": sorted(int(i) for i in getattr(r, "unique_token_ids_set", ()) or ()),
+            "size": self.size, "k1": self.k1, "b": self.b, "vocab": dict(self._vocab),
+            "vocab_dict": dict(self._vocab_dict), "scores": dict(self._scores),
+            "unique": sorted(set(self._vocab_dict.values())),
         }
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> BM25:
         """The index `to_state` described; ValueError when `state` is not one."""
-        import bm25s
-
         size, vocab, scores = int(state["size"]), state["vocab"], state["scores"]
         if not isinstance(vocab, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()):
             raise ValueError("bad BM25 vocabulary")
         self = cls.__new__(cls)
-        self.size = size
+        self.size, self.k1, self.b = size, float(state["k1"]), float(state["b"])
         self._vocab = vocab
-        self._retriever = bm25s.BM25(k1=float(state["k1"]), b=float(state["b"]))
-        if size:
+        self._vocab_dict, self._scores = {}, {}
+        if size and scores:
             if set(scores) != {"data", "indices", "indptr", "num_docs"} or int(scores["num_docs"]) != size:
                 raise ValueError("bad BM25 scores")
             for k in ("data", "indices", "indptr"):
-                if not isinstance(scores[k], np.ndarray) or scores[k].ndim != 1:
+                if not isinstance(scores[k], np.ndarray) or scores[k].ndim != 1 or scores[k].dtype.kind not in "iuf":
                     raise ValueError("bad BM25 scores")
-            self._retriever.scores = dict(scores)
-            self._retriever.vocab_dict = dict(state["vocab_dict"])
-            self._retriever.unique_token_ids_set = set(state["unique"])
-            self._retriever.nonoccurrence_array = None  # only set for BM25L/BM25+, not the default method
+            data, indices, indptr = scores["data"], scores["indices"], scores["indptr"]
+            if (len(indices) != len(data) or indptr.dtype.kind == "f" or indices.dtype.kind == "f" or len(indptr) < 1
+                    or int(indptr[0]) != 0 or int(indptr[-1]) != len(data) or np.any(np.diff(indptr) < 0)
+                    or (len(indices) and (int(indices.min()) < 0 or int(indices.max()) >= size))):
+                raise ValueError("bad BM25 scores")
+            vocab_dict = state["vocab_dict"]
+            if not isinstance(vocab_dict, dict) or not all(  # ("" is bm25s's empty token, past the matrix)
+                    isinstance(k, str) and type(v) is int and (0 <= v < len(indptr) - 1 or k == "")
+                    for k, v in vocab_dict.items()):
+                raise ValueError("bad BM25 vocabulary")
+            self._scores = {"data": data, "indices": indices, "indptr": indptr, "num_docs": size}
+            self._vocab_dict = vocab_dict
         return self
 
     def scores(self, query_tokens: Iterable[str]) -> np.ndarray:
-        """One score per document (zeros when no query term is in the corpus)."""
-        known = [t for t in query_tokens if t in self._vocab]
-        if not self.size or not known:
-            return np.zeros(self.size, dtype=np.float32)
-        return np.asarray(self._retriever.get_scores(known), dtype=np.float32)
+        """One score per document (zeros when no query term is in the corpus). Each query term
+        adds its column of the score matrix, in query order (a repeated term counts again)."""
+        known = [self._vocab_dict[t] for t in query_tokens if t and t in self._vocab and t in self._vocab_dict]
+        out = np.zeros(self.size, dtype=np.float32)
+        if not self._scores or not known:
+            return out
+        data, indices, indptr = self._scores["data"], self._scores["indices"], self._scores["indptr"]
+        rows = [indices[indptr[t]:indptr[t + 1]] for t in known]
+        values = [data[indptr[t]:indptr[t + 1]] for t in known]
+        np.add.at(out, np.concatenate(rows), np.concatenate(values).astype(np.float32, copy=False))
+        return out
 
 
 def zscore(values: np.ndarray) -> np.ndarray:
