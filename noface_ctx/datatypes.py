@@ -180,6 +180,11 @@ class RepoFiles:
         return self._excluded_by_path.get(path)
 
     def abspath(self, path: str) -> str:
+        """The absolute path of a repository path (the same as joining with `PurePosixPath`,
+        without building one for the plain relative paths git lists)."""
+        if (path and path[0] != "/" and self.root != "/" and not self.root.endswith("/") and "//" not in path
+                and not path.endswith(("/", "/.")) and path != "." and not path.startswith("./") and "/./" not in path):
+            return f"{self.root}/{path}"
         return str(PurePosixPath(self.root) / path)
 
 

@@ -131,18 +131,21 @@ def _plan(repo_files: RepoFiles, wanted: list[tuple[str, str | None]], old: Inde
     changed = old is None or len(old_files) != len(wanted)
     for path, lang in wanted:
         rec = old_files.get(path)
-        try:
-            st = os.stat(repo_files.abspath(path))
-        except OSError:
-            changed = True
-            continue
+        now = repo_files.stats.get(path)  # (size, mtime_ns) as the gate's scan found it
+        if now is None:
+            try:
+                st = os.stat(repo_files.abspath(path))
+            except OSError:
+                changed = True
+                continue
+            now = (st.st_size, st.st_mtime_ns)
         if rec is not None and rec.language == lang:
-            if rec.size == st.st_size and rec.mtime_ns == st.st_mtime_ns:
+            if rec.size == now[0] and rec.mtime_ns == now[1]:
                 reuse[path] = rec
                 continue
             digest = hash_file(repo_files.abspath(path))
             if digest == rec.hash:
-                reuse[path] = rec._replace(size=st.st_size, mtime_ns=st.st_mtime_ns, language=lang)
+                reuse[path] = rec._replace(size=now[0], mtime_ns=now[1], language=lang)
                 changed = True  # stat refreshed, worth saving
                 continue
         to_parse.append((path, lang))
