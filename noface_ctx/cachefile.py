@@ -198,6 +198,8 @@ class _Decoder:
     def __init__(self, arrays: list[np.ndarray]) -> None:
         self.arrays = arrays
         self.classes = _class_table()
+        # class name -> (its field names, (field, check) pairs): built once per file, used per object
+        self.checks: dict[str, tuple[frozenset[str], list[tuple[str, Callable[[Any], bool]]]]] = {}
 
     def dec(self, v: Any) -> Any:
         t = type(v)
@@ -230,12 +232,15 @@ class _Decoder:
             state = self.dec(v["v"])
             if from_state is not None:
                 return from_state(state)
-            fields = _field_types(cls)
-            if not isinstance(state, dict) or set(state) != set(fields):
+            checks = self.checks.get(v["c"])
+            if checks is None:
+                fields = _field_types(cls)
+                checks = self.checks[v["c"]] = (frozenset(fields), [(n, _checker(t)) for n, t in fields.items()])
+            if not isinstance(state, dict) or state.keys() != checks[0]:
                 raise CacheFormatError(f"fields of {v['c']} do not match")
-            for name, typ in fields.items():
-                if not _is(state[name], typ):
-                    raise CacheFormatError(f"{v['c']}.{name}: not a {typ}")
+            for name, ok in checks[1]:
+                if not ok(state[name]):
+                    raise CacheFormatError(f"{v['c']}.{name}: not a {_field_types(cls)[name]}")
             return cls(**state)
         raise CacheFormatError(f"unknown tag {tag!r}")
 
@@ -252,6 +257,18 @@ def _field_types(cls: type) -> dict[str, str]:
 
 
 _ALTS: Memo[str, list[str]] = memo("cachefile.type_alternatives", maxsize=None)
+_EXACT: dict[str, Callable[[Any], bool]] = {  # what `_is` answers for these, for decoded JSON values
+    "str": lambda v: type(v) is str,
+    "int": lambda v: type(v) is int,
+    "bool": lambda v: type(v) is bool,
+    "str | None": lambda v: v is None or type(v) is str,
+    "int | None": lambda v: v is None or type(v) is int,
+}
+
+
+def _checker(typ: str) -> Callable[[Any], bool]:
+    """`_is(value, typ)` as a function of the value (a direct type test for the common types)."""
+    return _EXACT.get(typ) or (lambda v: _is(v, typ))
 
 
 def _is(value: Any, typ: str) -> bool:

@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
 
-    p = sub.add_parser("index", help="build or refresh the code index and its vectors (in the user cache)")
+    p = sub.add_parser("index", help="build or refresh the code index, every doc's freshness and the vectors (in the user cache)")
     _common(p)
     p.add_argument("--no-embed", action="store_true", help="index the code only; embed nothing")
 
@@ -231,9 +232,17 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
         f"{stats.get('chunks', 0)} definitions in {stats.get('seconds', 0):.2f}s",
         file=sys.stderr,
     )
+    from noface_ctx.docs.load import load_docs
+    from noface_ctx.freshness.assess import assess_docs
+
+    docs = load_docs(config, repo_files).docs
+    # Every doc judged now (history index and code words built on the way), so no prompt
+    # judges a doc for the first time.
+    started = time.perf_counter()
+    fresh = assess_docs(docs, repo_files, index, config)
+    print(f"freshness: {len(fresh.by_path)} docs judged in {time.perf_counter() - started:.2f}s", file=sys.stderr)
     if args.no_embed:
         return 0
-    from noface_ctx.docs.load import load_docs
     from noface_ctx.pipeline import shared_embedder
     from noface_ctx.rank.vectors import embed_index
 
@@ -242,7 +251,7 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
         print(f"vectors: skipped ({note})", file=sys.stderr)
         return 0
     with _progress() as bar:
-        vec = embed_index(store, index, load_docs(config, repo_files).docs, progress=bar("embedding") if bar else None)
+        vec = embed_index(store, index, docs, progress=bar("embedding") if bar else None)
     print(f"vectors: {vec.texts} definitions and doc sections, {vec.embedded} embedded, "
           f"{vec.dropped} dropped, in {vec.seconds:.2f}s ({store.name})", file=sys.stderr)
     return 0

@@ -3,6 +3,7 @@ notices the change that should invalidate it."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from conftest import commit, git, write_tree
 from noface_ctx import cachefile
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
-from noface_ctx.datatypes import Issue
+from noface_ctx.datatypes import Doc, Issue
 from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
 from noface_ctx.freshness import scan as freshness_mod
@@ -183,3 +184,32 @@ def test_stage_benchmark_reports_every_stage_cold_and_warm(repo_factory):
     assert "| freshness |" in table and "| **sum** |" in table and "cumulative" in table
     assert "| freshness |" in render(result) and "peak RSS" in render(result)
     assert os.environ["NOFACE_CTX_CACHE_DIR"] == before  # the temp cache is gone, the caller's is back
+
+
+@pytest.mark.parametrize("field,value", [("heading", 7), ("level", "2"), ("level", True), ("start_line", None),
+                                         ("extra", "x")])
+def test_an_object_with_a_field_of_the_wrong_type_makes_the_file_absent(tmp_path, field, value):
+    from noface_ctx.datatypes import Section
+
+    path = tmp_path / "x.cache"
+    good = Section("doc", "Heading", "heading", 2, 1, 3, "text")
+    assert cachefile.save(path, 1, {"s": good, "opt": Doc(path="d.md", slug="d", title="T", text="", date=None)})
+    _forget_memory()
+    assert cachefile.load(path, 1) == {"s": good, "opt": Doc(path="d.md", slug="d", title="T", text="", date=None)}
+    data = path.read_bytes()
+    n = len(cachefile.MAGIC)
+    header = json.loads(data[n + 8:n + 8 + int.from_bytes(data[n:n + 8], "little")])
+
+    def write(v):
+        header["value"]["s"]["v"][field] = v  # the object as stored, one field forged
+        head = json.dumps(header).encode()
+        path.write_bytes(cachefile.MAGIC + len(head).to_bytes(8, "little") + head)
+        _forget_memory()
+
+    if field != "extra":  # the control: a forged value of the right type is read
+        write({"heading": "Other", "level": 3, "start_line": 2}[field])
+        assert getattr(cachefile.load(path, 1)["s"], field) == {"heading": "Other", "level": 3, "start_line": 2}[field]
+    write(value)
+    forged = path.read_bytes()
+    assert forged != data
+    assert cachefile.load(path, 1) is None

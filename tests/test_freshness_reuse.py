@@ -139,3 +139,21 @@ def test_a_doc_judged_again_reuses_its_stored_references(repo: Path, monkeypatch
     assert lines(repo) == found and read == ["docs/other.md"]
     (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 4"))
     assert lines(repo) == found and read == ["docs/other.md"]  # the damaged value was written anew
+
+
+def test_index_judges_every_doc_so_a_new_issue_judges_none(repo: Path, scans: list[str]) -> None:
+    """`noface-ctx index` judges every doc's freshness (building the history index and the code's
+    words on the way): a prompt in a new process then judges no doc for the first time."""
+    from conftest import run_cli
+
+    from noface_ctx.pipeline import build_prompt
+
+    code, _out, err = run_cli(repo, "index", "--no-embed")
+    assert code == 0 and "freshness: 2 docs judged" in err
+    assert sorted(scans) == ["docs/other.md", "docs/totals.md"]
+    scans.clear()
+    clear_all()  # a new process
+    issue = repo.parent / "issue.md"  # outside the repository: not a doc of it
+    issue.write_text("# compute_total overflows\n\n`compute_total()` and `other_thing()` misbehave.\n")
+    prompt = build_prompt(str(issue), repo, embed=False)
+    assert "compute_total" in prompt.text and scans == []
