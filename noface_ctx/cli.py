@@ -234,8 +234,11 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
     )
     from noface_ctx.docs.load import load_docs
     from noface_ctx.freshness.assess import assess_docs
+    from noface_ctx.rank.doc_candidates import prepare_terms
 
-    docs = load_docs(config, repo_files).docs
+    docset = load_docs(config, repo_files)
+    docs = docset.docs
+    prepare_terms(docset, config)  # the docs' terms and BM25, stored for every prompt
     # Every doc judged now (history index and code words built on the way), so no prompt
     # judges a doc for the first time.
     started = time.perf_counter()

@@ -148,8 +148,11 @@ def test_index_judges_every_doc_so_a_new_issue_judges_none(repo: Path, scans: li
 
     from noface_ctx.pipeline import build_prompt
 
+    from noface_ctx.config import cache_dir, load_config
+
     code, _out, err = run_cli(repo, "index", "--no-embed")
     assert code == 0 and "freshness: 2 docs judged" in err
+    assert (cache_dir(load_config(repo)) / "doc-terms.cache").is_file()  # the docs' terms and BM25 too
     assert sorted(scans) == ["docs/other.md", "docs/totals.md"]
     scans.clear()
     clear_all()  # a new process

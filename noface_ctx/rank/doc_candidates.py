@@ -180,6 +180,13 @@ class DocPool:
             self.terms = None
 
 
+def prepare_terms(docset: DocSet, config: Config) -> None:
+    """Build and store the vault's terms and BM25 index (what a first prompt would): `index`."""
+    _, cache = _corpus(docset, config)
+    if cache is not None:
+        cache.save()
+
+
 def choose_docs(issue: Issue, docset: DocSet, config: Config, complexity: Complexity, *,
                 embedding: bool) -> DocPool:
     """The docs ranking will score for `issue` (links and names, the best BM25 hits, their
