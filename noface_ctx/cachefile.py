@@ -408,21 +408,5 @@ def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> 
     return removed
 
 
-WAL_LIMIT = 4 * 1024 * 1024  # bytes of a sqlite cache's write-ahead log left for the next process
-
-
-def settle_wal(db: Any, path: Path | None) -> None:
-    """Empty the write-ahead log of the sqlite cache at `path` once it holds more than
-    `WAL_LIMIT` (a first build writes the whole file there): a process that ends without
-    closing its connections leaves the log, and the next one would read it whole."""
-    if path is None:
-        return
-    try:
-        if os.path.getsize(f"{path}-wal") > WAL_LIMIT:
-            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    except Exception:  # no log, a busy database, a closed connection: the next write tries again
-        pass
-
-
 def _remember(key: str, stamp: tuple[int, int], version: Any, value: Any) -> None:
     _MEMO.put(key, (stamp, version, value))

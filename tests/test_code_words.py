@@ -125,7 +125,7 @@ def test_a_damaged_cache_is_read_around_never_trusted_into_a_crash(repo_factory,
 def test_a_large_write_ahead_log_is_emptied_for_the_next_process(repo_factory, tmp_path, monkeypatch):
     """A process ends without closing its connections (`process.leave`), so a big first build
     would leave its whole log for the next process to read: past `WAL_LIMIT` it is emptied."""
-    from noface_ctx import cachefile
+    from noface_ctx import sqlitefile
 
     repo = repo_factory(FILES)
     cache = tmp_path / "words.sqlite"
@@ -136,7 +136,7 @@ def test_a_large_write_ahead_log_is_emptied_for_the_next_process(repo_factory, t
     assert sqlite3.connect(str(cache)).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     write_tree(repo, {"pkg/new.py": "def fresh_name():\n    return 1\n"})
     _age(repo)
-    monkeypatch.setattr(cachefile, "WAL_LIMIT", 0)
+    monkeypatch.setattr(sqlitefile, "WAL_LIMIT", 0)
     found = _words(repo, cache)
     assert wal.stat().st_size == 0 and found.has("fresh_name")
     assert _words(repo, cache).defined("fresh_name") == [("pkg/new.py", "fresh_name", 1)]

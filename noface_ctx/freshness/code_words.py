@@ -27,7 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from noface_ctx import cachefile
+from noface_ctx import cachefile, sqlitefile
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.filebytes import looks_binary
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
@@ -161,7 +161,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
                 with db:
                     db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
                     _update(db, prefix, paths, repo_files.stats)
-                cachefile.settle_wal(db, cache)
+                sqlitefile.settle_wal(db, cache)
                 return CodeWords(db)
             except BaseException:
                 db.close()
@@ -181,8 +181,7 @@ def _open(cache: Path) -> sqlite3.Connection:
     try:
         # Derived data: a commit need not reach the disk before the hook ends (WAL keeps the
         # file whole on a crash; at worst the last update is made again).
-        db.execute("PRAGMA journal_mode = WAL")  # (a no-op once the file is in WAL mode)
-        db.execute("PRAGMA synchronous = NORMAL")
+        sqlitefile.tune(db)
         if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
             db.executescript("DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS vocab; "
                              f"DROP TABLE IF EXISTS defs; PRAGMA user_version = {_SCHEMA};")

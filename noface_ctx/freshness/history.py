@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import cachefile, git
+from noface_ctx import cachefile, git, sqlitefile
 from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
 
 SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
@@ -101,7 +101,7 @@ class HistoryIndex:
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
         cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
         self.db.commit()
-        cachefile.settle_wal(self.db, self.db_path)
+        sqlitefile.settle_wal(self.db, self.db_path)
         return added
 
     def meta(self, key: str) -> str | None:
@@ -355,7 +355,7 @@ class HistoryIndex:
                                 self._new_greps)
             self._new_defs, self._new_greps = [], []
             self.db.commit()
-            cachefile.settle_wal(self.db, self.db_path)
+            sqlitefile.settle_wal(self.db, self.db_path)
         except sqlite3.Error:
             pass  # another process holds the database: the answers are recomputed next time
 
@@ -382,10 +382,7 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
             db = None
     if db is None:
         db = sqlite3.connect(":memory:", check_same_thread=False)
-    # Derived data: WAL keeps the file whole on a crash, and NORMAL does not wait for the disk at
-    # each commit (at worst the last commits' answers are worked out again).
-    db.execute("PRAGMA journal_mode = WAL")  # (a no-op once the file is in WAL mode)
-    db.execute("PRAGMA synchronous = NORMAL")
+    sqlitefile.tune(db)  # at worst a crash loses the last commits' answers: worked out again
     if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:  # a header write only when new
         db.execute(f"PRAGMA user_version = {SCHEMA}")
     db.executescript("""
