@@ -140,3 +140,21 @@ def test_a_large_write_ahead_log_is_emptied_for_the_next_process(repo_factory, t
     found = _words(repo, cache)
     assert wal.stat().st_size == 0 and found.has("fresh_name")
     assert _words(repo, cache).defined("fresh_name") == [("pkg/new.py", "fresh_name", 1)]
+
+
+def test_a_first_build_answers_from_memory_as_the_stored_tables_do(repo_factory, tmp_path):
+    """Built from nothing, the tables are answered whole from memory; a later run asks sqlite
+    one name at a time: the same answers, duplicates and nesting included."""
+    files = {**FILES, "pkg/more.py": "class Cart:\n    def add_item(self):\n        pass\n\n\ndef vat_rate():\n    pass\n",
+             "pkg/data.txt": "shared_total appears in a text file too\n"}
+    repo = repo_factory(files)
+    cache = tmp_path / "words.sqlite"
+    _age(repo)
+    first = _words(repo, cache)
+    assert first._vocab is not None and first._defs is not None  # from memory, no question asked yet
+    later = _words(repo, cache)
+    assert later._vocab is None  # unchanged files: nothing rebuilt, questions go to sqlite
+    names = ["Cart", "add_item", "Cart.add_item", "vat_rate", "shared_total", "appears", "only_in_docs", "nothing"]
+    assert [first.defined(n) for n in names] == [later.defined(n) for n in names]
+    assert [first.has(n) for n in names] == [later.has(n) for n in names]
+    assert first.defined("add_item") == [("pkg/more.py", "Cart.add_item", 2), ("pkg/shop.py", "Cart.add_item", 2)]

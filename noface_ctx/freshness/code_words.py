@@ -58,6 +58,7 @@ CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, l
 # definitions as "qualified name<TAB>line" lines
 Entry = tuple[int, int, "str | None", str]
 Definition = tuple[str, str, int]  # path, qualified name, line
+Tables = tuple[set[str], dict[str, list[Definition]]]  # every word, and every definition by name
 
 
 class CodeWords:
@@ -68,12 +69,13 @@ class CodeWords:
 
     EAGER_AFTER = 3000
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, tables: Tables | None = None) -> None:
+        """`tables`: both tables whole, when the caller has just built them (a first run)."""
         self._db = db
         self._asked = 0
-        self._vocab: set[str] | None = None
+        self._vocab: set[str] | None = tables[0] if tables is not None else None
         self._has: dict[str, bool] = {}
-        self._defs: dict[str, list[Definition]] | None = None
+        self._defs: dict[str, list[Definition]] | None = tables[1] if tables is not None else None
         self._defined: dict[str, list[Definition]] = {}
 
     def has(self, word: str) -> bool:
@@ -160,9 +162,9 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             try:
                 with db:
                     db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
-                    _update(db, prefix, paths, repo_files.stats)
+                    tables = _update(db, prefix, paths, repo_files.stats)
                 sqlitefile.settle_wal(db, cache)
-                return CodeWords(db)
+                return CodeWords(db, tables)
             except BaseException:
                 db.close()
                 raise
@@ -170,8 +172,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             pass  # not usable (or damaged): the tables are built in memory for this run
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.executescript(_TABLES)
-    _update(db, prefix, paths, repo_files.stats)
-    return CodeWords(db)
+    return CodeWords(db, _update(db, prefix, paths, repo_files.stats))
 
 
 def _open(cache: Path) -> sqlite3.Connection:
@@ -192,9 +193,11 @@ def _open(cache: Path) -> sqlite3.Connection:
     return db
 
 
-def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mapping[str, tuple[int, int]]) -> None:
+def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
+            stats: Mapping[str, tuple[int, int]]) -> Tables | None:
     """Bring the tables in line with the files now: read the new and changed ones, forget the gone
-    ones. `stats`: (size, mtime_ns) by path, as the gate's scan found them (others are stat'ed)."""
+    ones. `stats`: (size, mtime_ns) by path, as the gate's scan found them (others are stat'ed).
+    Built from nothing (a first run), the tables are also answered whole, from memory."""
     known = {_path(p): (int(s), int(m)) for p, s, m in db.execute("SELECT path, size, mtime FROM files")}
     recent = time.time_ns() - _RACY_NS
     fresh: dict[str, Entry] = {}
@@ -217,7 +220,7 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mappin
     listed = set(paths)
     gone = [p for p in known if p in reread or p not in listed]
     if not gone and not fresh:
-        return
+        return None
     counts: Counter[str] = Counter()
     for path in gone:
         row = db.execute("SELECT words FROM files WHERE path = ?", (_blob(path),)).fetchone()
@@ -237,8 +240,15 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mappin
                    sorted((w, n) for w, n in counts.items() if n))  # in key order: a B-tree filled left to right
     if any(n < 0 for n in counts.values()):
         db.execute("DELETE FROM vocab WHERE n <= 0")
-    db.executemany("INSERT OR IGNORE INTO defs VALUES (?, ?, ?, ?, ?)",
-                   sorted(row for p, e in fresh.items() if file_ext(p) in CODE_EXTS for row in _def_rows(p, e[3])))
+    rows = sorted(row for p, e in fresh.items() if file_ext(p) in CODE_EXTS for row in _def_rows(p, e[3]))
+    db.executemany("INSERT OR IGNORE INTO defs VALUES (?, ?, ?, ?, ?)", rows)
+    if known:
+        return None
+    defs: dict[str, list[tuple[bytes, str, int]]] = {}
+    for name, _last, key, qual, line in dict.fromkeys(rows):  # (as the table keeps them: no duplicate)
+        defs.setdefault(name, []).append((key, qual, line))
+    return ({w for w, n in counts.items() if n > 0},
+            {name: [_definition(*d) for d in sorted(found)] for name, found in defs.items()})
 
 
 def _def_rows(path: str, defs: str) -> Iterable[tuple[str, int, bytes, str, int]]:
