@@ -294,34 +294,3 @@ def test_pre_commit_try_repo_fails_on_stale_doc_and_passes_once_fixed(tmp_path):
     # each try-repo installs the hook into a fresh environment (~10 s): two runs only; staged
     # code files selecting docs is covered by test_staged_rename_is_caught_before_commit
     print(f"pre-commit try-repo x2: {time.perf_counter() - t0:.1f}s")
-
-
-@pytest.mark.parametrize("prefetch", ["used", "failed"])
-def test_a_first_check_builds_the_history_while_it_scans_and_finds_the_same(stale_repo, monkeypatch, prefetch):
-    """A first `check-docs` starts `git log` in a thread before the scan (`history.prefetch`) and
-    the judge takes that index; if the thread fails, the judge builds its own: same findings."""
-    from noface_ctx.freshness import history
-
-    taken: list[object] = []
-    real_take = history.take_prefetched
-
-    def take(path):
-        got = real_take(path)
-        taken.append(got)
-        return got
-
-    monkeypatch.setattr("noface_ctx.freshness.assess.take_prefetched", take)
-    if prefetch == "failed":
-        import threading
-
-        real_update = history.HistoryIndex.update
-
-        def broken_in_the_thread(self, head):
-            if threading.current_thread().name == "noface-ctx-history":
-                raise RuntimeError("git log failed")
-            return real_update(self, head)
-
-        monkeypatch.setattr(history.HistoryIndex, "update", broken_in_the_thread)
-    report = check_docs(repo=stale_repo)
-    assert report.lines() == [stale_line(stale_repo)]
-    assert len(taken) == 1 and (taken[0] is not None) == (prefetch == "used")

@@ -56,7 +56,7 @@ from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state
-from noface_ctx.freshness.history import Commit, HistoryIndex, prefetch_first, take_prefetched
+from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import (
     DocFreshness,
     changed_reason,
@@ -189,18 +189,15 @@ class DocJudge:
         if self.head is None:
             return None
         if self._index is None:
-            path = self._cache_file("history.sqlite")
-            self._index = take_prefetched(path) or HistoryIndex(self.root, path)
-            self._index.update(self.head)  # (nothing to do when the prefetch reached this HEAD)
+            self._index = HistoryIndex(self.root, self._cache_file("history.sqlite"))
+            self._index.update(self.head)
             self._head_commit = self._index.commit(self.head) or self._index.latest()
         return self._index
 
     def _first_index(self) -> bool:
         """No history index exists yet (a first run): every doc will be judged."""
         path = self._cache_file("history.sqlite")
-        first = prefetch_first(path)  # a prefetch creates the file: it knows whether one existed
-        return self.head is not None and self._index is None and path is not None and (
-            first if first is not None else not path.exists())
+        return self.head is not None and self._index is None and path is not None and not path.exists()
 
     def _dirty_files(self) -> set[str]:
         if self._dirty is None:

@@ -85,7 +85,6 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     config = config if config is not None else load_config(os.fspath(repo))
     root = Path(config.root)
     wanted = [_relative(p, root) for p in paths]
-    _prefetch_history(config)  # `git log` runs while the files are scanned
     repo_files = scan_repo(config)
     docset = load_docs(config, repo_files, whole=False)  # freshness reads no sections
     # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
@@ -108,20 +107,6 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         for d in selected
     )
     return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0)
-
-
-def _prefetch_history(config: Config) -> None:
-    """Start the history index's update when it has one to make: no index yet (a clone's first
-    `git log`), or HEAD moved since (a warm index at HEAD needs no thread)."""
-    from noface_ctx.config import cache_dir
-    from noface_ctx.freshness.history import prefetch
-
-    try:
-        path = cache_dir(config) / "history.sqlite"
-    except OSError:
-        return
-    if not path.exists():
-        prefetch(config.root, path)
 
 
 def _findings(d: Any, config: Config) -> list[Finding]:

@@ -26,14 +26,13 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import cachefile, git, sqlitefile, state
+from noface_ctx import cachefile, git, sqlitefile
 from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
 
 SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
@@ -359,49 +358,6 @@ class HistoryIndex:
             sqlitefile.settle_wal(self.db, self.db_path)
         except sqlite3.Error:
             pass  # another process holds the database: the answers are recomputed next time
-
-
-# db path -> (the thread bringing that index up to HEAD, what it found): see `prefetch`
-_PREFETCH: state.Memo[str, tuple[threading.Thread, dict[str, Any]]] = state.memo("freshness.history_prefetch", maxsize=4)
-
-
-def prefetch(root: str | Path, db_path: Path | None) -> None:
-    """Start bringing the history index at `db_path` up to HEAD in a background thread: the
-    first `git log` of a clone takes seconds (7 s on django), and `check-docs` meanwhile scans
-    the files. `DocJudge` takes that index (`take_prefetched`); a failure leaves it to build its own."""
-    if db_path is None or str(db_path) in _PREFETCH:
-        return
-    found: dict[str, Any] = {"first": not db_path.exists()}
-
-    def work() -> None:
-        try:
-            head, _shallow = git.head(root)
-            if head is not None:
-                index = HistoryIndex(root, db_path)
-                index.update(head)
-                found["index"] = index
-        except Exception:  # (git missing, a busy database...): the judge builds its own index
-            pass
-
-    thread = threading.Thread(target=work, name="noface-ctx-history")
-    _PREFETCH.put(str(db_path), (thread, found))
-    thread.start()
-
-
-def prefetch_first(db_path: Path | None) -> bool | None:
-    """Whether a pending `prefetch` of `db_path` started with no index on disk (None: none pending)."""
-    got = _PREFETCH.get(str(db_path)) if db_path is not None else None
-    return bool(got[1]["first"]) if got is not None else None
-
-
-def take_prefetched(db_path: Path | None) -> HistoryIndex | None:
-    """The index a `prefetch` of `db_path` built (waiting for it), or None."""
-    got = _PREFETCH.pop(str(db_path)) if db_path is not None else None
-    if got is None:
-        return None
-    got[0].join()
-    index: HistoryIndex | None = got[1].get("index")
-    return index
 
 
 def _storable(text: str | None) -> str | None:
