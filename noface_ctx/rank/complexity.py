@@ -115,14 +115,22 @@ def _manifest_signal(issue: Issue, parts: list[tuple[float, str]]) -> list[str]:
 
 
 @cached(maxsize=4)
-def _path_tables(paths: tuple[str, ...]) -> tuple[frozenset[str], dict[str, list[str]]]:
-    """The known paths, and each path suffix (`a/b.py`, `b.py`) → the paths ending so (memoised)."""
-    by_suffix: dict[str, list[str]] = {}
+def _path_set(paths: tuple[str, ...]) -> frozenset[str]:
+    """The known paths as a set (memoised)."""
+    return frozenset(paths)
+
+
+def _ending_with(token: str, paths: Collection[str]) -> list[str]:
+    """The paths that are `token` or end with `/token`, stopping at two (only a unique one counts).
+    An issue names a few paths: scanning the list for each beats a table of every suffix."""
+    tail = "/" + token
+    found: list[str] = []
     for p in paths:
-        parts = p.split("/")
-        for i in range(len(parts)):
-            by_suffix.setdefault("/".join(parts[i:]), []).append(p)
-    return frozenset(paths), by_suffix
+        if p == token or p.endswith(tail):
+            found.append(p)
+            if len(found) > 1:
+                break
+    return found
 
 
 @cached(maxsize=4)
@@ -134,13 +142,14 @@ def _symbol_table(symbols: frozenset[str]) -> frozenset[str]:
 def _named_files(text: str, known_paths: Collection[str]) -> list[str]:
     """Paths the issue names: known repo paths (whole or by unique suffix), or path-like tokens."""
     found: dict[str, None] = {}
-    known, by_suffix = _path_tables(tuple(known_paths))
+    paths = tuple(known_paths)
+    known = _path_set(paths)
     for m in _PATHLIKE.finditer(text):
         token, ext = m.group(1).rstrip("."), m.group(2).lower()
         if token in known:
             found[token] = None
-        elif len(by_suffix.get(token, ())) == 1:
-            found[by_suffix[token][0]] = None
+        elif len(ending := _ending_with(token, paths)) == 1:
+            found[ending[0]] = None
         elif ext in _CODE_EXTS and ("/" in token or len(token) > len(ext) + 3):
             found[token] = None
     for m in _DIRLIKE.finditer(text):
