@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("index", help="build or refresh the code index, every doc's freshness and the vectors (in the user cache)")
     _common(p)
-    p.add_argument("--no-embed", action="store_true", help="index the code only; embed nothing")
+    p.add_argument("--no-embed", action="store_true", help="embed nothing (the code index, doc terms and freshness are still built)")
 
     p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
     p.add_argument("paths", nargs="*", metavar="PATH", help="docs or code files (default: all docs)")

