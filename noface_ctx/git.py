@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO
 
 from noface_ctx.errors import NofaceError
 
@@ -188,6 +190,21 @@ def is_ancestor(root: str | Path, old: str, new: str = "HEAD") -> bool:
         return False
 
 
+def _request(rev: str, path: str) -> bytes:
+    return (f"{rev}:{path}\n" if path else f"{rev}\n").encode("utf-8", "surrogateescape")
+
+
+def _answer(stdout: IO[bytes]) -> tuple[str, str] | None:
+    """One answer of `git cat-file --batch`: (object id, text) of a blob, else None."""
+    header = stdout.readline().split()
+    if len(header) != 3:
+        return None  # "<request> missing" (or the end of the stream)
+    data = stdout.read(int(header[2]) + 1)[:-1]
+    if header[1] != b"blob":
+        return None
+    return header[0].decode("ascii", "replace"), data.decode("utf-8", "replace")
+
+
 class Blobs:
     """File contents at revisions (`rev:path`), read through one `git cat-file --batch` process."""
 
@@ -197,19 +214,46 @@ class Blobs:
 
     def read(self, rev: str, path: str) -> str | None:
         """The text of `path` at `rev`, or None when it is not there."""
+        found = self.read_object(rev, path)
+        return found[1] if found is not None else None
+
+    def read_object(self, rev: str, path: str) -> tuple[str, str] | None:
+        """(the blob's object id, its text) of `path` at `rev` (of the object `rev` itself when
+        `path` is empty), or None when it is not there."""
+        stdin, stdout = self._pipes()
+        stdin.write(_request(rev, path))
+        stdin.flush()
+        return _answer(stdout)
+
+    def read_many(self, wanted: Iterable[tuple[str, str]]) -> list[tuple[str, str] | None]:
+        """`read_object` of each `(rev, path)`, in order, without a round trip each: the requests
+        are written by a thread while the answers are read."""
+        wanted = list(wanted)
+        stdin, stdout = self._pipes()
+        requests = b"".join(_request(rev, path) for rev, path in wanted)
+
+        def write() -> None:
+            try:
+                stdin.write(requests)
+                stdin.flush()
+            except (OSError, ValueError):  # git went away: the answers read below end
+                pass
+
+        writer = threading.Thread(target=write, daemon=True)
+        writer.start()
+        try:
+            return [_answer(stdout) for _ in wanted]
+        finally:
+            writer.join()
+
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
         if self._proc is None:
             self._proc = subprocess.Popen(
                 ["git", "-C", str(self.root), "cat-file", "--batch"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
             )
         assert self._proc.stdin is not None and self._proc.stdout is not None
-        self._proc.stdin.write(f"{rev}:{path}\n".encode("utf-8", "surrogateescape"))
-        self._proc.stdin.flush()
-        header = self._proc.stdout.readline().split()
-        if len(header) != 3 or header[1] != b"blob":
-            return None
-        data = self._proc.stdout.read(int(header[2]) + 1)[:-1]
-        return data.decode("utf-8", "replace")
+        return self._proc.stdin, self._proc.stdout
 
     def close(self) -> None:
         if self._proc is not None:

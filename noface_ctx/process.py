@@ -4,11 +4,46 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
-__all__ = ["leave", "safe_streams", "write_crash_log"]
+__all__ = ["in_forks", "leave", "safe_streams", "write_crash_log"]
+
+def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callable[[], Any]] | None:
+    """Start each `(function, args)` in a forked process of its own, all forked at once, while
+    the caller works on; call an answer's collector to wait for it (a worker that died: the call
+    is made then, here). None where no process can be forked (not POSIX, a sandbox without
+    semaphores) or other threads run: a fork copies the locks they hold (the MCP server, an
+    orchestrator's workers, a model loading)."""
+    if threading.active_count() > 1 or not calls:
+        return None
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        pool = ProcessPoolExecutor(max_workers=len(calls), mp_context=multiprocessing.get_context("fork"))
+        futures = [pool.submit(fn, *args) for fn, args in calls]  # with fork, every worker starts at the first
+    except (OSError, ValueError, RuntimeError, ImportError):
+        return None
+    collected: set[int] = set()
+
+    def collector(i: int) -> Callable[[], Any]:
+        def collect() -> Any:
+            try:
+                return futures[i].result()
+            except Exception:  # a worker that died, or raised: the call made here says why
+                fn, args = calls[i]
+                return fn(*args)
+            finally:
+                collected.add(i)
+                if len(collected) == len(calls):
+                    pool.shutdown(wait=False, cancel_futures=True)
+        return collect
+
+    return [collector(i) for i in range(len(calls))]
 
 
 def leave(code: int) -> NoReturn:

@@ -9,6 +9,8 @@ import time
 
 import pytest
 from conftest import commit, write_tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from noface_ctx.config import load_config
 from noface_ctx.files.gate import scan_repo
@@ -158,3 +160,38 @@ def test_a_first_build_answers_from_memory_as_the_stored_tables_do(repo_factory,
     assert [first.defined(n) for n in names] == [later.defined(n) for n in names]
     assert [first.has(n) for n in names] == [later.has(n) for n in names]
     assert first.defined("add_item") == [("pkg/more.py", "Cart.add_item", 2), ("pkg/shop.py", "Cart.add_item", 2)]
+
+
+def _definitions_line_by_line(text):
+    """What `definitions` answers, worked out one line at a time (the reference it is held to)."""
+    out, stack = [], []
+    for number, line in enumerate(text.split("\n"), 1):
+        m = cw._DEF_LINE.match(line)
+        if m is None:
+            continue
+        indent = len(m.group("indent").expandtabs(4))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        out.append((".".join([n for _, n in stack] + [m.group("name")]), number))
+        if m.group("kw") in cw._CONTAINER_KW:
+            stack.append((indent, m.group("name")))
+    return out
+
+
+def test_definitions_are_nested_by_indentation_with_their_line_numbers():
+    text = ("class Outer:\r\n    def method(self):\n\n        def inner():\n            pass\n"
+            "\tdef tabbed(self):\n    pass\nasync def top():\n    x = 'def not_here'\n"
+            "pub(crate) fn rusty() {}\nexport default function* gen() {}\ndef\nnext_line():\n")
+    assert cw.definitions(text) == [("Outer", 1), ("Outer.method", 2), ("Outer.inner", 4),  # a function holds no definitions
+                                    ("Outer.tabbed", 6), ("top", 8), ("rusty", 10), ("gen", 11)]
+    assert cw.definitions(text) == _definitions_line_by_line(text)
+    assert cw.definitions("") == [] and cw.definitions("def f") == [("f", 1)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["def f():", "class C:", "    def m(self):", "\tdef t():", "  ", "", "x = 1",
+                                 "pub(a\n) fn g()", "def\n", "struct S {", "}", "\r", "fn (", "  class D(", "type T ="]),
+                max_size=12))
+def test_definitions_of_a_whole_text_are_those_found_line_by_line(lines):
+    text = "\n".join(lines)
+    assert cw.definitions(text) == _definitions_line_by_line(text)

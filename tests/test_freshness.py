@@ -10,12 +10,15 @@ from pathlib import Path
 
 import pytest
 from conftest import commit, git, write_tree
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Candidate, Chosen, Doc, Form, MissingRef, Staleness
 from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
+from noface_ctx.freshness import definitions
 from noface_ctx.freshness.assess import assess_docs, extract_references, find_clashes
 
 JAN = "2025-01-01T12:00:00+00:00"
@@ -113,6 +116,27 @@ def test_extract_references_kinds_names_and_lines():
 def test_ordinary_spans_are_never_strict_references(span):
     refs = extract_references(doc(f"Use `{span}` here.\n"))
     assert all(not r.strict for r in refs), refs
+
+
+_BLOCK_TEXT = st.text(alphabet=st.sampled_from([" ", " ", "\n", "\n", "a", ")", "]", "}", "\r", "\x0c", "\u00a0",
+                                                   "\x1c", "\u2003", "#"]), max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_BLOCK_TEXT, st.integers(0, 40), st.integers(0, 6))
+def test_a_block_end_found_by_one_search_is_the_one_found_line_by_line(text, pos, indent):
+    pos = min(pos, len(text))
+    assert definitions._block_end(text, pos, indent) == definitions._block_end_by_lines(text, pos, indent)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(["def f(a):", "class C(B):", "    def m(self):", "\tdef t():", "  ", "", "x = 1",
+                                 "pub(crate)\nfn g()", "def\n", "struct S {", "async  def h", "export function k",
+                                 "    \t  class D", "type T = int", "\r"]), max_size=12))
+def test_definition_headers_found_after_newlines_are_those_a_multiline_search_finds(lines):
+    text = "\n".join(lines)
+    spans = lambda matches: [(m.start("indent"), m.end(), m.group("name"), m.group("kw")) for m in matches]  # noqa: E731
+    assert spans(definitions._header_matches(text)) == spans(definitions.DEFINITION_HEADER.finditer(text))
 
 
 def sha(root: Path, rev: str = "HEAD") -> str:
@@ -788,9 +812,13 @@ def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
     assert "docs/paginator.md" in slugs and not slugs & {"docs/releases/1.9.md", "NEWS.md"}
 
 
-def test_a_first_run_reads_references_in_a_second_process_with_the_same_answer(repo_factory, monkeypatch, tmp_path):
-    # a first run over many docs reads their references in a forked process while the code is read
+def test_a_first_run_reads_references_and_builds_the_history_in_other_processes_with_the_same_answer(
+        repo_factory, monkeypatch, tmp_path):
+    # a first run over many docs reads their references and builds the history index in forked
+    # processes while the code is read
+    import noface_ctx.freshness.history as history
     import noface_ctx.freshness.scan as scan
+    import noface_ctx.process as process
 
     files = {"src/calc.py": "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(60))}
     files.update({f"docs/d{i}.md": f"# `helper_{i}()`\n\nAdds {i}; see `helper_{(i + 1) % 60}()`.\n" for i in range(60)})
@@ -798,24 +826,35 @@ def test_a_first_run_reads_references_in_a_second_process_with_the_same_answer(r
     (root / "src/calc.py").write_text(files["src/calc.py"].replace("def helper_7(", "def helper_seven(")
                                       .replace("return x + 3\n", "return x + 33\n"))
     commit(root, "rename helper_7; helper_3 adds more", date=FEB)
-    pids = tmp_path / "pids"
-    real = scan.extract_references
+    pids, builders = tmp_path / "pids", tmp_path / "builders"
+    real, real_update = scan.extract_references, history.HistoryIndex.update
 
     def reading(doc):
         with pids.open("a") as f:
             f.write(f"{os.getpid()}\n")
         return real(doc)
 
+    def update(self, head):
+        added = real_update(self, head)
+        if added:
+            with builders.open("a") as f:
+                f.write(f"{os.getpid()}\n")
+        return added
+
     monkeypatch.setattr(scan, "extract_references", reading)
-    monkeypatch.setattr(scan.threading, "active_count", lambda: 1)  # other tests' idle threads aside
+    monkeypatch.setattr(history.HistoryIndex, "update", update)
+    monkeypatch.setattr(process.threading, "active_count", lambda: 1)  # other tests' idle threads aside
     first = assess(root, index=False)
-    readers = set(pids.read_text().split())
+    readers, built_by = set(pids.read_text().split()), set(builders.read_text().split())
     assert len(readers) == 1 and str(os.getpid()) not in readers  # all 60 docs read by one other process
+    assert len(built_by) == 1 and not built_by & (readers | {str(os.getpid())})  # the index by a third
     pids.unlink()
+    builders.unlink()
     monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(tmp_path / "other-cache"))
-    monkeypatch.setattr(scan.threading, "active_count", lambda: 2)
+    monkeypatch.setattr(process.threading, "active_count", lambda: 2)
     here = assess(root, index=False)
     assert set(pids.read_text().split()) == {str(os.getpid())}  # other threads run: no fork, the same answer
+    assert set(builders.read_text().split()) == {str(os.getpid())}  # (the index built in a thread)
     assert {s: (st.verdict, st.reasons) for s, st in first.by_slug.items()} == \
         {s: (st.verdict, st.reasons) for s, st in here.by_slug.items()}
     assert [m.suggestion for m in first.by_slug["d7"].missing] == ["helper_seven"]

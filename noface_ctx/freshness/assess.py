@@ -56,21 +56,21 @@ from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state
-from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
     DocFreshness,
     changed_reason,
     from_json,
     last_updated,
     missing_reason,
-    missing_ref,
     to_json,
     verdict,
 )
 from noface_ctx.freshness.notice import counts_for
-from noface_ctx.freshness.presence import Held, Presence
+from noface_ctx.freshness.presence import Presence, record_removals
 from noface_ctx.freshness.references import Reference, extract_references
 from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
+from noface_ctx.process import in_forks
 
 __all__ = [
     "DocFreshness",
@@ -259,14 +259,9 @@ class DocJudge:
         if not docs:
             return
         stored: dict[str, list[Reference] | None] = {}  # references kept for a doc's text (None: damaged)
-        if self._first_index():  # nothing judged yet: read the docs while `git log` builds the index
-            reading = read_references(docs) if len(docs) >= 50 else None  # forked before the thread starts
-            with ThreadPoolExecutor(max_workers=1) as pool:
-                building = pool.submit(self._history)
-                code = self._codebase()
-                refs = reading() if reading is not None else {}
-                scans = [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
-                index = building.result()
+        if self._first_index():  # nothing judged yet: read the docs and the code while `git log` builds the index
+            scans, index = self._first_scans(docs)
+            code = self._codebase()
         else:
             index = self._history()
             misses = []
@@ -299,7 +294,7 @@ class DocJudge:
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
                 (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans])
             self._changed(scans_with, index)
-            self._removed(plans, presence.result(), index, code)
+            record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
             s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
         rows = []
@@ -316,51 +311,36 @@ class DocJudge:
             index.save_judged(rows, [(self._key(s.doc), references_to_json(s.refs)) for s in scans
                                      if stored.get(self._key(s.doc)) is None])
 
+    def _first_scans(self, docs: list[Doc]) -> tuple[list[DocScan], HistoryIndex | None]:
+        """A first run's scans and history index. On a large repository the index is built and
+        the docs read in processes of their own (each is seconds of pure Python work, as is
+        reading the code here); else, or where no process can be forked, the index is built
+        in a thread."""
+        db_path = self._cache_file("history.sqlite")
+        forks = in_forks((build_index, (self.root, db_path, self.head)), (read_references, (docs,))) \
+            if len(docs) >= 50 and db_path is not None and self.head is not None else None
+        if forks is not None:
+            building, reading = forks
+            code = self._codebase()
+            refs = reading()
+            building()
+            return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs], self._history()
+        with ThreadPoolExecutor(max_workers=1) as pool:
+            thread = pool.submit(self._history)
+            code = self._codebase()
+            scans = [scan_doc(doc, code, None) for doc in docs]
+            return scans, thread.result()
+
     def _since(self, s: DocScan) -> Commit | None:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""
         return self._head_commit if s.editing else s.commit
 
-    def _removed(self, plans: list[tuple[DocScan, Commit]], found_at: list[Held], index: HistoryIndex,
-                 code: Codebase) -> None:
-        """Split each doc's unresolved names into removed ones (in the code at the doc's commit, or
-        its parent: `found_at`, from `presence`) and never-references."""
-        dirty = self._dirty_files()
-        for (s, since), found in zip(plans, found_at, strict=True):
-            for ref, lookup, scope in s.candidates:
-                if ref.kind == "path":
-                    self._removed_path(s, ref, lookup, since, index)
-                    continue
-                if lookup not in found:
-                    continue  # never in the code: not a reference
-                at, files = found[lookup]
-                held = set(files) if scope or "." in ref.name else index.declared(lookup, {at.sha: files})
-                if scope:
-                    held &= set(scope)
-                if not held:
-                    continue
-                removal = None
-                for path in sorted(held):
-                    removal = index.removal(lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
-                    if removal is not None:
-                        break
-                suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
-                label = None if removal is None else removal[0].label() if removal[0] else "uncommitted edits"
-                s.missing.append(missing_ref(ref, lookup, suggestion, label))
-                for path in held:
-                    s.files.setdefault(path, ref.line)
-
-    @staticmethod
-    def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> None:
-        if not index.existed(lookup, base.seq):
-            return
-        hist = index.path_history(lookup, base.seq)
-        new = hist[-1][1] if hist else None
-        commit = hist[-1][0].label() if hist else None
-        s.missing.append(MissingRef(ref.ref, ref.line, new, commit))
-
     def _changed(self, scans: list[DocScan], index: HistoryIndex) -> None:
         dirty = self._dirty_files()
         texts: dict[str, str | None] = {}
+        index.prefetch(  # the versions every doc's symbols are first looked up in, read in one pass
+            (since.sha, path) for s in scans if (since := self._since(s)) is not None for ref, files in s.symbols
+            if ref.source != "autodoc" for path in files if path in dirty or index.touched_after(path, since.seq))
         for s in scans:
             since = self._since(s)
             if since is None:

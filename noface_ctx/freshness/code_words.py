@@ -37,13 +37,21 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODIFIERS = ("export default public private protected internal static final abstract async pub unsafe extern inline "
               "virtual override open suspend const declare").split()
 _KEYWORDS = "def class function fn func struct enum trait interface type module impl union object record".split()
-_WRITTEN = {"pub": r"pub(?:\([^)]*\))?", "function": r"function\*?"}  # `pub(crate)`, `function*`
-_DEF_LINE = re.compile(  # one line (a match never runs on to the next)
-    r"(?P<indent>[ \t]*)(?:(?:" + "|".join(_WRITTEN.get(m, m) for m in _MODIFIERS) + r")\s+)*"
-    r"(?P<kw>" + "|".join(_WRITTEN.get(k, k) for k in _KEYWORDS) + r")\s+"
-    r"(?:\([^)]*\)\s*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
-)
-_STARTS = tuple(_MODIFIERS + _KEYWORDS)  # a line can hold a definition only when it starts with one of these
+
+
+def _definition_pattern(space: str, inside: str) -> str:
+    """A definition line after its indentation: modifiers, a keyword, a name. `space`: the white
+    space class, `inside`: a character within parentheses."""
+    written = {"pub": rf"pub(?:\({inside}*\))?", "function": r"function\*?"}  # `pub(crate)`, `function*`
+    return (rf"(?:(?:{'|'.join(written.get(m, m) for m in _MODIFIERS)}){space}+)*"
+            rf"(?P<kw>{'|'.join(written.get(k, k) for k in _KEYWORDS)}){space}+"
+            rf"(?:\({inside}*\){space}*)?(?:self\.)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)")
+
+
+_DEF_LINE = re.compile(r"(?P<indent>[ \t]*)" + _definition_pattern(r"\s", r"[^)]"))  # one line
+# the same in a whole text, after a newline (a literal first character lets the search skip to line
+# starts): never across a newline, the indentation atomic (giving it back never helps, retrying is slow)
+_DEF_AFTER_NEWLINE = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)" + _definition_pattern(r"[^\S\n]", r"[^)\n]"))
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
 _SCHEMA = 3
 _RACY_NS = 2_000_000_000
@@ -136,12 +144,12 @@ def definitions(text: str) -> list[tuple[str, int]]:
     `struct`, ...), nested into containers by indentation (`Class.method`)."""
     out: list[tuple[str, int]] = []
     stack: list[tuple[int, str]] = []
-    for number, line in enumerate(text.split("\n"), 1):
-        if not line.lstrip(" \t").startswith(_STARTS):
-            continue
-        m = _DEF_LINE.match(line)
-        if m is None:
-            continue
+    first = _DEF_LINE.match(text[:text.find("\n")] if "\n" in text else text)
+    number, counted = 1, 0  # the line number of offset `counted`
+    for m in ([first] if first is not None else []) + list(_DEF_AFTER_NEWLINE.finditer(text)):
+        at = m.start("indent")
+        number += text.count("\n", counted, at)
+        counted = at
         indent = len(m.group("indent").expandtabs(4))
         while stack and stack[-1][0] >= indent:
             stack.pop()

@@ -14,19 +14,23 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 from noface_ctx import state
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
 
-_DEF_HEAD = (
-    r"^(?P<indent>[ \t]*)(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
+_INDENT = r"(?=(?P<indent>[ \t]*))(?P=indent)"  # atomic: giving back indentation never helps, and retrying is slow
+_DEF_HEAD = "^" + _INDENT + (
+    r"(?:(?:export|default|public|private|protected|internal|static|final|abstract|async|"
     r"pub(?:\([^)]*\))?|unsafe|extern|inline|virtual|override|open|suspend|const|declare)\s+)*"
     r"(?P<kw>def|class|function\*?|fn|func|struct|enum|trait|interface|type|impl|union|object|record)\s+"
     r"(?:\([^)]*\)\s*)?"
 )
 DEFINITION_HEADER = re.compile(_DEF_HEAD + r"(?P<name>[A-Za-z_][A-Za-z0-9_]*)\b", re.M)  # a definition's start
+# the same after a newline: a literal first character lets the search skip to line starts
+_HEADER_AFTER_NEWLINE = re.compile("\n" + DEFINITION_HEADER.pattern[1:])
 _CONTAINERS = frozenset({"class", "struct", "enum", "trait", "interface", "impl", "union", "object", "record"})
 _DOCSTRING = re.compile(r"(\"\"\"|''')[\s\S]*?\1")
 _COMMENT = re.compile(r"^\s*(#|//)")
@@ -82,12 +86,21 @@ class _Headers:
     def __init__(self, text: str) -> None:
         self.text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
         self.by_name: dict[str, list[tuple[int, int, int, str]]] = {}
-        for m in DEFINITION_HEADER.finditer(self.text):
+        for m in _header_matches(self.text):
             self.by_name.setdefault(m.group("name"), []).append(
-                (len(m.group("indent").expandtabs(4)), m.start(), m.end(), m.group("kw")))
+                (len(m.group("indent").expandtabs(4)), m.start("indent"), m.end(), m.group("kw")))
 
 
-_HEADERS: state.Memo[str, _Headers] = state.memo("freshness.definitions.headers", maxsize=8)
+def _header_matches(text: str) -> Iterator[re.Match[str]]:
+    """`DEFINITION_HEADER.finditer(text)`, faster: a match starts at a line start, the text's
+    first or one after a newline."""
+    first = DEFINITION_HEADER.match(text)
+    if first is not None:
+        yield first
+    yield from _HEADER_AFTER_NEWLINE.finditer(text, first.end() if first is not None else 0)
+
+
+_HEADERS: state.Memo[str, _Headers] = state.memo("freshness.definitions.headers", maxsize=128)
 
 
 def _headers(text: str) -> _Headers:
@@ -125,6 +138,14 @@ def declares(text: str, name: str) -> bool:
 def _block_end(text: str, pos: int, indent: int) -> int:
     """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
     `indent` (closing brackets aside)."""
+    if "\t" not in text:  # indentation is a count of characters: one regex search
+        found = _block_ender(indent).search(text, pos)
+        return found.start() if found is not None else len(text)
+    return _block_end_by_lines(text, pos, indent)
+
+
+def _block_end_by_lines(text: str, pos: int, indent: int) -> int:
+    """`_block_end` line by line, tabs expanded to 4 columns."""
     nl = text.find("\n", pos)
     while nl != -1:
         line_start = nl + 1
@@ -135,6 +156,18 @@ def _block_end(text: str, pos: int, indent: int) -> int:
             return nl
         nl = nxt
     return len(text)
+
+
+_ENDERS: dict[int, re.Pattern[str]] = {}
+
+
+def _block_ender(indent: int) -> re.Pattern[str]:
+    """A newline followed by a line indented at most `indent` whose first character is neither
+    white space nor a closing bracket (what `_block_end` looks for, in a text without tabs)."""
+    pattern = _ENDERS.get(indent)
+    if pattern is None:
+        pattern = _ENDERS[indent] = re.compile(r"\n(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")
+    return pattern
 
 
 def _first(text: str) -> str:

@@ -34,6 +34,7 @@ from typing import Any
 
 from noface_ctx import cachefile, git, sqlitefile
 from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
+from noface_ctx.freshness.versions import FileVersions
 
 SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
@@ -64,11 +65,11 @@ class HistoryIndex:
         self.root = str(root)
         self.db_path = db_path
         self.db = _connect(db_path)
-        self.blobs = git.Blobs(self.root)
+        self.versions = FileVersions(self.root)
         self._defs: dict[tuple[str, str, str], str | None] = {}
         self._new_defs: list[tuple[str, str, str, str | None]] = []
         self._new_greps: list[tuple[str, str, str, str]] = []
-        self._texts: dict[tuple[str, str], str | None] = {}
+        self._blob_defs: dict[tuple[str, str], str | None] = {}  # (blob id, name) → `definition`
 
     # ---------------------------------------------------------------- building
 
@@ -109,7 +110,7 @@ class HistoryIndex:
         return row[0] if row else None
 
     def close(self) -> None:
-        self.blobs.close()
+        self.versions.close()
         self.db.close()
 
     # ---------------------------------------------------------------- questions
@@ -198,10 +199,17 @@ class HistoryIndex:
             row = self.db.execute("SELECT def FROM defs WHERE sha = ? AND path = ? AND name = ?", key).fetchone()
             if row is not None:
                 self._defs[key] = row[0]
-            else:
-                text = self._text(sha, path)
-                self._defs[key] = definition(text, name) if text is not None else None
-                self._new_defs.append((*key, self._defs[key]))
+            else:  # a file unchanged between two commits is one blob: read and searched once
+                oid = self.versions.blob(sha, path)
+                if oid is None:
+                    found = None
+                elif (oid, name) in self._blob_defs:
+                    found = self._blob_defs[oid, name]
+                else:
+                    text = self.versions.text(oid)
+                    found = self._blob_defs[oid, name] = definition(text, name) if text is not None else None
+                self._defs[key] = found
+                self._new_defs.append((*key, found))
         return self._defs[key]
 
     def greps(self, sha: str, names: Iterable[str]) -> tuple[dict[str, set[str]], set[str]]:
@@ -272,12 +280,11 @@ class HistoryIndex:
         return versions[lo][0], what
 
     def _text(self, sha: str, path: str) -> str | None:
-        key = (sha, path)
-        if key not in self._texts:
-            if len(self._texts) > 64:
-                self._texts.pop(next(iter(self._texts)))
-            self._texts[key] = self.blobs.read(sha, path)
-        return self._texts[key]
+        return self.versions.text_at(sha, path)
+
+    def prefetch(self, wanted: Iterable[tuple[str, str]]) -> None:
+        """Read these `(commit sha, path)` versions in one pass (`FileVersions.prefetch`)."""
+        self.versions.prefetch(wanted)
 
     def declared(self, name: str, held: Mapping[str, set[str]]) -> set[str]:
         """The files of `held` (commit → files holding the word `name` there) that declare it
@@ -366,6 +373,16 @@ def _storable(text: str | None) -> str | None:
     if text is None or text.isascii():
         return text
     return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def build_index(root: str | Path, db_path: Path, head: str) -> int:
+    """Bring the index in `db_path` up to `head` (a first run does this in a second process
+    while it reads the code); returns how many commits were added."""
+    index = HistoryIndex(root, db_path)
+    try:
+        return index.update(head)
+    finally:
+        index.close()
 
 
 def _connect(db_path: Path | None) -> sqlite3.Connection:

@@ -1,5 +1,5 @@
 """Was a name in the code when the doc was last changed? (`Presence`): the evidence that a name a
-doc uses and the code lacks now was removed, rather than never a reference.
+doc uses and the code lacks now was removed, rather than never a reference (`record_removals`).
 
 A name is looked for with `git grep` (whole words, fixed strings; docs, catalogs and binaries
 left out: `NOT_CODE`), one
@@ -19,9 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from noface_ctx import git
+from noface_ctx.datatypes import MissingRef
 from noface_ctx.filetypes import FILE_TYPES, bare
+from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.references import DOC_EXTS, file_ext
+from noface_ctx.freshness.judgement import missing_ref
+from noface_ctx.freshness.references import DOC_EXTS, Reference, file_ext
+from noface_ctx.freshness.scan import DocScan
 
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 # never code: docs, images, translation catalogs (django's 1,241 `.po` files are a quarter of its
@@ -120,3 +124,44 @@ class _Search:
             self.found[key].update(hits)
             self.index.remember_greps(key, names, hits)
         return self.found
+
+
+def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[Held], index: HistoryIndex,
+                    code: Codebase, dirty: set[str]) -> None:
+    """Split each doc's unresolved names (`plans`: the doc's scan, the commit it is checked
+    against) into removed ones, added to the scan's `missing` — in the code at that commit or
+    its parent (`found_at`, from `Presence.result`), with the commit that removed them and the
+    name that took their place when history tells — and never-references. `dirty`: files with
+    uncommitted edits."""
+    for (s, since), found in zip(plans, found_at, strict=True):
+        for ref, lookup, scope in s.candidates:
+            if ref.kind == "path":
+                _removed_path(s, ref, lookup, since, index)
+                continue
+            if lookup not in found:
+                continue  # never in the code: not a reference
+            at, files = found[lookup]
+            held = set(files) if scope or "." in ref.name else index.declared(lookup, {at.sha: files})
+            if scope:
+                held &= set(scope)
+            if not held:
+                continue
+            removal = None
+            for path in sorted(held):
+                removal = index.removal(lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
+                if removal is not None:
+                    break
+            suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
+            label = None if removal is None else removal[0].label() if removal[0] else "uncommitted edits"
+            s.missing.append(missing_ref(ref, lookup, suggestion, label))
+            for path in held:
+                s.files.setdefault(path, ref.line)
+
+
+def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> None:
+    if not index.existed(lookup, base.seq):
+        return
+    hist = index.path_history(lookup, base.seq)
+    new = hist[-1][1] if hist else None
+    commit = hist[-1][0].label() if hist else None
+    s.missing.append(MissingRef(ref.ref, ref.line, new, commit))

@@ -4,12 +4,9 @@ result against history."""
 
 from __future__ import annotations
 
-import multiprocessing
 import posixpath
 import re
-import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, get_args
 
@@ -79,35 +76,9 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     return scan
 
 
-def read_references(docs: Sequence[Doc]) -> Callable[[], dict[str, list[Reference]]]:
-    """Start reading every doc's references in a second process (a fork: reading them is pure
-    work, seconds for a large repository) while the caller reads the code; call the answer
-    to collect them, path → references. Where no process can be forked (not POSIX, a sandbox),
-    or other threads run (a fork copies the locks they hold: the MCP server, an orchestrator's
-    workers), they are read when collected."""
-    def here() -> dict[str, list[Reference]]:
-        return _references_of(list(docs))
-
-    if threading.active_count() > 1:
-        return here
-    try:
-        pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"))
-        future = pool.submit(_references_of, list(docs))
-    except (OSError, ValueError, RuntimeError, ImportError):  # no fork here, no semaphores (a sandbox)
-        return here
-
-    def collect() -> dict[str, list[Reference]]:
-        try:
-            return future.result()
-        except Exception:  # a worker that died: read them here
-            return here()
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
-
-    return collect
-
-
-def _references_of(docs: list[Doc]) -> dict[str, list[Reference]]:
+def read_references(docs: Sequence[Doc]) -> dict[str, list[Reference]]:
+    """Every doc's references, by path (pure work, seconds for a large repository: a first run
+    reads them in a second process while it reads the code)."""
     return {d.path: extract_references(d) for d in docs}
 
 
