@@ -191,11 +191,20 @@ def body(defn: str) -> str:
     return "" if is_container(defn) else defn.partition("\n")[2]
 
 
+_NORMAL: state.Memo[tuple[str, bool], str] = state.memo("freshness.definitions.normal", maxsize=4096)
+
+
 def _normal(block: str, *, with_body: bool = True) -> str:
     """A definition as comparable text: its header without type annotations on the first line
     (however many lines it is written on), then its body as tokens (docstrings, comments,
     layout, quote style, strings split over lines and trailing commas aside), so reformatting (Black) or an
-    annotation-only change is no change."""
+    annotation-only change is no change. A definition unchanged between versions of a file is
+    the same block: worked out once (`_NORMAL`)."""
+    found = _NORMAL.get((block, with_body))
+    return found if found is not None else _NORMAL.put((block, with_body), _normalise(block, with_body))
+
+
+def _normalise(block: str, with_body: bool) -> str:
     if not with_body:  # a header is never longer than this: the rest of a long class is not read
         block = "\n".join(block.split("\n", 80)[:80])
     lines = [_uncommented(ln) for ln in _DOCSTRING.sub("", block).split("\n") if ln.strip() and not _COMMENT.match(ln)]

@@ -1,5 +1,5 @@
-"""Git history behind freshness: one persistent, incremental index of `git log`, and the two
-questions freshness asks of it (see `noface_ctx.freshness.assess`).
+"""Git history behind freshness: one persistent, incremental index of `git log`, and what
+freshness asks of it (see `noface_ctx.freshness.assess`).
 
 `HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's history (sequence
 number along the first-parent chain, sha, time, subject) and every file it touched (status,
@@ -16,24 +16,22 @@ The same database keeps each doc's judgement (`judged`), keyed by everything it 
   (`noface_ctx.freshness.definitions`); signatures only for a symbol the doc merely uses in an
   example. The commit named is the one that made the definition what it is now (a binary
   search over the file's commits).
-- `removal`: for a name that was in a file at the doc's commit and is gone now, the commit
-  that removed it (a binary search over that file's commits, following renames) and the
-  identifier that took its place in that commit's diff (`definitions.replacements`), if any.
+- `path_history`: a file's commits since one, following renames; `presence` finds in them the
+  commit that removed a name.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from noface_ctx import cachefile, git, sqlitefile
-from noface_ctx.freshness.definitions import body, declares, definition, replacements, signature
+from noface_ctx.freshness.definitions import body, definition, signature
 from noface_ctx.freshness.versions import FileVersions
 
 SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
@@ -69,6 +67,9 @@ class HistoryIndex:
         self._defs: dict[tuple[str, str, str], str | None] = {}
         self._new_defs: list[tuple[str, str, str, str | None]] = []
         self._new_greps: list[tuple[str, str, str, str]] = []
+        # answers about the indexed commits, for this run (forgotten when `update` adds commits)
+        self._touched: dict[tuple[str, int], bool] = {}
+        self._histories: dict[tuple[str, int], list[tuple[Commit, str | None]]] = {}
         self._blob_defs: dict[tuple[str, str], str | None] = {}  # (blob id, name) → `definition`
 
     # ---------------------------------------------------------------- building
@@ -99,6 +100,8 @@ class HistoryIndex:
         cur.executemany("INSERT INTO commits(seq, sha, time, subject) VALUES (?, ?, ?, ?)", commits)
         cur.executemany("INSERT INTO touches(path, seq, status, old) VALUES (?, ?, ?, ?)", touches)
         added = len(commits)
+        self._touched.clear()
+        self._histories.clear()
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
         cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
         self.db.commit()
@@ -136,9 +139,13 @@ class HistoryIndex:
         return Commit(*row) if row else None
 
     def touched_after(self, path: str, seq: int) -> bool:
-        return self.db.execute("SELECT 1 FROM touches WHERE path = ? AND seq > ? UNION ALL "
-                               "SELECT 1 FROM touches WHERE old = ? AND seq > ? LIMIT 1",
-                               (path, seq, path, seq)).fetchone() is not None
+        key = (path, seq)
+        found = self._touched.get(key)
+        if found is None:
+            found = self._touched[key] = self.db.execute(
+                "SELECT 1 FROM touches WHERE path = ? AND seq > ? UNION ALL "
+                "SELECT 1 FROM touches WHERE old = ? AND seq > ? LIMIT 1", (path, seq, path, seq)).fetchone() is not None
+        return found
 
     def files_after(self, seq: int, until: int | None = None) -> set[str]:
         """Every path added, changed, deleted or renamed (both names) after commit `seq` (up to
@@ -155,6 +162,12 @@ class HistoryIndex:
     def path_history(self, path: str, seq: int) -> list[tuple[Commit, str | None]]:
         """The commits after `seq` touching `path`, following renames: (commit, the file's path
         after it, None once deleted)."""
+        key = (path, seq)
+        if key not in self._histories:
+            self._histories[key] = self._path_history(path, seq)
+        return list(self._histories[key])
+
+    def _path_history(self, path: str, seq: int) -> list[tuple[Commit, str | None]]:
         out: list[tuple[Commit, str | None]] = []
         cur: str | None = path
         while cur is not None:
@@ -285,52 +298,6 @@ class HistoryIndex:
     def prefetch(self, wanted: Iterable[tuple[str, str]]) -> None:
         """Read these `(commit sha, path)` versions in one pass (`FileVersions.prefetch`)."""
         self.versions.prefetch(wanted)
-
-    def declared(self, name: str, held: Mapping[str, set[str]]) -> set[str]:
-        """The files of `held` (commit → files holding the word `name` there) that declare it
-        there as a doc could mean it (`definitions.declares`; only Python is read so closely)."""
-        return {p for sha, paths in held.items() for p in paths
-                if not p.endswith((".py", ".pyi")) or ((t := self._text(sha, p)) is not None and declares(t, name))}
-
-    def has_word(self, sha: str, path: str, word: str) -> bool:
-        text = self._text(sha, path)
-        return text is not None and re.search(rf"\b{re.escape(word)}\b", text) is not None
-
-    def removal(self, name: str, path: str, since: Commit, *, dirty: bool = False) -> tuple[Commit | None, str | None] | None:
-        """(the commit after `since` that removed the word `name` from `path` — followed through
-        renames —, the identifier that took its place there or None), or None when not found.
-        `dirty`: `path` has uncommitted edits, which are where the name went when no commit
-        removed it (the commit is then None)."""
-        versions = self.path_history(path, since.seq)
-        current = versions[-1][1] if versions else path
-        if current is not None and (not versions or self.has_word(versions[-1][0].sha, current, name)):
-            if not dirty:  # still in the committed file
-                return None
-            diff = git.run(self.root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", current, check=False)
-            return None, next((c for c, _ in replacements(diff, name).most_common() if c != name), None)
-
-        def absent(i: int) -> bool:
-            c, p = versions[i]
-            return p is None or not self.has_word(c.sha, p, name)
-
-        lo, hi = 0, len(versions) - 1
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if absent(mid):
-                hi = mid
-            else:
-                lo = mid + 1
-        commit, new_path = versions[lo]
-        old_path = versions[lo - 1][1] if lo else path
-        paths = {p for p in (old_path, new_path) if p}
-        try:
-            diff = git.run(self.root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff", f"{commit.sha}^", commit.sha,
-                           "--", *sorted(paths))
-        except git.GitError:
-            return commit, None
-        votes = replacements(diff, name)
-        best = next((cand for cand, _ in votes.most_common() if cand != name), None)
-        return commit, best
 
     # ---------------------------------------------------------------- judgements
 

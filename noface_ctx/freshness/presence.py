@@ -14,7 +14,8 @@ child's sha with a trailing `^`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from noface_ctx import git
 from noface_ctx.datatypes import MissingRef
 from noface_ctx.filetypes import FILE_TYPES, bare
 from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.definitions import declares, replacements
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import missing_ref
 from noface_ctx.freshness.references import DOC_EXTS, Reference, file_ext
@@ -141,14 +143,14 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if lookup not in found:
                 continue  # never in the code: not a reference
             at, files = found[lookup]
-            held = set(files) if scope or "." in ref.name else index.declared(lookup, {at.sha: files})
+            held = set(files) if scope or "." in ref.name else _declared(index, lookup, {at.sha: files})
             if scope:
                 held &= set(scope)
             if not held:
                 continue
             removal = None
             for path in sorted(held):
-                removal = index.removal(lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
+                removal = _removal(index, lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
                     break
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
@@ -165,3 +167,52 @@ def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: 
     new = hist[-1][1] if hist else None
     commit = hist[-1][0].label() if hist else None
     s.missing.append(MissingRef(ref.ref, ref.line, new, commit))
+
+
+def _declared(index: HistoryIndex, name: str, held: Mapping[str, set[str]]) -> set[str]:
+    """The files of `held` (commit → files holding the word `name` there) that declare it
+    there as a doc could mean it (`definitions.declares`; only Python is read so closely)."""
+    return {p for sha, paths in held.items() for p in paths if not p.endswith((".py", ".pyi"))
+            or ((t := index.versions.text_at(sha, p)) is not None and declares(t, name))}
+
+
+def _has_word(index: HistoryIndex, sha: str, path: str, word: str) -> bool:
+    text = index.versions.text_at(sha, path)
+    return text is not None and re.search(rf"\b{re.escape(word)}\b", text) is not None
+
+
+def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *,
+             dirty: bool = False) -> tuple[Commit | None, str | None] | None:
+    """(the commit after `since` that removed the word `name` from `path` — followed through
+    renames —, the identifier that took its place there or None: `definitions.replacements` in
+    that commit's diff), or None when not found. `dirty`: `path` has uncommitted edits, which
+    are where the name went when no commit removed it (the commit is then None)."""
+    versions = index.path_history(path, since.seq)
+    current = versions[-1][1] if versions else path
+    if current is not None and (not versions or _has_word(index, versions[-1][0].sha, current, name)):
+        if not dirty:  # still in the committed file
+            return None
+        diff = git.run(index.root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", current, check=False)
+        return None, next((c for c, _ in replacements(diff, name).most_common() if c != name), None)
+
+    def absent(i: int) -> bool:
+        c, p = versions[i]
+        return p is None or not _has_word(index, c.sha, p, name)
+
+    lo, hi = 0, len(versions) - 1  # the first version without the word
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if absent(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    commit, new_path = versions[lo]
+    old_path = versions[lo - 1][1] if lo else path
+    paths = {p for p in (old_path, new_path) if p}
+    try:
+        diff = git.run(index.root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff", f"{commit.sha}^", commit.sha,
+                       "--", *sorted(paths))
+    except git.GitError:
+        return commit, None
+    votes = replacements(diff, name)
+    return commit, next((cand for cand, _ in votes.most_common() if cand != name), None)
