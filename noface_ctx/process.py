@@ -10,11 +10,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-__all__ = ["in_forks", "leave", "safe_streams", "write_crash_log"]
+__all__ = ["in_forks", "leave", "safe_streams", "start_forked", "write_crash_log"]
 
 def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callable[[], Any]] | None:
-    """Start each `(function, args)` in a forked process of its own, all forked at once, while
-    the caller works on; call an answer's collector to wait for it (a worker that died: the call
+    """Start the `(function, args)` calls in forked worker processes (one per call, all forked
+    at once; a worker free first may take the next call) while the caller works on; call an answer's collector to wait for it (a worker that died: the call
     is made then, here). None where no process can be forked (not POSIX, a sandbox without
     semaphores) or other threads run: a fork copies the locks they hold (the MCP server, an
     orchestrator's workers, a model loading)."""
@@ -44,6 +44,34 @@ def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callabl
         return collect
 
     return [collector(i) for i in range(len(calls))]
+
+
+def start_forked(fn: Callable[..., Any], *args: Any) -> Callable[[], None] | None:
+    """Start `fn(*args)`, work whose answer is left on disk, in a forked process (no thread is
+    started here, so `in_forks` can still fork after it); call the answer to wait for it (a
+    child that failed: the call is made then, here). None where no process can be forked or
+    other threads run (see `in_forks`)."""
+    if threading.active_count() > 1:
+        return None
+    try:
+        import multiprocessing
+
+        child = multiprocessing.get_context("fork").Process(target=fn, args=args, daemon=True)
+        child.start()
+    except (OSError, ValueError, RuntimeError, ImportError):
+        return None
+    waited = False
+
+    def wait() -> None:
+        nonlocal waited
+        if waited:
+            return
+        waited = True
+        child.join()
+        if child.exitcode != 0:
+            fn(*args)
+
+    return wait
 
 
 def leave(code: int) -> NoReturn:

@@ -70,7 +70,7 @@ from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import Presence, record_removals
 from noface_ctx.freshness.references import Reference, extract_references
 from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
-from noface_ctx.process import in_forks
+from noface_ctx.process import in_forks, start_forked
 
 __all__ = [
     "DocFreshness",
@@ -109,12 +109,29 @@ class Freshness:
 # --------------------------------------------------------------------------- assessment
 
 
+def start_history(config: Any) -> Callable[[], None] | None:
+    """On a first run (no history index yet, in a git repository), start building the index now
+    in a forked process, so that `git log` overlaps the file scan; pass the answer to
+    `assess_docs` (`building`). None when there is nothing to start."""
+    from noface_ctx.config import cache_dir
+
+    try:
+        db_path = cache_dir(config) / "history.sqlite"
+    except OSError:
+        return None
+    if db_path.exists():
+        return None
+    head, _shallow = git.head(config.root)
+    return start_forked(build_index, config.root, db_path, head) if head is not None else None
+
+
 def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
-                slugs: Iterable[str] | None = None) -> Freshness:
+                slugs: Iterable[str] | None = None, building: Callable[[], None] | None = None) -> Freshness:
     """Judge the docs named by `slugs` (every doc when None, two sharing a slug too), now and in
     one batch; records are never judged (see the module docstring). The answer holds the docs
-    judged, in `slugs` order (`by_path`: in `docs` order, every doc judged)."""
-    judge = DocJudge(docs, repo_files, symbols, config)
+    judged, in `slugs` order (`by_path`: in `docs` order, every doc judged). `building`: the
+    history index being built (`start_history`)."""
+    judge = DocJudge(docs, repo_files, symbols, config, building)
     chosen = list(docs) if slugs is None else [judge.by_slug[s] for s in dict.fromkeys(slugs) if s in judge.by_slug]
     by_path = judge.judge_docs(chosen)
     judged = judge.judge(judge.by_slug if slugs is None else slugs)
@@ -127,7 +144,9 @@ class DocJudge:
     """Judges docs in batches, reusing the judgements `history.sqlite` keeps; a doc once judged
     is answered from memory. Use one per run (it holds HEAD and the working tree's state)."""
 
-    def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any) -> None:
+    def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
+                 building: Callable[[], None] | None = None) -> None:
+        self._building = building  # the history index being built in another process: wait for it first
         ctx = config.context
         records = {d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
         self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers (`judge_docs` takes both)
@@ -186,6 +205,9 @@ class DocJudge:
             return None
 
     def _history(self) -> HistoryIndex | None:
+        if self._building is not None:
+            self._building()
+            self._building = None
         if self.head is None:
             return None
         if self._index is None:
@@ -197,7 +219,8 @@ class DocJudge:
     def _first_index(self) -> bool:
         """No history index exists yet (a first run): every doc will be judged."""
         path = self._cache_file("history.sqlite")
-        return self.head is not None and self._index is None and path is not None and not path.exists()
+        return self.head is not None and self._index is None and (
+            self._building is not None or (path is not None and not path.exists()))
 
     def _dirty_files(self) -> set[str]:
         if self._dirty is None:
@@ -312,24 +335,23 @@ class DocJudge:
                                      if stored.get(self._key(s.doc)) is None])
 
     def _first_scans(self, docs: list[Doc]) -> tuple[list[DocScan], HistoryIndex | None]:
-        """A first run's scans and history index. On a large repository the index is built and
-        the docs read in processes of their own (each is seconds of pure Python work, as is
-        reading the code here); else, or where no process can be forked, the index is built
-        in a thread."""
+        """A first run's scans and history index. On a large repository the index is built (if
+        `start_history` has not started it) and the docs read in processes of their own (each is
+        seconds of pure Python work, as is reading the code here); else, or where no process
+        can be forked, the index is built in a thread."""
         db_path = self._cache_file("history.sqlite")
-        forks = in_forks((build_index, (self.root, db_path, self.head)), (read_references, (docs,))) \
-            if len(docs) >= 50 and db_path is not None and self.head is not None else None
-        if forks is not None:
-            building, reading = forks
+        if self._building is None and len(docs) >= 50 and db_path is not None and self.head is not None:
+            self._building = start_forked(build_index, self.root, db_path, self.head)
+        reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None
+        if self._building is not None:
             code = self._codebase()
-            refs = reading()
-            building()
+            refs = reading[0]() if reading is not None else {}
             return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs], self._history()
         with ThreadPoolExecutor(max_workers=1) as pool:
             thread = pool.submit(self._history)
             code = self._codebase()
-            scans = [scan_doc(doc, code, None) for doc in docs]
-            return scans, thread.result()
+            refs = reading[0]() if reading is not None else {}
+            return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs], thread.result()
 
     def _since(self, s: DocScan) -> Commit | None:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""

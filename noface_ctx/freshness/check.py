@@ -79,17 +79,20 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     """Check the docs given, and the docs referencing the code files given (all docs when none)."""
     from noface_ctx.docs.load import load_docs
     from noface_ctx.files.gate import scan_repo
-    from noface_ctx.freshness.assess import assess_docs
+    from noface_ctx.freshness.assess import assess_docs, start_history
 
     t0 = time.perf_counter()
     config = config if config is not None else load_config(os.fspath(repo))
     root = Path(config.root)
     wanted = [_relative(p, root) for p in paths]
+    building = start_history(config)  # a first run: `git log` while the files are scanned
     repo_files = scan_repo(config)
     docset = load_docs(config, repo_files, whole=False)  # freshness reads no sections
     # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
     # (no parsers, no numpy) and writes no index cache into the user's repository.
-    fresh = assess_docs(docset.docs, repo_files, None, config)
+    fresh = assess_docs(docset.docs, repo_files, None, config, building=building)
+    if building is not None:
+        building()  # finished even when no doc needed it (all records): the next run has its index
     if wanted:
         doc_paths = {d.path for d in docset.docs}
         code = {p for p in wanted if p not in doc_paths}
