@@ -77,6 +77,26 @@ def test_a_file_changed_just_now_is_read_again_even_with_the_same_stat(repo_fact
     assert found.has("tax_rate") and not found.has("vat_rate")
 
 
+def test_a_file_rewritten_as_it_was_is_not_read_into_words_again(repo_factory, tmp_path, monkeypatch):
+    # a checkout, a reset or a stash rewrites files as they were: their stat changes, not their words
+    repo = repo_factory(FILES)
+    cache = tmp_path / "words.sqlite"
+    _age(repo)
+    assert _words(repo, cache).has("vat_rate")
+    for rel in ("pkg/tax.py", "pkg/shop.py"):
+        (repo / rel).write_text((repo / rel).read_text())
+    (repo / "pkg/ship.py").write_text("def ship_order(order):\n    return order\n")
+    _age(repo)
+    worked: list[int] = []
+    real = cw._entry
+    monkeypatch.setattr(cw, "_entry", lambda data, *rest: worked.append(len(data)) or real(data, *rest))
+    found = _words(repo, cache)
+    assert len(worked) == 1  # only the new file
+    assert found.has("vat_rate") and found.has("ship_order") and found.defined("add_item")
+    worked.clear()
+    assert _words(repo, cache).has("vat_rate") and worked == []  # the new stats were kept
+
+
 def test_many_questions_load_the_tables_whole_with_the_same_answers(repo_factory, tmp_path, monkeypatch):
     repo = repo_factory(FILES)
     cache = tmp_path / "words.sqlite"

@@ -19,6 +19,7 @@ writable) the same tables live in memory for the run.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import sqlite3
@@ -53,18 +54,19 @@ _DEF_LINE = re.compile(r"(?P<indent>[ \t]*)" + _definition_pattern(r"\s", r"[^)]
 # starts): never across a newline, the indentation atomic (giving it back never helps, retrying is slow)
 _DEF_AFTER_NEWLINE = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)" + _definition_pattern(r"[^\S\n]", r"[^)\n]"))
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 3
+_SCHEMA = 4  # 4: each file's content digest kept
 _RACY_NS = 2_000_000_000
 _TABLES = """
-CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT);
+CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,
+                                 digest BLOB);
 CREATE TABLE IF NOT EXISTS vocab(word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, line INTEGER,
                                 PRIMARY KEY(name, path, line, last)) WITHOUT ROWID;
 """
 
 # size, mtime_ns (-1: read again next time), words joined by newlines (None: a binary file),
-# definitions as "qualified name<TAB>line" lines
-Entry = tuple[int, int, "str | None", str]
+# definitions as "qualified name<TAB>line" lines, a digest of the content read
+Entry = tuple[int, int, "str | None", str, bytes]
 Definition = tuple[str, str, int]  # path, qualified name, line
 Tables = tuple[set[str], dict[str, list[Definition]]]  # every word, and every definition by name
 
@@ -206,10 +208,11 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
     """Bring the tables in line with the files now: read the new and changed ones, forget the gone
     ones. `stats`: (size, mtime_ns) by path, as the gate's scan found them (others are stat'ed).
     Built from nothing (a first run), the tables are also answered whole, from memory."""
-    known = {_path(p): (int(s), int(m)) for p, s, m in db.execute("SELECT path, size, mtime FROM files")}
+    known = {_path(p): (int(s), int(m), d) for p, s, m, d in db.execute("SELECT path, size, mtime, digest FROM files")}
     recent = time.time_ns() - _RACY_NS
     fresh: dict[str, Entry] = {}
     reread: set[str] = set()
+    restat: list[tuple[int, int, bytes]] = []  # files touched but not changed: only their stat is new
     for path in paths:
         now = stats.get(path)
         if now is None:
@@ -219,12 +222,19 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
                 continue
             now = (st.st_size, st.st_mtime_ns)
         stat = known.get(path)
-        if stat is not None and stat == now and now[1] < recent:
+        if stat is not None and stat[:2] == now and now[1] < recent:
+            continue
+        data = _read(prefix + path)
+        mtime = now[1] if now[1] < recent else -1
+        digest = _digest(data) if data is not None else None
+        if digest is not None and stat is not None and stat[2] == digest:
+            restat.append((now[0], mtime, _blob(path)))  # rewritten as it was (a checkout, a stash)
             continue
         reread.add(path)
-        entry = _entry(prefix + path, now[0], now[1] if now[1] < recent else -1)
-        if entry is not None:
-            fresh[path] = entry
+        if data is not None and digest is not None:
+            fresh[path] = _entry(data, now[0], mtime, digest)
+    if restat:
+        db.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", restat)
     listed = set(paths)
     gone = [p for p in known if p in reread or p not in listed]
     if not gone and not fresh:
@@ -243,7 +253,7 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
         db.execute("DELETE FROM gone")
         db.executemany("INSERT OR IGNORE INTO gone VALUES (?)", [(_blob(p),) for p in gone])
         db.execute("DELETE FROM defs WHERE path IN (SELECT path FROM gone)")  # one pass, no second index to keep
-    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?)", [(_blob(p), *e) for p, e in fresh.items()])
+    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?)", [(_blob(p), *e) for p, e in fresh.items()])
     db.executemany("INSERT INTO vocab VALUES (?, ?) ON CONFLICT(word) DO UPDATE SET n = n + excluded.n",
                    sorted((w, n) for w, n in counts.items() if n))  # in key order: a B-tree filled left to right
     if any(n < 0 for n in counts.values()):
@@ -278,16 +288,17 @@ def _path(blob: bytes) -> str:
     return bytes(blob).decode("utf-8", "surrogateescape")
 
 
-def _entry(full: str, size: int, mtime: int) -> Entry | None:
-    data = _read(full)
-    if data is None:
-        return None
+def _entry(data: bytes, size: int, mtime: int, digest: bytes) -> Entry:
     if looks_binary(data):
-        return (size, mtime, None, "")
+        return (size, mtime, None, "", digest)
     text = data.decode("utf-8", "replace")
     found = "\n".join(sorted(set(_WORD.findall(text))))
     defs = "\n".join(f"{q}\t{n}" for q, n in definitions(text))
-    return (size, mtime, found, defs)
+    return (size, mtime, found, defs, digest)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _read(full: str) -> bytes | None:
