@@ -5,15 +5,17 @@ is not reported. Reading and splitting every file of a large repository takes se
 loading every word of it back takes most of a second, so `code_words` keeps, in a sqlite file
 (`<cache_dir>/words.sqlite`):
 
-- per file, by its size and mtime: its words and the definitions a keyword regex finds in it
-  (`definitions`: what `check-docs` uses instead of the tree-sitter index);
+- per file, by its size and mtime, with a digest of its content: its words and the definitions
+  a keyword regex finds in it (`definitions`: what `check-docs` uses instead of the tree-sitter
+  index);
 - the inverted tables built from them, kept up to date file by file: `vocab` (word → number of
   files holding it) and `defs` (name → where it is defined).
 
 After a commit or an edit only the changed files are read again, and a run asks only about the
 words its docs use (`CodeWords.has`, `CodeWords.defined`). A file changed in the last two
 seconds is stored without its stat, so it is read again next time (an equal stat would not
-prove an equal content). Without a usable cache file (none given, tracked by git, not
+prove an equal content). A file whose stat changed but whose content did not (a checkout, a
+reset, pre-commit's stash) is only hashed, not split into words again. Without a usable cache file (none given, tracked by git, not
 writable) the same tables live in memory for the run.
 """
 
