@@ -172,14 +172,37 @@ def _decode(data: memoryview) -> tuple[Any, Any]:
     (hlen,) = struct.unpack("<Q", data[n : n + 8])
     if hlen > min(MAX_HEADER, len(data) - n - 8):
         raise CacheFormatError("header length out of range")
-    header = json.loads(bytes(data[n + 8 : n + 8 + hlen]).decode("utf-8", "surrogatepass"))
+    text = bytes(data[n + 8 : n + 8 + hlen]).decode("utf-8", "surrogatepass")
+    # The arrays are read first, so that values are built while the JSON is parsed (one pass,
+    # in `object_hook`); the table read here must be the header's own (checked below).
+    specs = _array_specs(text)
+    arrays = _arrays(specs, data[n + 8 + hlen :])
+    header = json.loads(text, object_hook=_Decoder(arrays).hook)
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise CacheFormatError("unknown cache format")
-    blob = data[n + 8 + hlen :]
+    if header["arrays"] != specs:
+        raise CacheFormatError("array table does not match")
+    return header["version"], header["value"]
+
+
+def _array_specs(text: str) -> Any:
+    """The header's "arrays" table, read ahead of the rest (`save` writes it before "value")."""
+    at = text.find('"arrays":')
+    if at == -1:
+        return []
+    at += len('"arrays":')
+    while text[at:at + 1] in (" ", "\t", "\n", "\r"):
+        at += 1
+    return json.JSONDecoder().raw_decode(text, at)[0]
+
+
+def _arrays(specs: Any, blob: memoryview) -> list[np.ndarray]:
+    if not isinstance(specs, list):
+        raise CacheFormatError("bad array table")
     arrays = []
-    if header["arrays"]:
+    if specs:
         import numpy as np
-    for spec in header["arrays"]:
+    for spec in specs:
         dtype_s, shape, off, nbytes = spec
         dtype = np.dtype(str(dtype_s))
         if dtype.kind not in "biuf" or dtype.hasobject:
@@ -190,59 +213,61 @@ def _decode(data: memoryview) -> tuple[Any, Any]:
         if off < 0 or off + nbytes > len(blob):
             raise CacheFormatError("array outside the file")
         arrays.append(np.frombuffer(blob, dtype=dtype, count=int(np.prod(shape, dtype=np.int64)), offset=off).reshape(shape))
-    d = _Decoder(arrays)
-    return d.dec(header["version"]), d.dec(header["value"])
+    return arrays
 
 
 class _Decoder:
+    """Builds each tagged JSON object as the parser finishes it (`hook`): its parts are built
+    already, so no second walk over the value is needed."""
+
     def __init__(self, arrays: list[np.ndarray]) -> None:
         self.arrays = arrays
         self.classes = _class_table()
         # class name -> (its field names, (field, check) pairs): built once per file, used per object
         self.checks: dict[str, tuple[frozenset[str], list[tuple[str, Callable[[Any], bool]]]]] = {}
 
-    def dec(self, v: Any) -> Any:
-        t = type(v)
-        if t is list:
-            if all(type(x) is str for x in v):
-                return v
-            return [self.dec(x) for x in v]
-        if t is not dict:
-            return v
+    def hook(self, v: dict[str, Any]) -> Any:
         tag = v.get(TAG)
         if tag is None:
-            return {k: self.dec(x) for k, x in v.items()}
-        if tag == "t":
-            return tuple(self.dec(x) for x in v["v"])
-        if tag == "s":
-            return {self.dec(x) for x in v["v"]}
-        if tag == "f":
-            return frozenset(self.dec(x) for x in v["v"])
-        if tag == "b":
-            return base64.b64decode(v["v"], validate=True)
-        if tag == "a":
-            return self.arrays[int(v["v"])]
-        if tag == "d":
-            return {self.dec(k): self.dec(x) for k, x in v["v"]}
+            return v
         if tag == "o":
-            entry = self.classes.get(v["c"])
-            if entry is None:
-                raise CacheFormatError(f"class {v['c']!r} not allowed")
-            cls, _, from_state = entry
-            state = self.dec(v["v"])
-            if from_state is not None:
-                return from_state(state)
-            checks = self.checks.get(v["c"])
-            if checks is None:
-                fields = _field_types(cls)
-                checks = self.checks[v["c"]] = (frozenset(fields), [(n, _checker(t)) for n, t in fields.items()])
-            if not isinstance(state, dict) or state.keys() != checks[0]:
-                raise CacheFormatError(f"fields of {v['c']} do not match")
-            for name, ok in checks[1]:
-                if not ok(state[name]):
-                    raise CacheFormatError(f"{v['c']}.{name}: not a {_field_types(cls)[name]}")
-            return cls(**state)
+            return self._object(v["c"], v["v"])
+        inner = v["v"]
+        if tag == "b":
+            return base64.b64decode(inner, validate=True)
+        if tag == "a":
+            if type(inner) is not int or not 0 <= inner < len(self.arrays):
+                raise CacheFormatError("no such array")
+            return self.arrays[inner]
+        if type(inner) is not list:
+            raise CacheFormatError(f"tag {tag!r} holds no list")
+        if tag == "t":
+            return tuple(inner)
+        if tag == "s":
+            return set(inner)
+        if tag == "f":
+            return frozenset(inner)
+        if tag == "d":
+            return dict(inner)
         raise CacheFormatError(f"unknown tag {tag!r}")
+
+    def _object(self, name: Any, state: Any) -> Any:
+        entry = self.classes.get(name)
+        if entry is None:
+            raise CacheFormatError(f"class {name!r} not allowed")
+        cls, _, from_state = entry
+        if from_state is not None:
+            return from_state(state)
+        checks = self.checks.get(name)
+        if checks is None:
+            fields = _field_types(cls)
+            checks = self.checks[name] = (frozenset(fields), [(n, _checker(t)) for n, t in fields.items()])
+        if not isinstance(state, dict) or state.keys() != checks[0]:
+            raise CacheFormatError(f"fields of {name} do not match")
+        for field_name, ok in checks[1]:
+            if not ok(state[field_name]):
+                raise CacheFormatError(f"{name}.{field_name}: not a {_field_types(cls)[field_name]}")
+        return cls(**state)
 
 
 _FIELD_TYPES: Memo[type, dict[str, str]] = memo("cachefile.field_types", maxsize=None)

@@ -4,6 +4,7 @@ tree, cannot be pointed outside the repository, and a cache file git tracks is n
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import pickle
 import re
@@ -293,6 +294,26 @@ def test_wrong_field_types_are_refused():
     bad = bad[:head] + n.to_bytes(8, "little") + bad[head + 8:]
     with pytest.raises(cachefile.CacheFormatError):
         cachefile.decode(bad)
+
+
+def _cache_bytes(header: dict, blob: bytes = b"") -> bytes:
+    head = json.dumps(header).encode()  # spaces after separators, as another writer might put them
+    head += b" " * (-(len(cachefile.MAGIC) + 8 + len(head)) % 16)
+    return cachefile.MAGIC + len(head).to_bytes(8, "little") + head + blob
+
+
+def test_the_array_table_read_ahead_must_be_the_headers_own():
+    blob = np.arange(4, dtype=np.int64).tobytes()
+    real = {"format": cachefile.FORMAT, "version": 1, "arrays": [["<i8", [4], 0, 32]],
+            "value": {"\u0000": "a", "v": 0}}
+    assert cachefile.decode(_cache_bytes(real, blob))[1].tolist() == [0, 1, 2, 3]  # the control
+    # a key holding the text `"arrays":` ahead of the real table: a valid table, but not the header's
+    decoy = {"x\"arrays": [["<i8", [2], 0, 16]], **real}
+    with pytest.raises(cachefile.CacheFormatError, match="array table"):
+        cachefile.decode(_cache_bytes(decoy, blob))
+    for bad in ({"\u0000": "a", "v": -1}, {"\u0000": "a", "v": 1}, {"\u0000": "t", "v": {"a": 1}}):
+        with pytest.raises(cachefile.CacheFormatError):
+            cachefile.decode(_cache_bytes({**real, "value": bad}, blob))
 
 
 def test_load_config_refuses_outside_paths_without_running_anything(tmp_path):
