@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from noface_ctx.fieldcheck import checker, field_types
 from noface_ctx.filebytes import write_atomic
 from noface_ctx.state import Memo, memo
 
@@ -260,76 +261,14 @@ class _Decoder:
             return from_state(state)
         checks = self.checks.get(name)
         if checks is None:
-            fields = _field_types(cls)
-            checks = self.checks[name] = (frozenset(fields), [(n, _checker(t)) for n, t in fields.items()])
+            fields = field_types(cls)
+            checks = self.checks[name] = (frozenset(fields), [(n, checker(t, self.classes)) for n, t in fields.items()])
         if not isinstance(state, dict) or state.keys() != checks[0]:
             raise CacheFormatError(f"fields of {name} do not match")
         for field_name, ok in checks[1]:
             if not ok(state[field_name]):
-                raise CacheFormatError(f"{name}.{field_name}: not a {_field_types(cls)[field_name]}")
+                raise CacheFormatError(f"{name}.{field_name}: not a {field_types(cls)[field_name]}")
         return cls(**state)
-
-
-_FIELD_TYPES: Memo[type, dict[str, str]] = memo("cachefile.field_types", maxsize=None)
-_SIMPLE: dict[str, Any] = {"str": str, "int": int, "float": (int, float), "bool": bool, "None": type(None)}
-
-
-def _field_types(cls: type) -> dict[str, str]:
-    got = _FIELD_TYPES.get(cls)
-    if got is None:
-        got = _FIELD_TYPES.put(cls, {f.name: str(f.type) for f in dataclasses.fields(cls)})
-    return got
-
-
-_ALTS: Memo[str, list[str]] = memo("cachefile.type_alternatives", maxsize=None)
-_EXACT: dict[str, Callable[[Any], bool]] = {  # what `_is` answers for these, for decoded JSON values
-    "str": lambda v: type(v) is str,
-    "int": lambda v: type(v) is int,
-    "bool": lambda v: type(v) is bool,
-    "str | None": lambda v: v is None or type(v) is str,
-    "int | None": lambda v: v is None or type(v) is int,
-}
-
-
-def _checker(typ: str) -> Callable[[Any], bool]:
-    """`_is(value, typ)` as a function of the value (a direct type test for the common types)."""
-    return _EXACT.get(typ) or (lambda v: _is(v, typ))
-
-
-def _is(value: Any, typ: str) -> bool:
-    """Whether `value` fits the annotation `typ` (as written); unknown names are not checked."""
-    alts = _ALTS.get(typ)
-    if alts is None:
-        alts = _ALTS.put(typ, [a.strip() for a in typ.split("|")] if "[" not in typ else [typ.strip()])
-    for a in alts:
-        simple = _SIMPLE.get(a)
-        if simple is not None:
-            if isinstance(value, simple) and (a in ("bool", "None") or not isinstance(value, bool)):
-                return True
-            continue
-        if a.startswith("tuple[") and a.endswith(", ...]"):
-            inner = a[6:-6]
-            if isinstance(value, tuple) and all(_is(x, inner) for x in value):
-                return True
-            continue
-        if a.startswith("tuple[") and a.endswith("]"):
-            if isinstance(value, tuple):
-                return True
-            continue
-        if a.startswith(("Mapping[", "dict[")):
-            if isinstance(value, dict):
-                return True
-            continue
-        if a in (table := _class_table()):
-            if isinstance(value, table[a][0]):
-                return True
-            continue
-        if a in ("Verdict", "RefKind", "FileKind", "ExclusionCategory", "CandidateKind"):
-            if isinstance(value, str):
-                return True
-            continue
-        return True  # a type this check does not know: accept
-    return False
 
 
 # --------------------------------------------------------------------------- files
