@@ -24,7 +24,8 @@ def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callabl
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        pool = ProcessPoolExecutor(max_workers=len(calls), mp_context=multiprocessing.get_context("fork"))
+        pool = ProcessPoolExecutor(max_workers=len(calls), mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_gone_on_interrupt)
         futures = [pool.submit(fn, *args) for fn, args in calls]  # with fork, every worker starts at the first
     except (OSError, ValueError, RuntimeError, ImportError):
         return None
@@ -56,7 +57,7 @@ def start_forked(fn: Callable[..., Any], *args: Any) -> Callable[[], None] | Non
     try:
         import multiprocessing
 
-        child = multiprocessing.get_context("fork").Process(target=fn, args=args, daemon=True)
+        child = multiprocessing.get_context("fork").Process(target=_run_gone_on_interrupt, args=(fn, *args), daemon=True)
         child.start()
     except (OSError, ValueError, RuntimeError, ImportError):
         return None
@@ -72,6 +73,21 @@ def start_forked(fn: Callable[..., Any], *args: Any) -> Callable[[], None] | Non
             fn(*args)
 
     return wait
+
+
+def _gone_on_interrupt() -> None:
+    """A child ends at once and quietly on Ctrl-C: the parent is interrupted too and says so in
+    one line (a child's traceback would bury it; a child finishing its work first would keep
+    the terminal waiting). Work a child leaves half done on disk is a transaction never
+    committed."""
+    import signal
+
+    signal.signal(signal.SIGINT, lambda _sig, _frame: os._exit(130))
+
+
+def _run_gone_on_interrupt(fn: Callable[..., Any], *args: Any) -> None:
+    _gone_on_interrupt()
+    fn(*args)
 
 
 def leave(code: int) -> NoReturn:

@@ -65,3 +65,33 @@ def test_in_forks_answers_each_call_from_another_process(monkeypatch):
     assert raising is not None
     with pytest.raises(ValueError, match="no"):  # the call made again here says why
         raising[0]()
+
+
+def _slow_in_child(path: str, parent: int) -> None:
+    import time
+
+    with open(path, "a") as f:
+        f.write(f"{os.getpid()}\n")
+    if os.getpid() != parent:
+        time.sleep(30)
+
+
+def test_a_child_ends_quietly_on_ctrl_c_and_its_work_is_made_up_for(tmp_path, monkeypatch, capfd):
+    import signal
+    import time
+
+    monkeypatch.setattr(process.threading, "active_count", lambda: 1)
+    out = tmp_path / "pids"
+    wait = process.start_forked(_slow_in_child, str(out), os.getpid())
+    assert wait is not None
+    for _ in range(500):
+        if out.exists() and out.read_text():
+            break
+        time.sleep(0.01)
+    child = int(out.read_text().split()[0])
+    os.kill(child, signal.SIGINT)  # what Ctrl-C sends the whole process group
+    started = time.monotonic()
+    wait()
+    assert time.monotonic() - started < 10  # not the child's 30 s of work
+    assert out.read_text().split() == [str(child), str(os.getpid())]  # made up for here
+    assert "Traceback" not in capfd.readouterr().err
