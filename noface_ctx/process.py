@@ -12,12 +12,14 @@ from typing import Any, NoReturn
 
 __all__ = ["in_forks", "leave", "safe_streams", "start_forked", "write_crash_log"]
 
+
 def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callable[[], Any]] | None:
     """Start the `(function, args)` calls in forked worker processes (one per call, all forked
-    at once; a worker free first may take the next call) while the caller works on; call an answer's collector to wait for it (a worker that died: the call
-    is made then, here). None where no process can be forked (not POSIX, a sandbox without
-    semaphores) or other threads run: a fork copies the locks they hold (the MCP server, an
-    orchestrator's workers, a model loading)."""
+    at once; a worker free first may take the next call) while the caller works on; call an
+    answer's collector to wait for it (a worker that died: the call is made then, here). None
+    where no process can be forked (not POSIX, a sandbox without semaphores) or other threads
+    run: a fork copies the locks they hold (the MCP server, an orchestrator's workers, a model
+    loading)."""
     if threading.active_count() > 1 or not calls:
         return None
     try:

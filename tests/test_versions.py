@@ -70,3 +70,16 @@ def test_texts_kept_are_bounded_and_forgotten_ones_read_again(repo_factory, monk
         assert files.text(old) == "B = 'é'\n"  # read again by its id
     finally:
         files.close()
+
+
+def test_prefetching_stops_while_memory_is_short_and_the_rest_is_read_when_asked(repo_factory, monkeypatch):
+    root, first, second = _history(repo_factory)
+    monkeypatch.setattr(versions, "TEXTS_KEPT", 20)  # half of it: less than one version of a.py
+    monkeypatch.setattr(versions, "PREFETCH_BATCH", 1)
+    files = FileVersions(root)
+    try:
+        files.prefetch([(first, "a.py"), (second, "pkg/b.py"), (first, "pkg/b.py")])
+        assert list(files._ids) == [(first, "a.py")]  # one pass, then no more
+        assert files.text_at(second, "pkg/b.py") == "B = 2\n" and files.text_at(first, "a.py") == "def a():\n    return 1\n"
+    finally:
+        files.close()

@@ -292,9 +292,6 @@ class HistoryIndex:
                 lo = mid + 1
         return versions[lo][0], what
 
-    def _text(self, sha: str, path: str) -> str | None:
-        return self.versions.text_at(sha, path)
-
     def prefetch(self, wanted: Iterable[tuple[str, str]]) -> None:
         """Read these `(commit sha, path)` versions in one pass (`FileVersions.prefetch`)."""
         self.versions.prefetch(wanted)

@@ -13,6 +13,7 @@ from pathlib import Path
 from noface_ctx import git
 
 TEXTS_KEPT = 48 << 20  # characters of file versions kept in memory: what a large repository's docs need at once
+PREFETCH_BATCH = 256  # versions asked for in one pipelined pass
 
 
 class FileVersions:
@@ -49,13 +50,18 @@ class FileVersions:
         return self.text(oid) if oid is not None else None
 
     def prefetch(self, wanted: Iterable[tuple[str, str]]) -> None:
-        """Read these `(commit sha, path)` versions in one pass, so that the questions asked of
-        them next make no round trip to git each."""
+        """Read these `(commit sha, path)` versions in pipelined passes, so that the questions
+        asked of them next make no round trip to git each; only while half of `TEXTS_KEPT` is
+        free (the rest are read when asked)."""
         todo = [key for key in dict.fromkeys(wanted) if key not in self._ids]
-        for key, found in zip(todo, self.blobs.read_many(todo), strict=True):
-            self._ids[key] = found[0] if found is not None else None
-            if found is not None:
-                self._keep(*found)
+        for start in range(0, len(todo), PREFETCH_BATCH):
+            if self._kept >= TEXTS_KEPT // 2:
+                break
+            batch = todo[start:start + PREFETCH_BATCH]
+            for key, found in zip(batch, self.blobs.read_many(batch), strict=True):
+                self._ids[key] = found[0] if found is not None else None
+                if found is not None:
+                    self._keep(*found)
 
     def close(self) -> None:
         self.blobs.close()
