@@ -51,7 +51,7 @@ class ContextConfig:
     doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
     embeddings: bool = True
     embedding_model: str = "paraphrase-minilm-l3-onnx"  # ONNX, torch-free; any sentence-transformers name needs the `st` extra
-    bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks.md
+    bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks-embeddings.md
     embedding_weight: float = 0.5
     link_boost: float = 1.0
     doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (rank_docs.py docstring)

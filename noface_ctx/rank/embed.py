@@ -111,7 +111,7 @@ class OnnxEmbedder:
     """paraphrase-MiniLM-L3-v2 on onnxruntime: WordPiece tokens (lower-cased, at most
     `max_seq_length`), the model's mean-pooled output, L2-normalised.
 
-    Throughput (measured on django's 52k definitions, `docs/benchmarks.md`): each call tokenises
+    Throughput (measured on django's 52k definitions, `docs/benchmarks-embeddings.md`): each call tokenises
     its texts once, sorts them by token count and pads each batch only to its own longest text,
     so padding costs almost nothing; batches run on `workers` concurrent single-threaded runs of
     one session (onnxruntime releases the GIL), which uses two cores better than one run on two
