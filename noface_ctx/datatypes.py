@@ -268,6 +268,7 @@ class MissingRef:
     line: int
     suggestion: str | None = None  # what replaced it in the commit that removed it, if anything
     commit: str | None = None  # that commit: `sha (date, "subject")`
+    proven: bool = True  # False: no history here (no git, a shallow clone) to tell it ever existed
 
 
 @dataclass(frozen=True, slots=True)

@@ -708,6 +708,19 @@ def test_without_git_only_members_of_repository_modules_are_checked(tmp_path):
     assert fresh.by_slug["b"].verdict == "fresh" and fresh.by_slug["b"].last_updated is None
 
 
+def test_without_history_a_standard_module_beside_a_package_module_of_its_name_is_not_ours(tmp_path):
+    # flask's docs name `logging.config.dictConfig` (the standard library) and flask has `flask/logging.py`
+    root = tmp_path / "plain"
+    write_tree(root, {"src/pkg/__init__.py": "", "src/pkg/logging.py": "def create_logger(app):\n    return app\n",
+                      "src/pkg/app.py": "def run():\n    return 1\n",
+                      "docs/a.md": "Configure with :func:`~logging.config.dictConfig` or `logging.handlers.SMTPHandler`;\n"
+                                   "see `pkg.logging.create_logger()` and `pkg.app.gone_now()`.\n"})
+    fresh = assess(root, index=False)
+    assert [m.ref for m in fresh.by_slug["a"].missing] == ["pkg.app.gone_now()"]
+    write_tree(root, {"logging.py": "def configure():\n    return None\n"})  # now the repository's own, at the top
+    assert "logging.config.dictConfig" in [m.ref.strip("~") for m in assess(root, index=False).by_slug["a"].missing]
+
+
 def test_shallow_clone_warns_and_checks_members_without_history(repo_factory, tmp_path):
     origin = renamed_repo(repo_factory)
     write_tree(origin, {"docs/mod.md": "Call `login.get_user()` or `get_user()`.\n"})
@@ -718,6 +731,8 @@ def test_shallow_clone_warns_and_checks_members_without_history(repo_factory, tm
     assert any("shallow clone" in w for w in fresh.warnings)
     assert fresh.by_slug["sessions"].verdict == "fresh"
     assert [m.ref for m in fresh.by_slug["mod"].missing] == ["login.get_user()"]
+    assert not fresh.by_slug["mod"].missing[0].proven  # no history to tell: not proof of staleness
+    assert fresh.by_slug["mod"].verdict == "possibly stale"
 
 
 # --------------------------------------------------------------------------- clashes

@@ -84,7 +84,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 26  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 27  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -319,7 +319,8 @@ class DocJudge:
             self._changed(scans_with, index)
             record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
-            s.missing = [MissingRef(ref.ref, ref.line) for ref, _lookup, scope in s.candidates if scope]
+            s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates
+                         if scope and not code.names_a_standard_module(ref.name)]
         rows = []
         under = {"head": self.head, "edits": self._state(),
                  "edit_words": sorted(self._edits_since(self.head).touched()) if self.head and self._state() else []}

@@ -116,7 +116,8 @@ def _findings(d: Any, config: Config) -> list[Finding]:
     from noface_ctx.freshness.judgement import changed_reason, missing_reason
 
     ctx = config.context
-    out = [Finding(d.path, m.line, "stale-ref", missing_reason(m)) for m in d.staleness.missing]
+    out = [Finding(d.path, m.line, "stale-ref", missing_reason(m), "error" if m.proven else "warning")
+           for m in d.staleness.missing]
     sev: Severity = "error" if ctx.fail_on_changes or (ctx.fail_on_age and d.age_flagged) else "warning"
     for c in d.staleness.changed:
         out.append(Finding(d.path, c.line, "changed-ref", changed_reason(c, d.staleness.last_updated), sev))

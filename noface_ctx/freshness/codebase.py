@@ -14,6 +14,7 @@ Without the code index (`check-docs`), `LightSymbols` stands in for it.
 from __future__ import annotations
 
 import posixpath
+import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ from noface_ctx.freshness.references import (
     Reference,
     file_ext,
 )
+
+_STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))  # Python 3.10+
 
 
 class SymbolTable(Protocol):
@@ -209,6 +212,16 @@ class Codebase:
         tail, parts = "/" + target, target.rsplit("/", 2)
         pool = self.tails.get("/".join(parts[-2:]), ()) if len(parts) > 1 else self.basenames.get(target, ())
         return [p for p in pool if p.endswith(tail)]
+
+    def names_a_standard_module(self, name: str) -> bool:
+        """Whether dotted `name` starts with a module of Python's standard library that the
+        repository does not define at the top of an import path (`logging.config.dictConfig`
+        beside a package's own `logging.py`: the standard one)."""
+        root = name.split(".", 1)[0]
+        if "." not in name or root not in _STDLIB:
+            return False
+        return not any(f"{base}{root}{end}" in self.paths for base in ("", "src/", "lib/")
+                       for end in (".py", "/__init__.py"))
 
     def home_of(self, root: str) -> list[str]:
         """Files a member of `root` lives in: the files defining the symbol `root`, or the module

@@ -36,6 +36,8 @@ def missing_reason(m: MissingRef) -> str:
     what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
     hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
     where = f", removed in {m.commit}" if m.commit else ""
+    if not m.proven:
+        return f"references `{m.ref}`, which does not exist (no history here to tell whether it ever did)"
     return f"references `{m.ref}` which no longer exists{where}{hint}"
 
 
@@ -50,7 +52,7 @@ def to_json(d: DocFreshness) -> dict[str, Any]:
     st = d.staleness
     return {
         "verdict": st.verdict, "reasons": list(st.reasons), "last_updated": st.last_updated,
-        "missing": [[m.ref, m.line, m.suggestion, m.commit] for m in st.missing],
+        "missing": [[m.ref, m.line, m.suggestion, m.commit, m.proven] for m in st.missing],
         "changed": [[c.ref, c.line, c.path, c.commit, c.what] for c in st.changed],
         "references": list(st.references), "signatures": [list(x) for x in st.signatures],
         "files": sorted(d.files), "age": d.age_days, "age_flagged": d.age_flagged,
@@ -115,7 +117,8 @@ def verdict(doc: Doc, missing: Sequence[MissingRef], changed: Sequence[ChangedRe
     if age_flagged:
         reasons.append(f"last updated {when}, {age} days before the latest commit "
                        f"(stale_after_days = {stale_after_days}), and code it names changed since")
-    found: Verdict = "stale" if missing else "possibly stale" if changed else "fresh"
+    # a name no history shows existed may never have been a reference: not proof of staleness
+    found: Verdict = "stale" if any(m.proven for m in missing) else "possibly stale" if missing or changed else "fresh"
     staleness = Staleness(verdict=found, reasons=tuple(reasons), missing=tuple(missing), changed=tuple(changed),
                           last_updated=when, references=tuple(references), signatures=tuple(signatures))
     return DocFreshness(doc.path, doc.slug, staleness, frozenset(files), age, age_flagged)
