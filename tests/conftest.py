@@ -122,3 +122,25 @@ def run_cli(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
     with redirect_stdout(out), redirect_stderr(err):
         code = main([*argv, "--repo", str(repo)], stdin=io.StringIO(stdin))
     return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def history_builders(monkeypatch, tmp_path) -> Path:
+    """A file that gets the pid of every process adding commits to a history index (forking
+    allowed: other tests' idle threads aside, this process counts as single-threaded)."""
+    import noface_ctx.freshness.history as history
+    import noface_ctx.process as process
+
+    out = tmp_path / "builders"
+    real = history.HistoryIndex.update
+
+    def update(self, head):
+        added = real(self, head)
+        if added:
+            with out.open("a") as f:
+                f.write(f"{os.getpid()}\n")
+        return added
+
+    monkeypatch.setattr(history.HistoryIndex, "update", update)
+    monkeypatch.setattr(process.threading, "active_count", lambda: 1)
+    return out

@@ -299,30 +299,11 @@ def test_pre_commit_try_repo_fails_on_stale_doc_and_passes_once_fixed(tmp_path):
     print(f"pre-commit try-repo x2: {time.perf_counter() - t0:.1f}s")
 
 
-def _builders(monkeypatch, tmp_path):
-    """Record the pid of every process that adds commits to a history index."""
-    import noface_ctx.freshness.history as history
-    import noface_ctx.process as process
-
-    out = tmp_path / "builders"
-    real = history.HistoryIndex.update
-
-    def update(self, head):
-        added = real(self, head)
-        if added:
-            with out.open("a") as f:
-                f.write(f"{os.getpid()}\n")
-        return added
-
-    monkeypatch.setattr(history.HistoryIndex, "update", update)
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)  # other tests' idle threads aside
-    return out
-
-
-def test_a_first_check_builds_the_history_in_another_process_while_it_scans(stale_repo, monkeypatch, tmp_path):
+def test_a_first_check_builds_the_history_in_another_process_while_it_scans(stale_repo, monkeypatch, tmp_path,
+                                                                             history_builders):
     import noface_ctx.freshness.assess as assess
 
-    builders = _builders(monkeypatch, tmp_path)
+    builders = history_builders
     first = check_docs(repo=stale_repo)
     built_by = builders.read_text().split()
     assert len(built_by) == 1 and built_by != [str(os.getpid())]
@@ -335,12 +316,12 @@ def test_a_first_check_builds_the_history_in_another_process_while_it_scans(stal
     assert [f.line_text() for f in here.findings] == [f.line_text() for f in first.findings]
 
 
-def test_a_history_started_early_is_finished_even_when_no_doc_needs_it(repo_factory, monkeypatch, tmp_path):
+def test_a_history_started_early_is_finished_even_when_no_doc_needs_it(repo_factory, history_builders):
     from noface_ctx.config import cache_dir
     from noface_ctx.freshness.history import HistoryIndex
 
     root = repo_factory({"src/a.py": "def gone():\n    pass\n", "docs/releases/1.0.md": "# 1.0\n\nAdded `gone()`.\n"})
-    builders = _builders(monkeypatch, tmp_path)
+    builders = history_builders
     assert check_docs(repo=root).findings == ()  # a record only: nothing is judged
     assert len(builders.read_text().split()) == 1
     index = HistoryIndex(root, cache_dir(load_config(root)) / "history.sqlite")

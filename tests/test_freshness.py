@@ -828,10 +828,9 @@ def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
 
 
 def test_a_first_run_reads_references_and_builds_the_history_in_other_processes_with_the_same_answer(
-        repo_factory, monkeypatch, tmp_path):
+        repo_factory, monkeypatch, tmp_path, history_builders):
     # a first run over many docs reads their references and builds the history index in forked
     # processes while the code is read
-    import noface_ctx.freshness.history as history
     import noface_ctx.freshness.scan as scan
     import noface_ctx.process as process
 
@@ -841,24 +840,15 @@ def test_a_first_run_reads_references_and_builds_the_history_in_other_processes_
     (root / "src/calc.py").write_text(files["src/calc.py"].replace("def helper_7(", "def helper_seven(")
                                       .replace("return x + 3\n", "return x + 33\n"))
     commit(root, "rename helper_7; helper_3 adds more", date=FEB)
-    pids, builders = tmp_path / "pids", tmp_path / "builders"
-    real, real_update = scan.extract_references, history.HistoryIndex.update
+    pids, builders = tmp_path / "pids", history_builders
+    real = scan.extract_references
 
     def reading(doc):
         with pids.open("a") as f:
             f.write(f"{os.getpid()}\n")
         return real(doc)
 
-    def update(self, head):
-        added = real_update(self, head)
-        if added:
-            with builders.open("a") as f:
-                f.write(f"{os.getpid()}\n")
-        return added
-
     monkeypatch.setattr(scan, "extract_references", reading)
-    monkeypatch.setattr(history.HistoryIndex, "update", update)
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)  # other tests' idle threads aside
     first = assess(root, index=False)
     readers, built_by = set(pids.read_text().split()), set(builders.read_text().split())
     assert len(readers) == 1 and str(os.getpid()) not in readers  # all 60 docs read by one other process

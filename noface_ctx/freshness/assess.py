@@ -319,8 +319,7 @@ class DocJudge:
             self._changed(scans_with, index)
             record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
-            s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates
-                         if scope and not code.names_a_standard_module(ref.name)]
+            s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]
         rows = []
         under = {"head": self.head, "edits": self._state(),
                  "edit_words": sorted(self._edits_since(self.head).touched()) if self.head and self._state() else []}
@@ -343,16 +342,13 @@ class DocJudge:
         db_path = self._cache_file("history.sqlite")
         if self._building is None and len(docs) >= 50 and db_path is not None and self.head is not None:
             self._building = start_forked(build_index, self.root, db_path, self.head)
-        reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None
-        if self._building is not None:
-            code = self._codebase()
-            refs = reading[0]() if reading is not None else {}
-            return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs], self._history()
+        reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None  # forked before any thread
         with ThreadPoolExecutor(max_workers=1) as pool:
-            thread = pool.submit(self._history)
+            thread = pool.submit(self._history) if self._building is None else None
             code = self._codebase()
             refs = reading[0]() if reading is not None else {}
-            return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs], thread.result()
+            scans = [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
+            return scans, thread.result() if thread is not None else self._history()
 
     def _since(self, s: DocScan) -> Commit | None:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""

@@ -187,7 +187,7 @@ class Codebase:
         if as_path in self.dirs:
             return Resolution("found", ref.name)
         root = parts[0]
-        if root in SELF_NAMES or not ref.strict:
+        if root in SELF_NAMES or not ref.strict or self.names_a_standard_module(ref.name):
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
             for i, part in enumerate(parts[1:], 1):
