@@ -1,7 +1,8 @@
-"""File bytes: the one binary sniff and the one atomic write every module uses."""
+"""File bytes: the one binary sniff, content hash and atomic write every module uses."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from pathlib import Path
@@ -12,6 +13,12 @@ SNIFF_BYTES = 8192  # how much of a file's start decides whether it is binary
 def looks_binary(data: bytes) -> bool:
     """Whether `data` (a file's first bytes, or all of them) holds a NUL in its first `SNIFF_BYTES`."""
     return b"\0" in data[:SNIFF_BYTES]
+
+
+def content_hash(data: bytes) -> str:
+    """A file content's hash, as the code index and the freshness word table keep it: a file
+    whose stat changed but whose hash did not is not read again."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def temp_name(path: Path, suffix: str = ".tmp") -> Path:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections import Counter
@@ -16,7 +15,7 @@ from noface_ctx.code.index_store import ChunkRow
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.code.symbols import parse_source
 from noface_ctx.datatypes import CodeChunk, RepoFiles
-from noface_ctx.filebytes import looks_binary
+from noface_ctx.filebytes import content_hash, looks_binary
 from noface_ctx.lexical import tokenize
 from noface_ctx.state import Memo, memo
 
@@ -41,15 +40,10 @@ class ParsedFile:
     terms: list[dict[str, int]]
 
 
-def hash_bytes(data: bytes) -> str:
-    """The content hash stored per file."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
 def hash_file(path: str) -> str:
-    """`hash_bytes` of a file's content ('' when it cannot be read)."""
+    """`content_hash` of a file's content ('' when it cannot be read)."""
     try:
-        return hash_bytes(Path(path).read_bytes())
+        return content_hash(Path(path).read_bytes())
     except OSError:
         return ""
 
@@ -68,7 +62,7 @@ def parse_file(root: str, path: str, language: str | None) -> ParsedFile | None:
         data = Path(full).read_bytes()
     except OSError:
         return None
-    digest = hash_bytes(data)
+    digest = content_hash(data)
     if looks_binary(data):
         return ParsedFile(path, digest, st.st_size, st.st_mtime_ns, language, [], [])
     chunks = parse_source(path, decode_text(data), language)

@@ -21,7 +21,6 @@ writable) the same tables live in memory for the run.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import sqlite3
@@ -32,7 +31,7 @@ from pathlib import Path
 
 from noface_ctx import cachefile, sqlitefile
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.filebytes import looks_binary
+from noface_ctx.filebytes import content_hash, looks_binary
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
@@ -60,7 +59,7 @@ _SCHEMA = 4  # 4: each file's content digest kept
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,
-                                 digest BLOB);
+                                 digest TEXT);
 CREATE TABLE IF NOT EXISTS vocab(word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, line INTEGER,
                                 PRIMARY KEY(name, path, line, last)) WITHOUT ROWID;
@@ -68,7 +67,7 @@ CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, l
 
 # size, mtime_ns (-1: read again next time), words joined by newlines (None: a binary file),
 # definitions as "qualified name<TAB>line" lines, a digest of the content read
-Entry = tuple[int, int, "str | None", str, bytes]
+Entry = tuple[int, int, "str | None", str, str]
 Definition = tuple[str, str, int]  # path, qualified name, line
 Tables = tuple[set[str], dict[str, list[Definition]]]  # every word, and every definition by name
 
@@ -228,7 +227,7 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
             continue
         data = _read(prefix + path)
         mtime = now[1] if now[1] < recent else -1
-        digest = _digest(data) if data is not None else None
+        digest = content_hash(data) if data is not None else None
         if digest is not None and stat is not None and stat[2] == digest:
             restat.append((now[0], mtime, _blob(path)))  # rewritten as it was (a checkout, a stash)
             continue
@@ -290,7 +289,7 @@ def _path(blob: bytes) -> str:
     return bytes(blob).decode("utf-8", "surrogateescape")
 
 
-def _entry(data: bytes, size: int, mtime: int, digest: bytes) -> Entry:
+def _entry(data: bytes, size: int, mtime: int, digest: str) -> Entry:
     if looks_binary(data):
         return (size, mtime, None, "", digest)
     text = data.decode("utf-8", "replace")
@@ -299,8 +298,6 @@ def _entry(data: bytes, size: int, mtime: int, digest: bytes) -> Entry:
     return (size, mtime, found, defs, digest)
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 def _read(full: str) -> bytes | None:
