@@ -15,8 +15,8 @@ After a commit or an edit only the changed files are read again, and a run asks 
 words its docs use (`CodeWords.has`, `CodeWords.defined`). A file changed in the last two
 seconds is stored without its stat, so it is read again next time (an equal stat would not
 prove an equal content). A file whose stat changed but whose content did not (a checkout, a
-reset, pre-commit's stash) is only hashed, not split into words again. Without a usable cache file (none given, tracked by git, not
-writable) the same tables live in memory for the run.
+reset, pre-commit's stash) is only hashed, not split into words again. Without a usable cache
+file (none given, tracked by git, not writable) the same tables live in memory for the run.
 """
 
 from __future__ import annotations
