@@ -345,3 +345,74 @@ def test_candidates_continue_past_the_embedding_pool_for_large_budgets(repo, mon
     assert max(scores[2:]) < min(scores[:2])  # the tail ranks below every pooled chunk
     monkeypatch.setattr("noface_ctx.rank.code.TAIL_SIZE", 0)
     assert len(_rank(repo, _issue("json_script cache entry session redirect formset"), embedder).candidates) == 2
+
+
+# --------------------------------------------------------------------------- what an issue names, weighed
+
+
+def _boost_reasons(ranking, path):
+    return [r for row in ranking.report if row["path"] == path for r in row["reasons"]]
+
+
+def test_an_ambiguous_module_name_boosts_none_of_its_files(repo_factory):
+    """`models.Model` in a pasted model names django's package, not whichever of the many
+    `models.py` files sorts first; a module name only one file has still counts."""
+    apps = {f"site/{app}/models.py": f"class {app.title()}Entry:\n    def save(self):\n        return 1\n"
+            for app in ("admin", "auth", "blog", "shop")}
+    root = repo_factory({
+        **apps,
+        "site/migrations/writer.py": "def serialize_path(value):\n    return value.__qualname__\n",
+        "site/formatting.py": "def inline_repr(value):\n    return repr(value)\n",
+    })
+    body = "class Outer(models.Model):\n    class Inner(models.CharField): pass\n"
+    ranking = _rank(root, _issue("makemigrations writes the wrong path for inner classes", body))
+    assert not any("module `models`" in r for path in apps for r in _boost_reasons(ranking, path))
+    unique = _rank(root, _issue("Units are missing", "formatting.inline_repr drops the units"))
+    assert "module `formatting`" in _boost_reasons(unique, "site/formatting.py")
+    assert unique.ranked_files[0] == "site/formatting.py"
+
+
+def test_generated_migrations_rank_below_the_code_that_writes_them(repo_factory):
+    pasted = "migrations.CreateModel(name='Thing', fields=[('id', models.AutoField(primary_key=True))])"
+    root = repo_factory({
+        "shop/migrations/0001_initial.py": f"def operations():\n    return [{pasted}]\n",
+        "shop/migrations/writer.py": textwrap.dedent(
+            """\
+            def serialize_create_model(op):
+                \"\"\"Write a migrations.CreateModel operation: its name and its fields.\"\"\"
+                fields = ", ".join(repr(f) for f in op.fields)
+                return f"migrations.CreateModel(name={op.name!r}, fields=[{fields}])"
+            """
+        ),
+        **{f"shop/util{k}.py": f"def helper{k}(name):\n    return name.strip()\n" for k in range(4)},
+    })
+    ranking = _rank(root, _issue("The migration writer serializes CreateModel wrongly", pasted))
+    files = list(ranking.ranked_files)
+    assert files.index("shop/migrations/writer.py") < files.index("shop/migrations/0001_initial.py")
+
+
+def test_windows_paths_name_no_bare_file():
+    trace = 'File "D:\\envs\\site-packages\\app\\db\\query.py", line 71, in __iter__\n'
+    hints = extract_hints(trace + "At app/db/sql/query.py in line 745 there is the bug")
+    assert hints.files == ("app/db/sql/query.py",)  # not `query.py`, which every query.py matches
+    assert hints.frames == (("D:\\envs\\site-packages\\app\\db\\query.py", 71, "__iter__"),)
+
+
+def test_the_innermost_stack_frame_weighs_most(repo_factory):
+    run_cmd = "def run_command(argv):\n    return dispatch(argv)\n"
+    lookup = "def find_index(items, key):\n    return items.index(key)\n"
+    root = repo_factory({"app/cli.py": run_cmd, "app/lookup.py": lookup})
+    trace = textwrap.dedent(
+        """\
+        Traceback (most recent call last):
+          File "/srv/app/cli.py", line 2, in run_command
+            return dispatch(argv)
+          File "/srv/app/lookup.py", line 2, in find_index
+            return items.index(key)
+        ValueError: 'id' is not in list
+        """
+    )
+    ranking = _rank(root, _issue("Crash", trace))
+    assert ranking.ranked_files[0] == "app/lookup.py"
+    score = {row["symbol"]: row["boosts"] for row in ranking.report}
+    assert score["find_index"] > score["run_command"]

@@ -9,6 +9,7 @@ shown, notes and warnings); the later stages (`code_manifest`, `code_forms`, `co
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import cast
@@ -26,6 +27,7 @@ B_QUALIFIED = 2.0  # `Class.method` or `pkg.module.func` named in the issue
 B_NAME = 1.5  # a code-like identifier named in the issue (divided by how common the name is)
 B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
 B_FRAME = 1.5  # the definition holding a stack-trace frame's line
+FRAME_DECAY, FRAME_FLOOR = 0.6, 0.25  # frame boosts shrink from the innermost frame outwards
 P_TEST = 2.5  # penalty for test files when the issue is not about tests
 P_AUX = 1.5  # penalty for examples, tutorials, docs and CI scripts
 P_VENDOR = 1.0  # penalty for vendored third-party code
@@ -34,6 +36,10 @@ _AUX_DIRS = frozenset({"examples", "example", "tutorials", "tutorial", "gallerie
                        "benchmarks", "benchmark", "asv_bench", "ci", ".github", ".circleci"})
 _VENDOR_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "thirdparty", "extern", "cextern",
                           "external", "externals", "node_modules"})
+MAX_MODULE_FILES = 2  # a module name that matches more files (`models`, `utils`) names none of them
+# numbered migrations a framework generated (django's `app/migrations/0001_initial.py`, alembic's
+# `versions/`): a pasted model or traceback matches them word for word, and a fix rarely edits one
+_GENERATED_MIGRATION = re.compile(r"(?:^|/)(?:migrations|versions)/\d{3,}_\w*\.py$")
 W_TITLE = 1.0  # extra BM25 query weight of terms in the issue title
 
 
@@ -117,7 +123,7 @@ class CodeRun:
             parts = dotted.split(".")
             for i in range(len(parts) - 1, 0, -1):  # longest module prefix that is a file
                 files = self._module_files(parts[:i])
-                if files:
+                if 0 < len(files) <= MAX_MODULE_FILES:
                     rest = ".".join(parts[i:])
                     for f in files:
                         s.add(self.index.chunk_ids(f), B_FILE, f"module `{'.'.join(parts[:i])}`")
@@ -138,7 +144,7 @@ class CodeRun:
             target = stem + suffix
             base = target.rpartition("/")[2]
             out += [p for p in self.by_base.get(base, ()) if p == target or p.endswith("/" + target)]
-        return out[:3]
+        return out
 
     def _boost_files(self, s: ChunkScores) -> None:
         for written in self.hints.files:
@@ -146,14 +152,16 @@ class CodeRun:
                 s.add(self.index.chunk_ids(path), B_FILE, f"file `{written}` named")
 
     def _boost_frames(self, s: ChunkScores) -> None:
-        for written, line, func in self.hints.frames:
+        frames = self.hints.frames
+        for k, (written, line, func) in enumerate(frames):
+            depth = _frame_weight(len(frames) - 1 - k)
             for path in self.match_path(written):
                 ids = self.index.chunk_ids(path)
-                s.add(ids, B_FILE * 0.5, "in the stack trace")
+                s.add(ids, B_FILE * 0.5 * depth, "in the stack trace")
                 holding = [i for i in ids if self.index.symbol(i) and _holds(self.index.lines(i), line)]
                 if func:
                     holding += [i for i in ids if self.index.symbol(i).rpartition(".")[2] == func]
-                s.add(sorted(set(holding)), B_FRAME, f"stack frame {written}:{line}")
+                s.add(sorted(set(holding)), B_FRAME * depth, f"stack frame {written}:{line}")
 
     def _penalise(self, s: ChunkScores) -> None:
         paths = self.index.paths()
@@ -171,7 +179,8 @@ class CodeRun:
         if is_test_path(path):
             return 0.0 if self.hints.about_tests else P_TEST
         dirs = set(path.lower().split("/")[:-1])
-        return (P_AUX if dirs & _AUX_DIRS else 0.0) + (P_VENDOR if dirs & _VENDOR_DIRS else 0.0)
+        aux = bool(dirs & _AUX_DIRS) or _GENERATED_MIGRATION.search(path) is not None
+        return (P_AUX if aux else 0.0) + (P_VENDOR if dirs & _VENDOR_DIRS else 0.0)
 
 
 def _counts(terms: Sequence[str]) -> dict[str, int]:
@@ -183,6 +192,13 @@ def _counts(terms: Sequence[str]) -> dict[str, int]:
 
 def _ends_with(symbol: str, rest: str) -> bool:
     return bool(symbol) and (symbol == rest or symbol.endswith("." + rest))
+
+
+def _frame_weight(from_innermost: int) -> float:
+    """A stack frame's share of its boosts: the innermost frame (nearest the fault) full, each
+    frame further out 0.6 of the next, down to a quarter (the entry points a traceback starts
+    with: `manage.py`, a command runner, the reporter's own script)."""
+    return max(FRAME_FLOOR, FRAME_DECAY**from_innermost)
 
 
 def _holds(span: tuple[int, int], line: int) -> bool:

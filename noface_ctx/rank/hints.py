@@ -38,7 +38,9 @@ def extract_hints(text: str) -> Hints:
     """Identifiers that look like code (snake_case, CamelCase, `x()`, backticks, a.b.c) and more."""
     frames = [(p, int(n), f or "") for p, n, f in _FRAME.findall(text)]
     frames += [(p, int(n), "") for p, n in _PYTEST_FRAME.findall(text)]
-    files = list(dict.fromkeys(m.group(1) for m in _FILE.finditer(text)))
+    # Windows paths read with `/`, so `C:\\site-packages\\pkg\\mod.py` names no bare `mod.py`
+    # (a path under an absolute root is matched through its frame, as on POSIX)
+    files = list(dict.fromkeys(m.group(1) for m in _FILE.finditer(text.replace("\\", "/"))))
     file_set = set(files)
     dotted = [d for d in dict.fromkeys(_DOTTED.findall(text)) if d not in file_set and not _is_file(d)]
     names: set[str] = set()
