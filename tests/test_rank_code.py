@@ -416,3 +416,16 @@ def test_the_innermost_stack_frame_weighs_most(repo_factory):
     assert ranking.ranked_files[0] == "app/lookup.py"
     score = {row["symbol"]: row["boosts"] for row in ranking.report}
     assert score["find_index"] > score["run_command"]
+
+
+def test_names_only_imported_by_a_repro_are_no_hints():
+    text = ("Pipeline should implement __len__\n\n"
+            "from sklearn.datasets import samples_generator\n"
+            "import dask.array as da\n"
+            ">>> from sklearn.pipeline import make_union\n"
+            "pipe = Pipeline([('svc', clf)])\n")
+    hints = extract_hints(text)
+    assert "Pipeline" in hints.names  # used by the repro, not only imported
+    assert not {"samples_generator", "make_union"} & hints.names
+    assert not {"sklearn.datasets", "dask.array", "sklearn.pipeline"} & set(hints.dotted)
+    assert extract_hints("import errors\nsee `samples_generator`").names == {"samples_generator"}

@@ -19,6 +19,8 @@ _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)")
 _IDENT = re.compile(r"(?<![\w.])([A-Za-z_]\w*)(\s*\()?")
 _BACKTICK = re.compile(r"`([^`\n]{1,80})`")
 _TEST_TITLE = re.compile(r"\b(unit ?tests?|test suite|test file|tests for|flaky|failing tests?|add(ing)? tests?)\b", re.I)
+# `from pkg.mod import Name` / `import pkg.mod as m` on a line of its own (also after `>>>`)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+import[ \t][^\n]*|import[ \t]+[\w., \t]+)$", re.M)
 _HUMP = re.compile(r"[a-z][A-Z]")
 _HUMP_OR_ACRONYM = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 
@@ -42,10 +44,11 @@ def extract_hints(text: str) -> Hints:
     # (a path under an absolute root is matched through its frame, as on POSIX)
     files = list(dict.fromkeys(m.group(1) for m in _FILE.finditer(text.replace("\\", "/"))))
     file_set = set(files)
-    dotted = [d for d in dict.fromkeys(_DOTTED.findall(text)) if d not in file_set and not _is_file(d)]
+    named = _IMPORT_LINE.sub("", text)  # a repro's imports name the API it used, not the code to fix
+    dotted = [d for d in dict.fromkeys(_DOTTED.findall(named)) if d not in file_set and not _is_file(d)]
     names: set[str] = set()
-    ticked = {w for span in _BACKTICK.findall(text) for w in re.findall(r"[A-Za-z_]\w*", span)}
-    for m in _IDENT.finditer(text):
+    ticked = {w for span in _BACKTICK.findall(named) for w in re.findall(r"[A-Za-z_]\w*", span)}
+    for m in _IDENT.finditer(named):
         word = m.group(1)
         if len(word) < 3:
             continue
