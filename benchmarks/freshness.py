@@ -132,9 +132,9 @@ def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str,
     from noface_ctx.docs.load import load_docs
     from noface_ctx.docs.markup import is_record
     from noface_ctx.files.gate import scan_repo
+    from noface_ctx.filetypes import is_test_path as _is_test
     from noface_ctx.freshness.codebase import Codebase
     from noface_ctx.freshness.references import EXTERNAL_NAMES
-    from noface_ctx.freshness.scan import is_test_path as _is_test
     from noface_ctx.freshness.scan import scan_doc as _scan
 
     config = load_config(repo)

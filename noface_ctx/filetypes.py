@@ -33,6 +33,7 @@ __all__ = [
     "bare",
     "extension_pattern",
     "hook_files_pattern",
+    "is_test_path",
 ]
 
 # grammar: source with a tree-sitter grammar here (definitions become chunks);
@@ -176,3 +177,16 @@ def hook_files_pattern() -> str:
     """The `files:` regex of the `noface-doc-freshness` hook in `.pre-commit-hooks.yaml`."""
     names = sorted(bare(HOOK_EXTENSIONS))
     return r"\.(" + "|".join(re.escape(e) for e in names) + r")$"
+
+
+_TEST_DIRS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs"})
+_TEST_NAME = re.compile(r"^(?:test_.*|conftest\.py|.*[._-](?:test|tests|spec)\.\w+)$")
+
+
+def is_test_path(path: str) -> bool:
+    """Whether a repository path is a test file: under a tests folder (`tests/`, `spec/`, ...), or
+    named like one (`test_x.py`, `x_test.go`, `x.spec.ts`, `conftest.py`). Ranking demotes them,
+    the dense stage does not embed them ahead, and freshness does not take their definitions for
+    what a doc describes."""
+    parts = path.lower().split("/")
+    return any(p in _TEST_DIRS for p in parts[:-1]) or _TEST_NAME.match(parts[-1]) is not None

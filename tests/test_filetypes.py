@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from noface_ctx import filetypes as ft
 from noface_ctx.code import languages
 from noface_ctx.files.gate import file_kind
@@ -92,3 +94,14 @@ def test_bare_and_pattern_helpers() -> None:
     pattern = re.compile(rf"\.{ft.extension_pattern({'.c', '.cpp', '.c++'})}$")
     assert pattern.search("a.cpp").group(0) == ".cpp" and pattern.search("a.c++").group(0) == ".c++"  # type: ignore[union-attr]
     assert not pattern.search("a.cp")
+
+
+@pytest.mark.parametrize(("path", "test"), [
+    ("tests/test_views.py", True), ("src/app/testing/helpers.py", True), ("web/__tests__/Button.jsx", True),
+    ("spec/models/user_spec.rb", True), ("app/specs/user.rb", True), ("pkg/server_test.go", True),
+    ("ui/button.spec.ts", True), ("ui/button.test.js", True), ("conftest.py", True), ("test_x.py", True),
+    ("src/app/contest.py", False), ("src/attestation.py", False), ("docs/testimonials.md", False),
+    ("src/latest.py", False), ("src/protest/views.py", False),
+])
+def test_one_rule_says_what_a_test_file_is(path, test):
+    assert ft.is_test_path(path) is test

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, get_args
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.history import Commit
@@ -103,14 +104,6 @@ def references_from_json(value: Any) -> list[Reference] | None:
 _FIELDS = tuple(f.name for f in fields(Reference))
 _STORED = (str, str, str, int, bool, str, str, bool)  # each field's type, in `_FIELDS` order
 _KINDS = frozenset(get_args(RefKind))
-
-
-def is_test_path(path: str) -> bool:
-    """Test code: a definition there is a test's helper, not what a doc describes."""
-    parts = path.lower().split("/")
-    base = parts[-1].rsplit(".", 1)[0]
-    return any(p in ("test", "tests", "testing", "__tests__", "spec") for p in parts[:-1]) or \
-        base.startswith("test_") or base.endswith(("_test", "_tests", ".spec", ".test")) or base == "conftest"
 
 
 SIGNATURE = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")

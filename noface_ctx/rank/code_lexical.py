@@ -19,8 +19,9 @@ import numpy as np
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, RepoFiles
+from noface_ctx.filetypes import is_test_path
 from noface_ctx.lexical import tokenize
-from noface_ctx.rank.hints import extract_hints, is_test_path, title_names_tests
+from noface_ctx.rank.hints import extract_hints, title_names_tests
 
 # Boosts, in units of the fused (z-scored) score.
 B_QUALIFIED = 2.0  # `Class.method` or `pkg.module.func` named in the issue

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from noface_ctx.rank.hints import is_test_path
+from noface_ctx.filetypes import is_test_path
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex

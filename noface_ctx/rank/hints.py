@@ -1,7 +1,7 @@
 """What an issue names explicitly: identifiers, dotted paths, files and stack frames.
 
-Also the one place in `rank/` that decides whether a word looks like code (`looks_like_code`)
-and whether a path is a test file (`is_test_path`).
+Also the one place in `rank/` that decides whether a word looks like code (`looks_like_code`).
+Whether a path is a test file is decided for the whole package by `filetypes.is_test_path`.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from noface_ctx.filetypes import CODE_HINT_EXTENSIONS, extension_pattern
+from noface_ctx.filetypes import CODE_HINT_EXTENSIONS, extension_pattern, is_test_path
 
 _FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)
@@ -79,15 +79,6 @@ def looks_like_code(word: str, *, edge_underscores: bool = False, acronym_humps:
 def title_names_tests(title: str) -> bool:
     """Whether an issue title says the work is about tests (unit tests, a flaky test, ...)."""
     return _TEST_TITLE.search(title) is not None
-
-
-def is_test_path(path: str) -> bool:
-    """Whether a repository path is a test file (under a tests folder, or named like one)."""
-    parts = path.lower().split("/")
-    name = parts[-1]
-    if any(p in ("test", "tests", "testing", "__tests__", "spec", "specs") for p in parts[:-1]):
-        return True
-    return name.startswith("test_") or name == "conftest.py" or bool(re.search(r"[._-](test|tests|spec)\.\w+$", name))
 
 
 def _is_file(dotted: str) -> bool:
