@@ -28,6 +28,9 @@ B_QUALIFIED = 2.0  # `Class.method` or `pkg.module.func` named in the issue
 B_NAME = 1.5  # a code-like identifier named in the issue (divided by how common the name is)
 B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
 B_FRAME = 1.5  # the definition holding a stack-trace frame's line
+B_MESSAGE = 2.0  # the definition that holds an exception message of the issue, word for word
+MESSAGE_READS = 40  # ... looked for in this many best BM25 matches of the message
+MAX_MESSAGE_HITS = 3  # a message more definitions hold (a generic one) points at none of them
 FRAME_DECAY, FRAME_FLOOR = 0.6, 0.25  # frame boosts shrink from the innermost frame outwards
 P_TEST = 2.5  # penalty for test files when the issue is not about tests
 P_AUX = 1.5  # penalty for examples, tutorials, docs and CI scripts
@@ -112,6 +115,7 @@ class CodeRun:
         self._boost_names(scores)
         self._boost_files(scores)
         self._boost_frames(scores)
+        self._boost_messages(scores)
         self._penalise(scores)
         return scores
 
@@ -163,6 +167,20 @@ class CodeRun:
                 if func:
                     holding += [i for i in ids if self.index.symbol(i).rpartition(".")[2] == func]
                 s.add(sorted(set(holding)), B_FRAME * depth, f"stack frame {written}:{line}")
+
+    def _boost_messages(self, s: ChunkScores) -> None:
+        """The definitions whose code holds an exception message of the issue word for word:
+        where the error is raised. BM25 on the message's words finds the few to read."""
+        for message in self.hints.messages:
+            scored = self.index.bm25(tokenize(message))
+            near = [int(i) for i in np.argsort(-scored, kind="stable")[:MESSAGE_READS] if scored[i] > 0]
+            hits = [i for i in near if message in self._chunk_text(i)]
+            if 0 < len(hits) <= MAX_MESSAGE_HITS:
+                s.add(hits, B_MESSAGE, f"raises `{message}`")
+
+    def _chunk_text(self, i: int) -> str:
+        start, end = self.index.lines(i)
+        return "\n".join(self.index.file_lines(self.index.path_of(i))[start - 1 : end])
 
     def _penalise(self, s: ChunkScores) -> None:
         paths = self.index.paths()

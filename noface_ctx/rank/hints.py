@@ -21,6 +21,10 @@ _BACKTICK = re.compile(r"`([^`\n]{1,80})`")
 _TEST_TITLE = re.compile(r"\b(unit ?tests?|test suite|test file|tests for|flaky|failing tests?|add(ing)? tests?)\b", re.I)
 # `from pkg.mod import Name` / `import pkg.mod as m` on a line of its own (also after `>>>`)
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+import[ \t][^\n]*|import[ \t]+[\w., \t]+)$", re.M)
+# `SomeError: message` on a line of its own (the last line of a traceback, a logged error)
+_EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[\w.]+\.)?\w*(?:Error|Exception|Warning)[ \t]*:[ \t]*(\S[^\n]*)$", re.M)
+_MESSAGE_BREAK = re.compile(r"[\"'`{}()\[\]<>:=]|\d+(?:\.\d+)*")
+MAX_MESSAGES = 5
 _HUMP = re.compile(r"[a-z][A-Z]")
 _HUMP_OR_ACRONYM = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 
@@ -34,6 +38,7 @@ class Hints:
     files: tuple[str, ...] = ()
     frames: tuple[tuple[str, int, str], ...] = ()
     about_tests: bool = False
+    messages: tuple[str, ...] = ()  # literal text of exception messages (`ValueError: ...`)
 
 
 def extract_hints(text: str) -> Hints:
@@ -60,7 +65,7 @@ def extract_hints(text: str) -> Hints:
         names.add(d.rsplit(".", 1)[1])
     title = text.split("\n", 1)[0]
     about_tests = title_names_tests(title) or any(is_test_path(f) for f in files)
-    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests)
+    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests, _messages(text))
 
 
 def looks_like_code(word: str, *, edge_underscores: bool = False, acronym_humps: bool = True) -> bool:
@@ -79,6 +84,19 @@ def looks_like_code(word: str, *, edge_underscores: bool = False, acronym_humps:
 def title_names_tests(title: str) -> bool:
     """Whether an issue title says the work is about tests (unit tests, a flaky test, ...)."""
     return _TEST_TITLE.search(title) is not None
+
+
+def _messages(text: str) -> tuple[str, ...]:
+    """The longest literal run (three words or more) of each exception message in the issue:
+    `ValueError: Imaginary coordinates are not permitted.` gives `Imaginary coordinates are not
+    permitted`; quotes, brackets and numbers, where a formatted message varies, split a message."""
+    found: list[str] = []
+    for m in _EXCEPTION_LINE.finditer(text):
+        runs = [r.strip(" .,;!?") for r in _MESSAGE_BREAK.split(m.group(1))]
+        runs = [r for r in runs if len(r.split()) >= 3]
+        if runs:
+            found.append(max(runs, key=len))
+    return tuple(dict.fromkeys(found))[:MAX_MESSAGES]
 
 
 def _is_file(dotted: str) -> bool:
