@@ -456,3 +456,30 @@ def test_the_definition_raising_the_issues_error_message_ranks_first(repo_factor
     assert "raises `Imaginary coordinates are not permitted`" in ranking.report[0]["reasons"]
     assert extract_hints("KeyError: 'id'\nValueError: too many values to unpack (expected 2)").messages == (
         "too many values to unpack",)
+
+
+def test_a_line_of_code_the_issue_quotes_points_at_the_definition_holding_it(repo_factory):
+    query = textwrap.dedent(
+        '''\
+        class Query:
+            def deferred_to_data(self, target):
+                for name in self.deferred:
+                    cur_model = self.model
+                    opts = cur_model._meta
+                    target[name] = opts
+                return target
+
+            def add_fields(self, names):
+                for name in names:
+                    self.fields.append(name)
+        '''
+    )
+    root = repo_factory({"db/sql/query.py": query, "db/manager.py": "def only(qs, *names):\n    return qs.add_fields(names)\n"})
+    body = "only() after select_related() crashes on proxy models. In the query there is the line\n\n" \
+           "    opts = cur_model._meta\n\nand with opts = cur_model._meta.concrete_model._meta it works.\n"
+    ranking = _rank(root, _issue("QuerySet.only() crashes on proxy models", body))
+    row = next(r for r in ranking.report if r["symbol"] == "Query.deferred_to_data")
+    assert "holds the issue's line `opts = cur_model._meta`" in row["reasons"] and row["boosts"] >= 1.0
+    assert ranking.candidates[0].ref == "Query.deferred_to_data"
+    hints = extract_hints("import numpy as np\nclass Command(BaseCommand):\n>>> x.run(a, b)\nSee the docs. It broke.\n")
+    assert hints.code_lines == ()  # an import, a header, a prompt and prose are no quoted code

@@ -31,6 +31,8 @@ B_FRAME = 1.5  # the definition holding a stack-trace frame's line
 B_MESSAGE = 2.0  # the definition that holds an exception message of the issue, word for word
 MESSAGE_READS = 40  # ... looked for in this many best BM25 matches of the message
 MAX_MESSAGE_HITS = 3  # a message more definitions hold (a generic one) points at none of them
+B_CODE_LINE = 1.0  # a definition holding a line of code the issue quotes
+LINE_READS = 200  # ... looked for in this many best BM25 matches of the issue
 FRAME_DECAY, FRAME_FLOOR = 0.6, 0.25  # frame boosts shrink from the innermost frame outwards
 P_TEST = 2.5  # penalty for test files when the issue is not about tests
 P_AUX = 1.5  # penalty for examples, tutorials, docs and CI scripts
@@ -116,6 +118,7 @@ class CodeRun:
         self._boost_files(scores)
         self._boost_frames(scores)
         self._boost_messages(scores)
+        self._boost_code_lines(scores)
         self._penalise(scores)
         return scores
 
@@ -177,6 +180,19 @@ class CodeRun:
             hits = [i for i in near if message in self._chunk_text(i)]
             if 0 < len(hits) <= MAX_MESSAGE_HITS:
                 s.add(hits, B_MESSAGE, f"raises `{message}`")
+
+    def _boost_code_lines(self, s: ChunkScores) -> None:
+        """The definitions that hold a line of code the issue quotes, word for word: the reporter
+        read it there. Only BM25's best `LINE_READS` definitions are read, and a line that more
+        than `MAX_MESSAGE_HITS` of them hold is too common to point anywhere."""
+        if not self.hints.code_lines:
+            return
+        top = [int(i) for i in np.argsort(-s.bm25, kind="stable")[:LINE_READS] if s.bm25[i] > 0]
+        texts = {i: self._chunk_text(i) for i in top}
+        for line in self.hints.code_lines:
+            hits = [i for i in top if line in texts[i]]
+            if 0 < len(hits) <= MAX_MESSAGE_HITS:
+                s.add(hits, B_CODE_LINE, f"holds the issue's line `{line[:60]}`")
 
     def _chunk_text(self, i: int) -> str:
         start, end = self.index.lines(i)

@@ -25,6 +25,11 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+import
 _EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[\w.]+\.)?\w*(?:Error|Exception|Warning)[ \t]*:[ \t]*(\S[^\n]*)$", re.M)
 _MESSAGE_BREAK = re.compile(r"[\"'`{}()\[\]<>:=]|\d+(?:\.\d+)*")
 MAX_MESSAGES = 5
+_FRAME_LINE = re.compile(r'^\s*File "')
+_NOT_A_STATEMENT = re.compile(r"(?:>>>|#|File |(?:from\s+\S+\s+)?import\s|class\s|def\s|<\?xml)")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_CODE_MARK = re.compile(r"\w\(|=|[\w)\]]\.[A-Za-z_]")
+MAX_CODE_LINES = 40
 _HUMP = re.compile(r"[a-z][A-Z]")
 _HUMP_OR_ACRONYM = re.compile(r"[a-z][A-Z]|[A-Z]{2,}[a-z]")
 
@@ -39,6 +44,7 @@ class Hints:
     frames: tuple[tuple[str, int, str], ...] = ()
     about_tests: bool = False
     messages: tuple[str, ...] = ()  # literal text of exception messages (`ValueError: ...`)
+    code_lines: tuple[str, ...] = ()  # lines of code quoted in the issue (not imports, not frames' source)
 
 
 def extract_hints(text: str) -> Hints:
@@ -65,7 +71,8 @@ def extract_hints(text: str) -> Hints:
         names.add(d.rsplit(".", 1)[1])
     title = text.split("\n", 1)[0]
     about_tests = title_names_tests(title) or any(is_test_path(f) for f in files)
-    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests, _messages(text))
+    return Hints(frozenset(names), tuple(dotted), tuple(files), tuple(frames), about_tests, _messages(text),
+                 _code_lines(text))
 
 
 def looks_like_code(word: str, *, edge_underscores: bool = False, acronym_humps: bool = True) -> bool:
@@ -97,6 +104,23 @@ def _messages(text: str) -> tuple[str, ...]:
         if runs:
             found.append(max(runs, key=len))
     return tuple(dict.fromkeys(found))[:MAX_MESSAGES]
+
+
+def _code_lines(text: str) -> tuple[str, ...]:
+    """Lines of the issue that look like a statement of code (`opts = cur_model._meta`): three
+    identifiers or more and a call, an assignment or an attribute (`a.b`); not an import, a `class`/`def` header, a prompt
+    (`>>>`) or the source line a traceback prints under its frame (frames count on their own)."""
+    lines = text.splitlines()
+    under_frame = {k + 1 for k, line in enumerate(lines) if _FRAME_LINE.match(line)}
+    found: list[str] = []
+    for k, line in enumerate(lines):
+        stripped = line.strip().strip("`")
+        if k in under_frame or len(stripped) < 15 or not _CODE_MARK.search(stripped):
+            continue
+        if _NOT_A_STATEMENT.match(stripped) or len(_WORD.findall(stripped)) < 3:
+            continue
+        found.append(stripped)
+    return tuple(dict.fromkeys(found))[:MAX_CODE_LINES]
 
 
 def _is_file(dotted: str) -> bool:
