@@ -30,7 +30,7 @@ B_FILE = 1.0  # a file (path, file name or dotted module) named in the issue
 B_FRAME = 1.5  # the definition holding a stack-trace frame's line
 B_MESSAGE = 2.0  # the definition that holds an exception message of the issue, word for word
 MESSAGE_READS = 40  # ... looked for in this many best BM25 matches of the message
-MAX_MESSAGE_HITS = 3  # a message more definitions hold (a generic one) points at none of them
+MAX_LITERAL_HITS = 3  # a message or line more definitions hold (a generic one) points at none of them
 B_CODE_LINE = 1.0  # a definition holding a line of code the issue quotes
 LINE_READS = 200  # ... looked for in this many best BM25 matches of the issue
 FRAME_DECAY, FRAME_FLOOR = 0.6, 0.25  # frame boosts shrink from the innermost frame outwards
@@ -172,31 +172,26 @@ class CodeRun:
                 s.add(sorted(set(holding)), B_FRAME * depth, f"stack frame {written}:{line}")
 
     def _boost_messages(self, s: ChunkScores) -> None:
-        """The definitions whose code holds an exception message of the issue word for word:
-        where the error is raised. BM25 on the message's words finds the few to read."""
+        """Where an exception message of the issue is raised: BM25 on the message's words picks
+        the definitions to read."""
         for message in self.hints.messages:
-            scored = self.index.bm25(tokenize(message))
-            near = [int(i) for i in np.argsort(-scored, kind="stable")[:MESSAGE_READS] if scored[i] > 0]
-            hits = [i for i in near if message in self._chunk_text(i)]
-            if 0 < len(hits) <= MAX_MESSAGE_HITS:
-                s.add(hits, B_MESSAGE, f"raises `{message}`")
+            near = _best(self.index.bm25(tokenize(message)), MESSAGE_READS)
+            self._boost_literal(s, [message], near, B_MESSAGE, "raises `{}`")
 
     def _boost_code_lines(self, s: ChunkScores) -> None:
-        """The definitions that hold a line of code the issue quotes, word for word: the reporter
-        read it there. Only BM25's best `LINE_READS` definitions are read, and a line that more
-        than `MAX_MESSAGE_HITS` of them hold is too common to point anywhere."""
-        if not self.hints.code_lines:
-            return
-        top = [int(i) for i in np.argsort(-s.bm25, kind="stable")[:LINE_READS] if s.bm25[i] > 0]
-        texts = {i: self._chunk_text(i) for i in top}
-        for line in self.hints.code_lines:
-            hits = [i for i in top if line in texts[i]]
-            if 0 < len(hits) <= MAX_MESSAGE_HITS:
-                s.add(hits, B_CODE_LINE, f"holds the issue's line `{line[:60]}`")
+        """Where a line of code the issue quotes lives: the reporter read it there."""
+        if self.hints.code_lines:
+            self._boost_literal(s, self.hints.code_lines, _best(s.bm25, LINE_READS), B_CODE_LINE,
+                                "holds the issue's line `{}`")
 
-    def _chunk_text(self, i: int) -> str:
-        start, end = self.index.lines(i)
-        return "\n".join(self.index.file_lines(self.index.path_of(i))[start - 1 : end])
+    def _boost_literal(self, s: ChunkScores, phrases: Sequence[str], ids: list[int], amount: float, why: str) -> None:
+        """Boost the definitions among `ids` whose code holds a phrase word for word; a phrase that
+        more than `MAX_LITERAL_HITS` of them hold is too common to point anywhere."""
+        texts = {i: self.index.chunk(i).text for i in ids}
+        for phrase in phrases:
+            hits = [i for i in ids if phrase in texts[i]]
+            if 0 < len(hits) <= MAX_LITERAL_HITS:
+                s.add(hits, amount, why.format(phrase[:60]))
 
     def _penalise(self, s: ChunkScores) -> None:
         paths = self.index.paths()
@@ -227,6 +222,11 @@ def _counts(terms: Sequence[str]) -> dict[str, int]:
 
 def _ends_with(symbol: str, rest: str) -> bool:
     return bool(symbol) and (symbol == rest or symbol.endswith("." + rest))
+
+
+def _best(scores: np.ndarray, n: int) -> list[int]:
+    """The `n` highest-scoring ids with a score above 0, best first."""
+    return [int(i) for i in np.argsort(-scores, kind="stable")[:n] if scores[i] > 0]
 
 
 def _frame_weight(from_innermost: int) -> float:

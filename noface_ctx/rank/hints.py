@@ -25,8 +25,7 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:>>>[ \t]*)?(?:from[ \t]+[\w.]+[ \t]+import
 _EXCEPTION_LINE = re.compile(r"^[ \t]*(?:[\w.]+\.)?\w*(?:Error|Exception|Warning)[ \t]*:[ \t]*(\S[^\n]*)$", re.M)
 _MESSAGE_BREAK = re.compile(r"[\"'`{}()\[\]<>:=]|\d+(?:\.\d+)*")
 MAX_MESSAGES = 5
-_FRAME_LINE = re.compile(r'^\s*File "')
-_NOT_A_STATEMENT = re.compile(r"(?:>>>|#|File |(?:from\s+\S+\s+)?import\s|class\s|def\s|<\?xml)")
+_NOT_A_STATEMENT = re.compile(r"(?:>>>|#|File |class\s|def\s|<\?xml)")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 _CODE_MARK = re.compile(r"\w\(|=|[\w)\]]\.[A-Za-z_]")
 MAX_CODE_LINES = 40
@@ -58,7 +57,7 @@ def extract_hints(text: str) -> Hints:
     named = _IMPORT_LINE.sub("", text)  # a repro's imports name the API it used, not the code to fix
     dotted = [d for d in dict.fromkeys(_DOTTED.findall(named)) if d not in file_set and not _is_file(d)]
     names: set[str] = set()
-    ticked = {w for span in _BACKTICK.findall(named) for w in re.findall(r"[A-Za-z_]\w*", span)}
+    ticked = {w for span in _BACKTICK.findall(named) for w in _WORD.findall(span)}
     for m in _IDENT.finditer(named):
         word = m.group(1)
         if len(word) < 3:
@@ -108,16 +107,17 @@ def _messages(text: str) -> tuple[str, ...]:
 
 def _code_lines(text: str) -> tuple[str, ...]:
     """Lines of the issue that look like a statement of code (`opts = cur_model._meta`): three
-    identifiers or more and a call, an assignment or an attribute (`a.b`); not an import, a `class`/`def` header, a prompt
-    (`>>>`) or the source line a traceback prints under its frame (frames count on their own)."""
+    identifiers or more and a call, an assignment or an attribute (`a.b`); not an import, a
+    `class`/`def` header, a prompt (`>>>`) or the source line a traceback prints under its frame
+    (frames count on their own)."""
     lines = text.splitlines()
-    under_frame = {k + 1 for k, line in enumerate(lines) if _FRAME_LINE.match(line)}
+    under_frame = {k + 1 for k, line in enumerate(lines) if _FRAME.search(line)}
     found: list[str] = []
     for k, line in enumerate(lines):
         stripped = line.strip().strip("`")
         if k in under_frame or len(stripped) < 15 or not _CODE_MARK.search(stripped):
             continue
-        if _NOT_A_STATEMENT.match(stripped) or len(_WORD.findall(stripped)) < 3:
+        if _NOT_A_STATEMENT.match(stripped) or _IMPORT_LINE.match(stripped) or len(_WORD.findall(stripped)) < 3:
             continue
         found.append(stripped)
     return tuple(dict.fromkeys(found))[:MAX_CODE_LINES]
