@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx import cachefile, git, sqlitefile
+from noface_ctx.files.secrets import redact_secrets
 from noface_ctx.freshness.definitions import body, definition, signature
 from noface_ctx.freshness.versions import FileVersions
 
@@ -50,9 +51,11 @@ class Commit:
     subject: str
 
     def label(self) -> str:
-        """`sha (day, "subject")`, as findings name a commit."""
+        """`sha (day, "subject")`, as findings name a commit. The subject is a repository's text
+        on its way into notes and prompts: credentials in it are masked before it is shortened."""
         day = datetime.fromtimestamp(self.time, timezone.utc).date().isoformat()
-        subject = self.subject if len(self.subject) <= 60 else self.subject[:57] + "..."
+        subject = redact_secrets(self.subject)[0]
+        subject = subject if len(subject) <= 60 else subject[:57] + "..."
         return f"{self.sha[:10]} ({day}, \"{subject}\")"
 
 
