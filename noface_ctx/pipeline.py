@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from noface_ctx.budget import above_floor, select
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
@@ -53,6 +53,7 @@ from noface_ctx.wording import (
 )
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 MIN_BUDGET = 500  # below this no useful prompt exists, whatever the issue
 MAX_OMITTED = 15
@@ -78,8 +79,10 @@ class _Run:
     important: list[str] = field(default_factory=list)  # warnings that change the result: kept by -q
     embedded_now: int = 0  # texts without a stored vector, embedded during this prompt
 
-    def stage(self, name: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """`fn(*args, **kwargs)`, its time booked to `name` (added up when a stage runs in parts)."""
+    def stage(self, name: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+        """`fn(*args, **kwargs)`, its time booked to `name` (added up when a stage runs in parts).
+        Typed with a ParamSpec, so the checker sees each call's arguments as if `fn` were called
+        directly (`tests/test_pipeline_types.py`)."""
         start = time.perf_counter()
         try:
             return fn(*args, **kwargs)
