@@ -59,7 +59,7 @@ if mode == "check":
     report = check_docs(sys.argv[3:], repo=sys.argv[2])
     out = {{"report": report.to_dict()}}
 elif mode == "doc":  # what check-docs reports for one doc, judging only that doc
-    from noface_ctx.freshness.check import _findings
+    from noface_ctx.freshness.check import doc_findings
     from noface_ctx.config import load_config
     from noface_ctx.docs.load import load_docs
     from noface_ctx.files.gate import scan_repo
@@ -70,7 +70,7 @@ elif mode == "doc":  # what check-docs reports for one doc, judging only that do
     found = []
     if docs:
         fresh = assess_docs(docs, files, None, config)
-        found = [f.to_dict() for f in _findings(fresh.details[docs[0].slug], config)]
+        found = [f.to_dict() for f in doc_findings(fresh.details[docs[0].slug], config)]
     out = {{"report": {{"findings": found, "docs": len(docs)}}}}
 else:
     from noface_ctx.config import load_config

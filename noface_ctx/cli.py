@@ -315,8 +315,8 @@ def _checkable(path: str, root: Path) -> None:
 
 
 def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.signals import resolve_requests
     from noface_ctx.signals.parse import parse_signals_detailed
+    from noface_ctx.signals.respond import resolve_requests
 
     config = _load_config(args)
     text = _read_source(args.source, stdin)

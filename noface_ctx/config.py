@@ -54,7 +54,7 @@ class ContextConfig:
     bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks-embeddings.md
     embedding_weight: float = 0.5
     link_boost: float = 1.0
-    doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (rank_docs.py docstring)
+    doc_min_score: float = 0.35  # absolute relevance in [0, 1] a doc needs (the `rank/docs.py` docstring)
     instruction_min_score: float = 0.6  # the same for runbooks, checklists, how-tos
     stale_after_days: int = 180  # age against the repository's latest commit, with a changed symbol
     fail_on_changes: bool = False  # `check-docs`: a changed symbol a doc names is an error, not a warning

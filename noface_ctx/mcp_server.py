@@ -91,8 +91,8 @@ class Workspace:
 
     def need(self, kind: str, target: str) -> dict[str, Any]:
         """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""
-        from noface_ctx.signals import resolve_requests
         from noface_ctx.signals.parse import parse_signals_detailed
+        from noface_ctx.signals.respond import resolve_requests
 
         if not isinstance(target, str) or not target.strip():
             raise UsageError("target must be a non-empty string")

@@ -160,8 +160,8 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
     """Drive one issue to ISSUE_COMPLETE / BLOCKED / the turn limit; log one record per turn."""
     from noface_ctx.issue.load import load_issue
     from noface_ctx.pipeline import build_prompt
-    from noface_ctx.signals import resolve_requests
     from noface_ctx.signals.parse import parse_signals_detailed
+    from noface_ctx.signals.respond import resolve_requests
     from noface_ctx.tokens import count_tokens
 
     root = Path(config.root)

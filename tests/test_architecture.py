@@ -141,3 +141,14 @@ def test_every_exported_function_has_its_types_exported():
         for words in shown:
             for word in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", words):
                 assert word in builtin or word in exported or word == "_empty", f"{name}: {word} is not exported"
+
+
+def test_the_parser_loads_without_the_answering_side():
+    """`signals/__init__.py` imports nothing: the parser alone loads neither resolve nor answer."""
+    import subprocess
+    import sys
+
+    code = ("import sys, noface_ctx.signals.parse; "
+            "print(sorted(m for m in sys.modules if m.startswith('noface_ctx.signals')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['noface_ctx.signals', 'noface_ctx.signals.parse', 'noface_ctx.signals.values']"

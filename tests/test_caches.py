@@ -148,7 +148,7 @@ def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
     cold = rd.score_docs(pool, {}, config, None, args[5])
     rc._CORPORA.clear()
     _forget_memory()
-    warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.pkl
+    warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.cache
     assert warm.report == cold.report and [c.ref for c in warm.candidates] == [c.ref for c in cold.candidates]
     stored, _ = rc._corpus(docset, config)  # BM25 and document frequencies read back, sets built on demand
     rc._CORPORA.clear()
@@ -160,7 +160,7 @@ def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", b"\x80\x04K\x01."])
 def test_a_damaged_cache_file_is_rebuilt(tmp_path, damage):
-    path = tmp_path / "x.pkl"
+    path = tmp_path / "x.cache"
     assert cachefile.save(path, 1, {"a": 1})
     assert cachefile.load(path, 1) == {"a": 1} and cachefile.load(path, 2) is None
     path.write_bytes(damage)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from noface_ctx.code.inherit import class_bases, imported_from, module_files
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Manifest, ManifestEntry
-from noface_ctx.signals import parse_signals, resolve_requests
+from noface_ctx.signals.parse import parse_signals
+from noface_ctx.signals.respond import resolve_requests
 
 FILES = {
     "src/shop/__init__.py": "",

@@ -10,8 +10,8 @@ import pytest
 
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
-from noface_ctx.signals import resolve_requests
 from noface_ctx.signals.parse import parse_line, parse_signals, parse_signals_detailed
+from noface_ctx.signals.respond import resolve_requests
 from noface_ctx.signals.values import Request
 from noface_ctx.tokens import count_tokens
 

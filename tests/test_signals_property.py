@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from noface_ctx.signals import resolve_requests
 from noface_ctx.signals.parse import parse_signals, parse_signals_detailed
+from noface_ctx.signals.respond import resolve_requests
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 # Nested JSON is costly to generate (not to parse): fewer examples keep the module at a few seconds.

@@ -109,7 +109,7 @@ def _indexable(repo_files: RepoFiles, config: Config) -> list[tuple[str, str | N
 
 
 def is_sized_out_source(repo_files: RepoFiles, path: str, config: Config | None = None) -> bool:
-    """True for a file with a grammar that `files.py` excluded only for exceeding max_file_size_kb
+    """True for a file with a grammar that the file scan (`files/gate.py`) excluded only for exceeding max_file_size_kb
     (and, given `config`, only while `[context] split_large_sources` is on): it is indexed and
     may give single definitions, never its whole text."""
     if config is not None and not config.context.split_large_sources:

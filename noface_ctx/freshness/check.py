@@ -16,13 +16,16 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx import git
 from noface_ctx.config import Config, load_config
 from noface_ctx.docs.markup import is_record
 from noface_ctx.errors import UsageError
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
+
+if TYPE_CHECKING:
+    from noface_ctx.freshness.judgement import DocFreshness
 
 Severity = Literal["error", "warning"]
 REPORT_VERSION = SCHEMA_VERSION  # the compatibility rule is in schema.py
@@ -103,7 +106,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         selected = list(fresh.by_path.values())
     selected = [d for d in selected if not is_record(d.path, config.context.record_dirs)]
     selected.sort(key=lambda d: d.path)
-    findings = [f for d in selected for f in _findings(d, config)]
+    findings = [f for d in selected for f in doc_findings(d, config)]
     rows = tuple(
         {"path": d.path, "slug": d.slug, "verdict": d.staleness.verdict, "last_updated": d.staleness.last_updated,
          "reasons": list(d.staleness.reasons)}
@@ -112,7 +115,8 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0)
 
 
-def _findings(d: Any, config: Config) -> list[Finding]:
+def doc_findings(d: DocFreshness, config: Config) -> list[Finding]:
+    """What `check_docs` reports for one judged doc (`assess_docs(...).by_path[path]`)."""
     from noface_ctx.freshness.judgement import changed_reason, missing_reason
 
     ctx = config.context
