@@ -283,8 +283,6 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.freshness.check import check_docs
 
     config = _load_config(args)
-    for path in args.paths:
-        _checkable(path, config.root)
     report = check_docs(args.paths, repo=config.root, config=config)
     if args.json:
         _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
@@ -294,21 +292,6 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
         for w in report.warnings:
             print(f"{PROG}: warning: {w}", file=sys.stderr)
     return report.exit_code
-
-
-def _checkable(path: str, root: Path) -> None:
-    """`UsageError` (exit 2) for a path check-docs cannot check: missing, outside the repository
-    (links resolved), or a directory. Relative paths are tried against the repository, then the cwd."""
-    p = Path(path)
-    candidates = [p] if p.is_absolute() else [root / p, Path.cwd() / p]
-    found = next((c for c in candidates if c.exists()), None)
-    if found is None:
-        raise UsageError("cannot check: no such file", where=path)
-    real = found.resolve()
-    if not real.is_relative_to(Path(root).resolve()):
-        raise UsageError(f"cannot check: outside the repository {root}", where=path)
-    if real.is_dir():
-        raise UsageError("cannot check a directory: give its files, or no path to check every doc", where=path)
 
 
 # --------------------------------------------------------------------------- signals

@@ -25,6 +25,7 @@ from typing import Any
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import NofaceError, UsageError
+from noface_ctx.wording import need_code, need_code_range, need_code_symbol
 
 log = logging.getLogger("noface_ctx.mcp")
 
@@ -128,13 +129,22 @@ class Workspace:
             index = _index(files, self.config)
             embedder, note = shared_embedder(self.config)
             ranking = rank_code(probe, files, index, self.config, embedder)
-        results = []
-        for cand in ranking.candidates:
+        results: list[dict[str, Any]] = []
+        seen: set[tuple[object, ...]] = set()
+        # by score: the candidates come in the packer's order (one item per file first, so a
+        # prompt covers several files), which put `locate_app` 11th for a query it answers best
+        for cand in sorted(ranking.candidates, key=lambda c: -c.score):
             if self._refused(cand.path) or files.get(cand.path) is None:
                 continue
+            where = (cand.path, cand.ref) if cand.ref else (cand.path, cand.start_line, cand.end_line)
+            if where in seen:  # `@overload` stubs and their implementation: one row, which serves the body
+                continue
+            seen.add(where)
             row = code_location(cand)
             row.update(score=round(float(cand.score), 4), reasons=list(cand.reasons),
-                       request=f"NEED_CODE: {cand.path}::{cand.ref}" if cand.ref else f"NEED_CODE: {cand.path}")
+                       request=need_code_symbol(cand.path, cand.ref) if cand.ref
+                       else need_code_range(cand.path, cand.start_line, cand.end_line) if cand.start_line
+                       else need_code(cand.path))
             results.append(row)
             if len(results) >= k:
                 break
@@ -144,6 +154,7 @@ class Workspace:
     def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
         from noface_ctx.freshness.check import check_docs
         from noface_ctx.signals.parse import normalise_path
+        from noface_ctx.user_paths import checkable
 
         if len(paths or []) > MAX_PATHS:
             raise UsageError(f"at most {MAX_PATHS} paths per call")
@@ -155,7 +166,7 @@ class Workspace:
             refusal = self._refused(norm)
             if refusal:
                 raise UsageError(f"{raw}: {refusal}")
-            wanted.append(norm)
+            wanted.append(checkable(norm, self.root, from_cwd=False))
         paths = wanted
         with self._lock:
             report = check_docs(paths, repo=self.root, config=self.config)
@@ -280,8 +291,8 @@ def create_server(workspace: Workspace) -> Any:
         name="need_code",
         description=(
             "Fetch code: the answer to `NEED_CODE: <target>`. `target` is `path`, `path:START-END` "
-            "(1-based, inclusive) or `path::Qualified.name` (a method inherited from a base class is "
-            "found there). Forbidden, secret and outside-the-repository paths are refused; the answer "
+            "(1-based, inclusive), `path::Qualified.name` (a method inherited from a base class is "
+            "found there; the implementation, not @overload stubs) or a name alone (`Class.method`). Forbidden, secret and outside-the-repository paths are refused; the answer "
             "is capped at the request budget and says how to fetch the rest."
         ),
         annotations=read_only,

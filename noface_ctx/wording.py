@@ -20,6 +20,11 @@ def need_code(path: str) -> str:
     return f"NEED_CODE: {path}"
 
 
+def need_code_symbol(path: str, symbol: str) -> str:
+    """The line that fetches one definition of `path`."""
+    return f"NEED_CODE: {path}::{symbol}"
+
+
 def need_code_range(path: str, start: int | str, end: int | str) -> str:
     """The line that fetches lines `start`-`end` of `path`."""
     return f"NEED_CODE: {path}:{start}-{end}"
@@ -326,6 +331,18 @@ CAPPED = "file excluded for size: served capped"
 def answer_code_head(signal: str, path: str, start: int, end: int, what: str) -> str:
     """The first line of served code."""
     return f"### {signal} → {path}:{start}-{end} ({what})"
+
+
+def overloads_listed(name: str, stubs: list[tuple[str, int, int]]) -> str:
+    """Under an implementation: the `@overload` signatures of the same name, not shown."""
+    asks = ", ".join(f"{path}:{start}-{end}" for path, start, end in stubs)
+    return f"[{len(stubs)} @overload signature(s) of {name} not shown: NEED_CODE: {asks}]"
+
+
+def elsewhere_listed(name: str, places: list[str]) -> str:
+    """Under a definition found by name alone: the other definitions of that name."""
+    shown = ", ".join(places[:3]) + (f" (+{len(places) - 3} more)" if len(places) > 3 else "")
+    return f"[{name} is also defined in: NEED_CODE: {shown}]"
 
 
 def answer_outline_head(signal: str, path: str, lines: int, why: str) -> str:

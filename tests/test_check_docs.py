@@ -86,8 +86,10 @@ def test_paths_select_given_docs_and_docs_referencing_given_code(stale_repo):
     assert check_docs(["src/auth.py"], repo=stale_repo).lines() == [stale_line(stale_repo)]
     report = check_docs(["src/util.py"], repo=stale_repo)
     assert report.exit_code == 0 and [d["path"] for d in report.docs] == ["docs/util.md"]
-    report = check_docs(["docs/sessions.md", "README.txt"], repo=stale_repo)
+    report = check_docs(["docs/sessions.md"], repo=stale_repo)
     assert report.exit_code == 0 and [d["path"] for d in report.docs] == ["docs/sessions.md"]
+    with pytest.raises(UsageError, match=r"README.txt: cannot check: no such file"):  # as on the command line
+        check_docs(["docs/sessions.md", "README.txt"], repo=stale_repo)
     assert check_docs(["docs/auth.md"], repo=stale_repo).exit_code == 1
 
 

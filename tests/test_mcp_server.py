@@ -142,6 +142,9 @@ def test_server_over_stdio_serves_and_refuses(repo_factory):
     found = out["search"].structured_content["results"]
     assert found and found[0]["path"] == "src/ledger.py" and found[0]["symbol"] == "Ledger.balance"
     assert found[0]["request"] == "NEED_CODE: src/ledger.py::Ledger.balance"
+    scores = [r["score"] for r in found]  # best first, one row per definition
+    assert scores == sorted(scores, reverse=True)
+    assert len({(r["path"], r["symbol"], r["start_line"]) for r in found}) == len(found)
     assert all(r["path"] not in ("src/payroll.py", "src/keys.py") for r in out["search_forbidden"].structured_content["results"])
 
     check = out["check"].structured_content
@@ -230,3 +233,24 @@ def test_stdout_holds_only_protocol_messages(repo_factory):
     assert not by_id[2]["result"].get("isError") and "Ledger" in by_id[2]["result"]["content"][0]["text"]
     assert by_id[3]["result"]["isError"] is True
     assert "Amounts are rounded to two decimals" in by_id[4]["result"]["content"][0]["text"]
+
+
+def test_search_code_ranks_by_score_not_by_the_prompt_packers_file_order(repo_factory):
+    """The packer shows one item per file first; a search answer is best first. On flask the
+    packer's order put `locate_app` 11th for "load app from FLASK_APP import string"."""
+    from noface_ctx.config import load_config
+    from noface_ctx.mcp_server import Workspace
+
+    repo = repo_factory({
+        ".noface.toml": "[context]\nembeddings = false\n",
+        "src/cli.py": (
+            "def load_app(info):\n    \"\"\"Load the app from the FLASK_APP import string.\"\"\"\n"
+            "    return locate_app(info.import_string, info.app_name)\n\n\n"
+            "def locate_app(import_string, app_name):\n    \"\"\"Import the module named by the import string "
+            "and find the app in it.\"\"\"\n    module = __import__(import_string)\n    return getattr(module, app_name)\n"
+        ),
+        "src/jsonish.py": "def load(fp):\n    \"\"\"Load JSON from a file.\"\"\"\n    return fp.read()\n",
+        "src/config.py": "def from_envvar(name):\n    \"\"\"Load config from a file named by an environment variable.\"\"\"\n    return name\n",
+    })
+    found = Workspace(load_config(repo)).search_code("load app from FLASK_APP import string", k=2)["results"]
+    assert [(r["path"], r["symbol"]) for r in found] == [("src/cli.py", "load_app"), ("src/cli.py", "locate_app")]

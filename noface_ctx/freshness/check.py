@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from noface_ctx import git
 from noface_ctx.config import Config, load_config
 from noface_ctx.docs.markup import is_record
-from noface_ctx.errors import UsageError
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
+from noface_ctx.user_paths import checkable
 
 if TYPE_CHECKING:
     from noface_ctx.freshness.judgement import DocFreshness
@@ -87,7 +87,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     t0 = time.perf_counter()
     config = config if config is not None else load_config(os.fspath(repo))
     root = Path(config.root)
-    wanted = [_relative(p, root) for p in paths]
+    wanted = [checkable(p, root) for p in paths]  # a missing path is an error, as on every surface
     building = start_history(config)  # a first run: `git log` while the files are scanned
     repo_files = scan_repo(config)
     docset = load_docs(config, repo_files, whole=False)  # freshness reads no sections
@@ -126,17 +126,3 @@ def doc_findings(d: DocFreshness, config: Config) -> list[Finding]:
     for c in d.staleness.changed:
         out.append(Finding(d.path, c.line, "changed-ref", changed_reason(c, d.staleness.last_updated), sev))
     return out
-
-
-def _relative(path: str, root: Path) -> str:
-    """A repo-relative POSIX path for a path given relative to the repo, the cwd, or absolute."""
-    p = Path(path)
-    if not p.is_absolute():
-        if (root / p).exists() or not Path.cwd().joinpath(p).exists():
-            return p.as_posix().removeprefix("./")
-        p = Path.cwd() / p
-    try:
-        return p.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        raise UsageError(f"{path}: not inside the repository {root}") from None
-

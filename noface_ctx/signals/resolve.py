@@ -11,16 +11,18 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noface_ctx.bounded import read_head
+from noface_ctx.code.lookup import split_overloads, symbol_target, where_defined
 from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, RepoFiles, Section
 from noface_ctx.filebytes import looks_binary
 from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
 from noface_ctx.signals.parse import normalise_path
 from noface_ctx.signals.values import Request
-from noface_ctx.wording import WHOLE_FILE
+from noface_ctx.wording import WHOLE_FILE, elsewhere_listed, overloads_listed
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex
@@ -152,7 +154,9 @@ class Resolver:
         if refusal:
             return Draft(req, "refused", refusal)
         if rel is None:
-            return Draft(req, "not found", "no such file", self._close_paths(req.path))
+            by_name = self._by_name(req) if not req.symbol and req.start is None else None
+            missing = f"no such file, and no definition named {symbol_target(req.path)}" if symbol_target(req.path) else "no such file"
+            return by_name or Draft(req, "not found", missing, self._close_paths(req.path))
         full = self.root / req.path
         if full.is_dir():
             inside = [p for p in self._servable_paths() if p.startswith(req.path.rstrip("/") + "/")]
@@ -219,11 +223,13 @@ class Resolver:
             close = difflib.get_close_matches(want, names, n=MAX_SUGGESTIONS, cutoff=0.5)
             suggestions = [f"{req.path}::{s}" for s in close] + self._symbol_elsewhere(want, req.path)
             return Draft(req, "not found", f"no definition named {want} in {req.path}", tuple(suggestions[:MAX_SUGGESTIONS]))
+        found, stubs = split_overloads(lines, found)
         chunk = found[0]
-        note = ""
+        notes = [overloads_listed(want, [(req.path, c.start_line, c.end_line) for c in stubs])] if stubs else []
         if len(found) > 1:
             others = ", ".join(f"{req.path}:{c.start_line}-{c.end_line}" for c in found[1:4])
-            note = f"[{len(found) - 1} more definition(s) match {want}: NEED_CODE: {others}]"
+            notes.append(f"[{len(found) - 1} more definition(s) match {want}: NEED_CODE: {others}]")
+        note = "\n".join(notes)
         what = f"{chunk.kind} {chunk.symbol}"
         end = min(chunk.end_line, len(lines))
         return Draft(req, piece=CodePiece(req, req.path, lines, chunk.start_line, end, what, tag, note=note))
@@ -281,6 +287,24 @@ class Resolver:
                     queue.append((bpath, bname, btext, bchunks, [*chain, bname]))
         if refused:
             return Draft(req, "refused", f"{req.symbol} may be inherited from a file that is never served: {', '.join(refused[:3])}")
+        return None
+
+    def _by_name(self, req: Request) -> Draft | None:
+        """A target naming a definition rather than a file (`locate_app`, `Flask.register_blueprint`):
+        served from the first file that has it (inherited methods through the class's bases), with
+        the other places listed; None when no definition has that name."""
+        name = symbol_target(req.path)
+        if not name:
+            return None
+        places, direct = where_defined(name, self.index.find_symbol)
+        places = [(p, s) for p, s in places if not self._policy(p)]
+        for i, (path, symbol) in enumerate(places):
+            draft = self._code(replace(req, path=path, symbol=symbol))
+            if draft.outcome == "served" and draft.piece is not None:
+                rest = [f"{p}::{s}" for p, s in places[:i] + places[i + 1 :]]
+                if rest and direct:
+                    draft.piece.note = "\n".join(filter(None, [draft.piece.note, elsewhere_listed(name, rest)]))
+                return draft
         return None
 
     def _symbol_elsewhere(self, name: str, path: str) -> list[str]:

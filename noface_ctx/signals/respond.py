@@ -27,7 +27,7 @@ DEFAULT_BUDGET_SHARE = 0.25  # of [context] budget_tokens, when no budget is giv
 
 
 def resolve_requests(
-    requests: Iterable[Request] | ParseResult,
+    requests: str | Iterable[Request] | ParseResult,
     repo: str | Path = ".",
     *,
     issue: IssueRef | None = None,
@@ -39,11 +39,16 @@ def resolve_requests(
     """Answer requests from the repository, within `budget` tokens, and append them to the log.
 
     `issue` (an `Issue`, id or path) supplies the manifest whose forbidden files are refused;
-    a rejected `Request` (or a whole `ParseResult`) is answered with its parse error. Paths never
+    a rejected `Request` (or a whole `ParseResult`, or agent output given as text, parsed here) is
+    answered with its parse error, as `signals --resolve` and MCP `need_code` answer it. Paths never
     leave the repository; secrets are always refused; only size exclusions yield to a request.
     """
     from noface_ctx.config import load_config
 
+    if isinstance(requests, str):
+        from noface_ctx.signals.parse import parse_signals_detailed
+
+        requests = parse_signals_detailed(requests)
     if isinstance(requests, ParseResult):
         requests = (*requests.requests, *requests.rejected)
     reqs = list(requests)
