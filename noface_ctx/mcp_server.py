@@ -25,7 +25,7 @@ from typing import Any
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import NofaceError, UsageError
-from noface_ctx.wording import need_code, need_code_range, need_code_symbol
+from noface_ctx.wording import need_code, need_code_range
 
 log = logging.getLogger("noface_ctx.mcp")
 
@@ -142,7 +142,7 @@ class Workspace:
             seen.add(where)
             row = code_location(cand)
             row.update(score=round(float(cand.score), 4), reasons=list(cand.reasons),
-                       request=need_code_symbol(cand.path, cand.ref) if cand.ref
+                       request=need_code(cand.path, cand.ref) if cand.ref
                        else need_code_range(cand.path, cand.start_line, cand.end_line) if cand.start_line
                        else need_code(cand.path))
             results.append(row)

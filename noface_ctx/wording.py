@@ -15,14 +15,9 @@ def need_doc(slug: str, anchor: str = "") -> str:
     return f"NEED_DOC: {slug}#{anchor}" if anchor else f"NEED_DOC: {slug}"
 
 
-def need_code(path: str) -> str:
-    """The line that fetches a whole file."""
-    return f"NEED_CODE: {path}"
-
-
-def need_code_symbol(path: str, symbol: str) -> str:
-    """The line that fetches one definition of `path`."""
-    return f"NEED_CODE: {path}::{symbol}"
+def need_code(path: str, symbol: str = "") -> str:
+    """The line that fetches a whole file, or one definition in it."""
+    return f"NEED_CODE: {path}::{symbol}" if symbol else f"NEED_CODE: {path}"
 
 
 def need_code_range(path: str, start: int | str, end: int | str) -> str:
