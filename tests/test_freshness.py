@@ -126,7 +126,7 @@ _BLOCK_TEXT = st.text(alphabet=st.sampled_from([" ", " ", "\n", "\n", "a", ")", 
 @given(_BLOCK_TEXT, st.integers(0, 40), st.integers(0, 6))
 def test_a_block_end_found_by_one_search_is_the_one_found_line_by_line(text, pos, indent):
     pos = min(pos, len(text))
-    assert definitions._block_end(text, pos, indent) == definitions._block_end_by_lines(text, pos, indent)
+    assert definitions.block_end(text, pos, indent) == definitions._block_end_by_lines(text, pos, indent)
 
 
 @settings(max_examples=500, deadline=None)

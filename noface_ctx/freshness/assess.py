@@ -13,7 +13,7 @@ of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
 - **removed** (an error, verdict "stale"): a name that does not resolve now and was in the
   code at the doc's last commit, or its parent (`presence`); a member `mod.name` /
   `Class.name` must have lived in that module or class's file, a bare name must have been
-  declared (`definitions.declares`: not a local, not a `self.` attribute). The note names the commit that removed it and, when that commit put
+  declared (`declarations.declared`: not a local, not a `self.` attribute). The note names the commit that removed it and, when that commit put
   another identifier in its place, suggests it; nothing is guessed otherwise.
 - **changed** (a warning, verdict "possibly stale"): a symbol the doc names whose definition
   in its defining file (at most 3 files) differs now from the doc's last commit: its
@@ -84,7 +84,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 27  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 28  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})

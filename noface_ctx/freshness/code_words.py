@@ -9,7 +9,9 @@ loading every word of it back takes most of a second, so `code_words` keeps, in 
   a keyword regex finds in it (`definitions`: what `check-docs` uses instead of the tree-sitter
   index);
 - the inverted tables built from them, kept up to date file by file: `vocab` (word → number of
-  files holding it) and `defs` (name → where it is defined).
+  files holding it), `defs` (name → where it is defined) and `declared` (the names a code file
+  defines, `declarations.declared`: in Python the definition table, `.name` for an instance
+  attribute; in another language every word, read less closely).
 
 After a commit or an edit only the changed files are read again, and a run asks only about the
 words its docs use (`CodeWords.has`, `CodeWords.defined`). A file changed in the last two
@@ -32,9 +34,11 @@ from pathlib import Path
 from noface_ctx import cachefile, sqlitefile
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.filebytes import content_hash, looks_binary
+from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
+PYTHON_EXTS = frozenset({"py", "pyi", "pyw"})  # read closely: their definition table
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODIFIERS = ("export default public private protected internal static final abstract async pub unsafe extern inline "
               "virtual override open suspend const declare").split()
@@ -55,21 +59,22 @@ _DEF_LINE = re.compile(r"(?P<indent>[ \t]*)" + _definition_pattern(r"\s", r"[^)]
 # starts): never across a newline, the indentation atomic (giving it back never helps, retrying is slow)
 _DEF_AFTER_NEWLINE = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)" + _definition_pattern(r"[^\S\n]", r"[^)\n]"))
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 4  # 4: each file's content digest kept
+_SCHEMA = 5  # 4: each file's content digest kept; 5: what each file declares
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,
-                                 digest TEXT);
+                                 digest TEXT, decl TEXT);
 CREATE TABLE IF NOT EXISTS vocab(word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS declared(word TEXT PRIMARY KEY, n INTEGER) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, line INTEGER,
                                 PRIMARY KEY(name, path, line, last)) WITHOUT ROWID;
 """
 
 # size, mtime_ns (-1: read again next time), words joined by newlines (None: a binary file),
-# definitions as "qualified name<TAB>line" lines, a digest of the content read
-Entry = tuple[int, int, "str | None", str, str]
+# definitions as "qualified name<TAB>line" lines, a digest of the content read, the names declared
+Entry = tuple[int, int, "str | None", str, str, str]
 Definition = tuple[str, str, int]  # path, qualified name, line
-Tables = tuple[set[str], dict[str, list[Definition]]]  # every word, and every definition by name
+Tables = tuple[set[str], dict[str, list[Definition]], set[str]]  # every word, every definition by name, every declared name
 
 
 class CodeWords:
@@ -85,7 +90,9 @@ class CodeWords:
         self._db = db
         self._asked = 0
         self._vocab: set[str] | None = tables[0] if tables is not None else None
+        self._declared: set[str] | None = tables[2] if tables is not None else None
         self._has: dict[str, bool] = {}
+        self._declares: dict[str, bool] = {}
         self._defs: dict[str, list[Definition]] | None = tables[1] if tables is not None else None
         self._defined: dict[str, list[Definition]] = {}
 
@@ -98,6 +105,18 @@ class CodeWords:
             if self._eager():
                 return self.has(word)
             hit = self._has[word] = self._db.execute("SELECT 1 FROM vocab WHERE word = ? AND n > 0", (word,)).fetchone() is not None
+        return hit
+
+    def declares(self, name: str) -> bool:
+        """Whether some code file declares `name` (`.name`: as an instance attribute)."""
+        if self._declared is not None:
+            return name in self._declared
+        hit = self._declares.get(name)
+        if hit is None:
+            if self._eager():
+                return self.declares(name)
+            hit = self._declares[name] = self._db.execute(
+                "SELECT 1 FROM declared WHERE word = ? AND n > 0", (name,)).fetchone() is not None
         return hit
 
     def defined(self, name: str) -> list[Definition]:
@@ -118,6 +137,7 @@ class CodeWords:
         if self._asked <= self.EAGER_AFTER:
             return False
         self._vocab = {str(w) for (w,) in self._db.execute("SELECT word FROM vocab WHERE n > 0")}
+        self._declared = {str(w) for (w,) in self._db.execute("SELECT word FROM declared WHERE n > 0")}
         defs: dict[str, list[Definition]] = {}
         for name, p, q, n in self._db.execute("SELECT name, path, qual, line FROM defs ORDER BY name, path, line"):
             if _well_typed(p, q, n):
@@ -196,6 +216,7 @@ def _open(cache: Path) -> sqlite3.Connection:
         sqlitefile.tune(db)
         if db.execute("PRAGMA user_version").fetchone()[0] != _SCHEMA:
             db.executescript("DROP TABLE IF EXISTS words; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS vocab; "
+                             "DROP TABLE IF EXISTS declared; "
                              f"DROP TABLE IF EXISTS defs; PRAGMA user_version = {_SCHEMA};")
         db.executescript(_TABLES)
     except BaseException:
@@ -233,7 +254,7 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
             continue
         reread.add(path)
         if data is not None and digest is not None:
-            fresh[path] = _entry(data, now[0], mtime, digest)
+            fresh[path] = _entry(path, data, now[0], mtime, digest)
     if restat:
         db.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", restat)
     listed = set(paths)
@@ -241,24 +262,30 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
     if not gone and not fresh:
         return None
     counts: Counter[str] = Counter()
+    declares: Counter[str] = Counter()
     for path in gone:
-        row = db.execute("SELECT words FROM files WHERE path = ?", (_blob(path),)).fetchone()
+        row = db.execute("SELECT words, decl FROM files WHERE path = ?", (_blob(path),)).fetchone()
         if row is not None and row[0]:
             counts.subtract(row[0].split("\n"))
+        if row is not None and row[1]:
+            declares.subtract(row[1].split("\n"))
     for entry in fresh.values():
         if entry[2]:
             counts.update(entry[2].split("\n"))
+        if entry[5]:
+            declares.update(entry[5].split("\n"))
     if gone:
         db.executemany("DELETE FROM files WHERE path = ?", [(_blob(p),) for p in gone])
         db.execute("CREATE TEMP TABLE IF NOT EXISTS gone(path BLOB PRIMARY KEY)")
         db.execute("DELETE FROM gone")
         db.executemany("INSERT OR IGNORE INTO gone VALUES (?)", [(_blob(p),) for p in gone])
         db.execute("DELETE FROM defs WHERE path IN (SELECT path FROM gone)")  # one pass, no second index to keep
-    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?)", [(_blob(p), *e) for p, e in fresh.items()])
-    db.executemany("INSERT INTO vocab VALUES (?, ?) ON CONFLICT(word) DO UPDATE SET n = n + excluded.n",
-                   sorted((w, n) for w, n in counts.items() if n))  # in key order: a B-tree filled left to right
-    if any(n < 0 for n in counts.values()):
-        db.execute("DELETE FROM vocab WHERE n <= 0")
+    db.executemany("INSERT INTO files VALUES (?, ?, ?, ?, ?, ?, ?)", [(_blob(p), *e) for p, e in fresh.items()])
+    for table, counted in (("vocab", counts), ("declared", declares)):
+        db.executemany(f"INSERT INTO {table} VALUES (?, ?) ON CONFLICT(word) DO UPDATE SET n = n + excluded.n",
+                       sorted((w, n) for w, n in counted.items() if n))  # in key order: a B-tree filled left to right
+        if any(n < 0 for n in counted.values()):
+            db.execute(f"DELETE FROM {table} WHERE n <= 0")
     rows = sorted(row for p, e in fresh.items() if file_ext(p) in CODE_EXTS for row in _def_rows(p, e[3]))
     db.executemany("INSERT OR IGNORE INTO defs VALUES (?, ?, ?, ?, ?)", rows)
     if known:
@@ -267,7 +294,8 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
     for name, _last, key, qual, line in dict.fromkeys(rows):  # (as the table keeps them: no duplicate)
         defs.setdefault(name, []).append((key, qual, line))
     return ({w for w, n in counts.items() if n > 0},
-            {name: [_definition(*d) for d in sorted(found)] for name, found in defs.items()})
+            {name: [_definition(*d) for d in sorted(found)] for name, found in defs.items()},
+            {w for w, n in declares.items() if n > 0})
 
 
 def _def_rows(path: str, defs: str) -> Iterable[tuple[str, int, bytes, str, int]]:
@@ -289,13 +317,20 @@ def _path(blob: bytes) -> str:
     return bytes(blob).decode("utf-8", "surrogateescape")
 
 
-def _entry(data: bytes, size: int, mtime: int, digest: str) -> Entry:
+def _entry(path: str, data: bytes, size: int, mtime: int, digest: str) -> Entry:
     if looks_binary(data):
-        return (size, mtime, None, "", digest)
+        return (size, mtime, None, "", digest, "")
     text = data.decode("utf-8", "replace")
-    found = "\n".join(sorted(set(_WORD.findall(text))))
+    words = set(_WORD.findall(text))
+    found = "\n".join(sorted(words))
     defs = "\n".join(f"{q}\t{n}" for q, n in definitions(text))
-    return (size, mtime, found, defs, digest)
+    ext = file_ext(path)
+    if ext in PYTHON_EXTS:
+        table = declared(text)
+        names = set(table.names) | {"." + a for a in table.attributes}
+    else:  # another language: every word (read less closely); not code (a notebook, data): nothing
+        names = words if ext in CODE_EXTS else set()
+    return (size, mtime, found, defs, digest, "\n".join(sorted(names)))
 
 
 

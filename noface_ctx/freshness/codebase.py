@@ -2,7 +2,9 @@
 
 `Codebase.resolve` finds a reference when it is a symbol (bare or qualified), a file path (also
 relative to the doc, or as a path suffix), a basename, a directory, a module path (`pkg.mod` →
-`pkg/mod.py`), or a word anywhere in the repository's non-doc files. A dotted name is checked
+`pkg/mod.py`), or a name some code file *defines* (`declarations`: a word that only occurs — a
+leftover call, a string, a comment, a notebook — is not enough); `pkg.mod.name` must be
+defined in that module (a re-export counts). A dotted name is checked
 part by part only when its root is a repository symbol or module; a root that is a word of the
 code (an imported library) or an unknown lowercase name (a variable) is left alone. Paths are
 checked when they have a source extension or start at a top-level entry of the repository;
@@ -21,7 +23,8 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness.code_words import CodeWords, code_words
+from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, code_words
+from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     EXTERNAL_NAMES,
@@ -118,6 +121,8 @@ class Codebase:
             if ext in CODE_EXTS:
                 self.modules.add(base.rsplit(".", 1)[0])
         self.words = code_words(repo_files, docs, words_cache)
+        self._abspath = repo_files.abspath
+        self._tables: dict[str, Declared | None] = {}
         self.symbols: SymbolTable | LightSymbols
         self.is_bare: Callable[[str], bool]  # some symbol's last part
         self.is_qualified: Callable[[str], bool]  # some nested symbol's qualified name (`Class.method`)
@@ -134,6 +139,22 @@ class Codebase:
         """A word of the code, a symbol's last part or a module name."""
         return word in self.modules or self.is_bare(word) or self.words.has(word)
 
+    def defined(self, name: str, *, member: bool = False) -> bool:
+        """Some code file defines `name` (`declarations`; as a `member`, instance attributes
+        too), or it is a module's name: a word that only occurs (a leftover call, a string, a
+        comment, a notebook) is not enough."""
+        return (name in self.modules or self.is_bare(name) or self.words.declares(name)
+                or (member and self.words.declares("." + name)))
+
+    def module_defines(self, path: str, name: str) -> bool:
+        """The module file `path` defines `name` now (a `def`, a class, an assignment, an
+        import re-exporting it, `__all__`, a `__getattr__` alias; or a `*` import)."""
+        table = self._tables.get(path)
+        if table is None:
+            text = _read_text(self._abspath(path)) if file_ext(path) in PYTHON_EXTS else None
+            table = self._tables[path] = declared(text) if text is not None else None
+        return table is None or table.defines(name, member=True)
+
     def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
         """Whether `ref` (in a doc under `doc_dir`) resolves now; see the module docstring."""
         if ref.source in FENCE_LANGS and not self.exts.intersection(FENCE_LANGS[ref.source]):
@@ -142,7 +163,7 @@ class Codebase:
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
             return self._resolve_dotted(ref)
-        if self.known(ref.name) or ref.name in EXTERNAL_NAMES:
+        if self.defined(ref.name) or ref.name in EXTERNAL_NAMES or (not ref.strict and self.known(ref.name)):
             # a plain class name (`Issue`) is not strict, but still says what the doc is about
             keep = ref.strict or (ref.name[0].isupper() and len(ref.name) > 3 and self.is_bare(ref.name))
             return Resolution("found", ref.name) if keep else Resolution("skip")
@@ -181,7 +202,7 @@ class Codebase:
                 return Resolution("found", ref.name, path=hit)
         holder = self._module_file("/".join(parts[:-1]) + ".py")  # `pkg.mod.name`: a member of pkg/mod.py
         if holder:
-            if self.known(parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
+            if self.module_defines(holder, parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
                 return Resolution("found", ref.name, path=holder)
             return Resolution("missing", lookup=parts[-1], scope=(holder,))
         if as_path in self.dirs:
@@ -191,7 +212,7 @@ class Codebase:
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
             for i, part in enumerate(parts[1:], 1):
-                if not self.known(part) and part not in EXTERNAL_NAMES:
+                if not self.defined(part, member=True) and part not in EXTERNAL_NAMES:
                     # a member of `pkg.Class`: it lived in the root's files or in the class's
                     homes = set(self.home_of(root)) | (set(self.home_of(parts[i - 1])) if i > 1 else set())
                     return Resolution("missing", lookup=part, scope=tuple(sorted(homes)))
@@ -241,3 +262,11 @@ class Codebase:
             found = self.symbols.find_symbol(name) or ()
             paths = sorted({getattr(c, "path", c) for c in found if isinstance(getattr(c, "path", c), str)})
         return paths if len(paths) <= 3 else []
+
+
+def _read_text(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None

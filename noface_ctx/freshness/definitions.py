@@ -62,7 +62,7 @@ def definition(text: str, name: str) -> str | None:
         if len(level) != 1:
             return None
         _ind, m_start, m_end, kw = level[0]
-        end = _block_end(text, m_end, top)
+        end = block_end(text, m_end, top)
         found = (m_start, end, top, kw)
         lo, hi, outer = m_end, end, top
     assert found is not None
@@ -73,7 +73,7 @@ def definition(text: str, name: str) -> str | None:
     head = _signature(block)
     init = re.compile(_DEF_HEAD + r"__init__\b", re.M).search(text, start, end)
     if init is not None:
-        head += "\n" + _signature(text[init.start():_block_end(text, init.end(), len(init.group("indent")))])
+        head += "\n" + _signature(text[init.start():block_end(text, init.end(), len(init.group("indent")))])
     return head
 
 
@@ -108,34 +108,7 @@ def _headers(text: str) -> _Headers:
     return found if found is not None else _HEADERS.put(text, _Headers(text))
 
 
-def declares(text: str, name: str) -> bool:
-    """Whether Python source `text` declares `name` where a doc could mean it: a `def` or
-    `class` at any depth, a function's parameter, or an assignment or import outside function
-    bodies (module level, in an `if` or `try` there, or in a class). A local of a function or an
-    instance attribute set in a method (`self.name = ...`) is no declaration."""
-    h = _headers(text)
-    if name in h.by_name:
-        return True
-    word = re.escape(name)
-    if re.search(rf"^[ \t]*(?:from\s+\S+\s+import\s*\([^)]*|(?:from\s+\S+\s+)?import\s[^\n]*)\b{word}\b",
-                 h.text, re.M):
-        return True
-    headers = [hd for hds in h.by_name.values() for hd in hds]
-    for _indent, _start, end, kw in headers:
-        if kw not in _CONTAINERS and h.text[end:end + 1] == "(":  # a parameter: `def view(request, post_change_redirect=None)`
-            close = closing(h.text, end)
-            if close != -1 and re.search(rf"(?:^|[(,*\s]){word}\s*(?:[:=,)]|$)", h.text[end + 1:close]):
-                return True
-    for m in re.finditer(rf"^([ \t]*){word}\s*(?::[^=\n]*)?=(?!=)", h.text, re.M):
-        indent = len(m.group(1).expandtabs(4))
-        around = [hd for hd in headers if hd[0] < indent and hd[1] < m.start() and
-                  _block_end(h.text, hd[2], hd[0]) > m.start()]  # the headers whose blocks hold it
-        if not around or max(around, key=lambda hd: hd[1])[3] in _CONTAINERS:
-            return True
-    return False
-
-
-def _block_end(text: str, pos: int, indent: int) -> int:
+def block_end(text: str, pos: int, indent: int) -> int:
     """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
     `indent` (closing brackets aside)."""
     if "\t" not in text:  # indentation is a count of characters: one regex search
@@ -145,7 +118,7 @@ def _block_end(text: str, pos: int, indent: int) -> int:
 
 
 def _block_end_by_lines(text: str, pos: int, indent: int) -> int:
-    """`_block_end` line by line, tabs expanded to 4 columns."""
+    """`block_end` line by line, tabs expanded to 4 columns."""
     nl = text.find("\n", pos)
     while nl != -1:
         line_start = nl + 1
@@ -163,7 +136,7 @@ _ENDERS: dict[int, re.Pattern[str]] = {}
 
 def _block_ender(indent: int) -> re.Pattern[str]:
     """A newline followed by a line indented at most `indent` whose first character is neither
-    white space nor a closing bracket (what `_block_end` looks for, in a text without tabs)."""
+    white space nor a closing bracket (what `block_end` looks for, in a text without tabs)."""
     pattern = _ENDERS.get(indent)
     if pattern is None:
         pattern = _ENDERS[indent] = re.compile(r"\n(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")

@@ -15,18 +15,20 @@ child's sha with a trailing `^`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from noface_ctx import git
 from noface_ctx.datatypes import MissingRef
 from noface_ctx.filetypes import FILE_TYPES, bare
+from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
-from noface_ctx.freshness.definitions import declares, replacements
+from noface_ctx.freshness.declarations import declared
+from noface_ctx.freshness.definitions import replacements
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import missing_ref
-from noface_ctx.freshness.references import DOC_EXTS, Reference, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
@@ -143,16 +145,16 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if lookup not in found:
                 continue  # never in the code: not a reference
             at, files = found[lookup]
-            held = set(files) if scope or "." in ref.name else _declared(index, lookup, {at.sha: files})
-            if scope:
-                held &= set(scope)
-            if not held:
-                continue
+            member = bool(scope) or "." in ref.name
+            held = _declared(index, lookup, at.sha, set(files) & set(scope) if scope else files, member=member)
             removal = None
             for path in sorted(held):
-                removal = _removal(index, lookup, path, at, dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
+                removal = _removal(index, lookup, path, at, member=member,
+                                   dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
                     break
+            if removal is None:
+                continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
             label = None if removal is None else removal[0].label() if removal[0] else "uncommitted edits"
             s.missing.append(missing_ref(ref, lookup, suggestion, label))
@@ -169,19 +171,28 @@ def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: 
     s.missing.append(MissingRef(ref.ref, ref.line, new, commit))
 
 
-def _declared(index: HistoryIndex, name: str, held: Mapping[str, set[str]]) -> set[str]:
-    """The files of `held` (commit → files holding the word `name` there) that declare it
-    there as a doc could mean it (`definitions.declares`; only Python is read so closely)."""
-    return {p for sha, paths in held.items() for p in paths if not p.endswith((".py", ".pyi"))
-            or ((t := index.versions.text_at(sha, p)) is not None and declares(t, name))}
+def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool) -> set[str]:
+    """The files of `paths` (holding the word `name` at commit `sha`) that define it there as a
+    doc could mean it (`defines`)."""
+    return {p for p in paths if defines(index, sha, p, name, member=member)}
 
 
-def _has_word(index: HistoryIndex, sha: str, path: str, word: str) -> bool:
+def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False) -> bool:
+    """Whether `path` at commit `sha` defines `name`: a Python file by its definition table
+    (`declarations.declared`; as a `member`, instance attributes too), a file in another
+    language by holding the word, anything else (data, notebooks) never."""
+    ext = file_ext(path)
+    if ext not in CODE_EXTS:
+        return False
     text = index.versions.text_at(sha, path)
-    return text is not None and re.search(rf"\b{re.escape(word)}\b", text) is not None
+    if text is None:
+        return False
+    if ext in PYTHON_EXTS:
+        return declared(text).defines(name, member=member)
+    return re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
-def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *,
+def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,
              dirty: bool = False) -> tuple[Commit | None, str | None] | None:
     """(the commit after `since` that removed the word `name` from `path` — followed through
     renames —, the identifier that took its place there or None: `definitions.replacements` in
@@ -189,7 +200,7 @@ def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *,
     are where the name went when no commit removed it (the commit is then None)."""
     versions = index.path_history(path, since.seq)
     current = versions[-1][1] if versions else path
-    if current is not None and (not versions or _has_word(index, versions[-1][0].sha, current, name)):
+    if current is not None and (not versions or defines(index, versions[-1][0].sha, current, name, member=member)):
         if not dirty:  # still in the committed file
             return None
         diff = git.run(index.root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", current, check=False)
@@ -197,7 +208,7 @@ def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *,
 
     def absent(i: int) -> bool:
         c, p = versions[i]
-        return p is None or not _has_word(index, c.sha, p, name)
+        return p is None or not defines(index, c.sha, p, name, member=member)
 
     lo, hi = 0, len(versions) - 1  # the first version without the word
     while lo < hi:

@@ -1,0 +1,120 @@
+"""What one version of a Python file defines: the definition table a name resolves against.
+
+`declared(text)` answers two sets, read once per text (memoised), the same way for the code as
+it is now (`code_words` keeps them per file) and for any commit (`presence`, `history`):
+
+- `names`: what a doc can mean by a bare or qualified name — a `def` or `class` at any depth, a
+  function's parameter, an assignment or annotation outside function bodies (module level, in an
+  `if` / `try` there, or in a class body: dataclass fields and enum members too), a name an
+  `import` binds (a re-export), a string in `__all__`, and a string a module-level
+  `__getattr__` answers for (an alias or a deprecation shim);
+- `attributes`: instance attributes set in methods (`self.name = ...`), which a doc can reach
+  as a member (`Flask.config`), never as a bare name.
+
+A word that only occurs (a call left behind, a string, a comment, a notebook) defines nothing.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from dataclasses import dataclass
+
+from noface_ctx import state
+from noface_ctx.freshness.definitions import block_end
+
+_DOCSTRING = re.compile(r"(\"\"\"|\'\'\')[\s\S]*?\1")
+# every pattern below starts at a newline (the text is read with one in front): a literal first
+# character lets the search skip to line starts
+_HEADER = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)(?:async\s+)?(?P<kw>def|class)\s+(?P<name>[A-Za-z_]\w*)")
+_PARAMS = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)", re.S)
+_PARAM = re.compile(r"(?:^|,)\s*\**\s*([A-Za-z_]\w*)\s*(?=[:=,]|$)")
+_ASSIGN = re.compile(r"\n[ \t]*(?P<names>(?:[A-Za-z_]\w*[ \t]*,[ \t]*)*[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?[-+*/|&]?=(?!=)")
+_ANNOTATION = re.compile(r"\n[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*[^\s=]")  # a field: `size: int`
+_SELF_ATTR = [re.compile(rf"{who}\.([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)") for who in ("self", "cls")]
+_FROM = re.compile(r"from\s+[\w.]+\s+import\s+(\([^)]*\)|[^\n#;]+)")
+_IMPORT = re.compile(r"import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)")
+_IMPORT_LINE = re.compile(r"\n[ \t]*(?P<stmt>from[ \t]+\S+[ \t]+import[ \t]*(?P<star>\*)?|import[ \t])")
+_ALL = re.compile(r"\n__all__\s*(?::[^=\n]*)?\+?=\s*[\[(]([^\])]*)[\])]")
+_STRING_NAME = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
+_KEYWORDS = frozenset(keyword.kwlist) | frozenset({"match", "case", "type"})
+
+
+@dataclass(frozen=True, slots=True)
+class Declared:
+    """A file's definition table: `names` a doc can mean, `attributes` set on instances."""
+
+    names: frozenset[str]
+    attributes: frozenset[str]
+    star: bool = False  # `from x import *`: it may define anything
+
+    def defines(self, name: str, *, member: bool = False) -> bool:
+        """Whether the file defines `name` (as a member: instance attributes too)."""
+        return self.star or name in self.names or (member and name in self.attributes)
+
+
+_MEMO: state.Memo[str, Declared] = state.memo("freshness.declarations", maxsize=512)
+
+
+def declared(text: str) -> Declared:
+    """The definition table of Python source `text` (see the module docstring)."""
+    found = _MEMO.get(text)
+    return found if found is not None else _MEMO.put(text, _read(text))
+
+
+def _read(text: str) -> Declared:
+    text = "\n" + _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    names: set[str] = set()
+    bodies: list[tuple[int, int]] = []  # the outermost function bodies, in order: (start, end)
+    for m in _HEADER.finditer(text):
+        kind, name, at = m.group("kw"), m.group("name"), m.start("kw")
+        names.add(name)
+        if kind != "def":
+            continue
+        params = _PARAMS.match(text, m.end())
+        if params is not None:
+            names.update(p for p in _PARAM.findall(params.group(1)) if p not in ("self", "cls"))
+        if bodies and bodies[-1][0] <= at < bodies[-1][1]:
+            continue  # a nested function: inside a body already
+        indent = len(m.group("indent").expandtabs(4))
+        end = block_end(text, m.end(), indent)
+        bodies.append((m.end(), end))
+        if name == "__getattr__" and indent == 0:  # a module's aliases and deprecation shims
+            names.update(_STRING_NAME.findall(text, m.end(), end))
+    gaps = [(0 if i == 0 else bodies[i - 1][1], start) for i, (start, _end) in enumerate(bodies)]
+    gaps.append((bodies[-1][1] if bodies else 0, len(text)))  # the text outside function bodies
+    for lo, hi in gaps:
+        for m in _ASSIGN.finditer(text, lo, hi):
+            names.update(n.strip() for n in m.group("names").split(","))
+        names.update(n for n in _ANNOTATION.findall(text, lo, hi) if n not in _KEYWORDS)
+    star = False
+    for m in _IMPORT_LINE.finditer(text):
+        names.update(_imported(text, m.start("stmt")))
+        star = star or m.group("star") is not None
+    for block in _ALL.findall(text):
+        names.update(_STRING_NAME.findall(block))
+    names.difference_update(_KEYWORDS)
+    attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
+    return Declared(frozenset(names), frozenset(attributes), star=star)
+
+
+def _imported(text: str, at: int) -> set[str]:
+    """The names an import statement starting at `at` binds."""
+    m = _FROM.match(text, at)
+    if m is not None:
+        body = m.group(1).strip("() \t")
+        out = set()
+        for part in re.split(r"[,\n]", body):
+            name, _, alias = part.split("#", 1)[0].strip().partition(" as ")
+            bound = (alias or name).strip()
+            if bound.isidentifier():
+                out.add(bound)
+        return out
+    m = _IMPORT.match(text, at)
+    if m is None:
+        return set()
+    out = set()
+    for part in m.group(1).split(","):
+        name, _, alias = part.strip().partition(" as ")
+        out.add(alias.strip() or name.strip().split(".", 1)[0])
+    return out

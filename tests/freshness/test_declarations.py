@@ -1,0 +1,136 @@
+"""Definitions, not words (issue 25, rule 1): a name resolves where the code defines it, never
+because the word is left somewhere (a notebook, a comment, a string, a leftover call)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import commit, git
+
+from noface_ctx.freshness.check import check_docs
+from noface_ctx.freshness.declarations import declared
+
+JAN = "2025-01-01T12:00:00+00:00"
+FEB = "2025-02-01T12:00:00+00:00"
+
+
+def sha(root: Path) -> str:
+    return git(root, "rev-parse", "--short=10", "HEAD").strip()
+
+
+def findings(root: Path, *paths: str) -> list[tuple[str, int, str, str]]:
+    report = check_docs(paths, repo=root)
+    return [(f.path, f.line, f.severity, f.message) for f in report.findings]
+
+
+def test_the_definition_table_of_a_python_file():
+    text = '''"""Doc: `def in_docstring(x)` defines nothing."""
+from .impl import (open_dataset,
+                   load as load_dataset)
+import numpy as np
+__all__ = ["open_dataset", "exported_name"]
+LIMIT: int = 3
+if TYPE_CHECKING:
+    Alias = int
+
+
+class Frame:
+    size: int
+    kind = "x"
+
+    def to_file(self, path, *, mode="w", **options):
+        local_value = 1
+        self.handle = open(path)
+        helper_call(not_defined_here)
+        return "to_zarr"
+
+
+def __getattr__(name):
+    if name == "old_corr":
+        return corr
+    raise AttributeError(name)
+'''
+    table = declared(text)
+    for name in ("open_dataset", "load_dataset", "np", "exported_name", "LIMIT", "Alias", "Frame", "size", "kind",
+                 "to_file", "path", "mode", "options", "old_corr", "__getattr__"):
+        assert table.defines(name), name
+    for name in ("in_docstring", "load", "local_value", "handle", "helper_call", "not_defined_here", "to_zarr", "self"):
+        assert not table.defines(name), name
+    assert table.defines("handle", member=True)
+    assert declared("from .core import *\n").defines("anything")
+
+
+IO = '''class Dataset:
+    def to_netcdf(self, path):
+        return path
+'''
+DOC = """# Saving
+
+Write a dataset with `Dataset.to_netcdf()`.
+
+```python
+ds = Dataset()
+ds.to_netcdf("out.nc")
+```
+"""
+
+
+def _renamed_with_leftovers(repo_factory) -> Path:
+    """`to_netcdf` renamed in the code; the word stays in a notebook, a comment, a string and a
+    leftover call of a test."""
+    root = repo_factory({"pkg/__init__.py": "from pkg.io import Dataset\n", "pkg/io.py": IO, "docs/saving.md": DOC,
+                         "examples/demo.ipynb": json.dumps({"cells": [{"source": ["ds.to_netcdf('a.nc')"]}]}),
+                         "tests/test_io.py": "def test_save(ds):\n    ds.to_netcdf('x')\n"}, date=JAN)
+    (root / "pkg/io.py").write_text(IO.replace("to_netcdf", "write_netcdf"))
+    (root / "pkg/conf.py").write_text('# formerly to_netcdf\nMETHOD = "to_netcdf"\n')
+    commit(root, "rename to_netcdf to write_netcdf", date=FEB)
+    return root
+
+
+def test_a_word_left_in_a_notebook_a_comment_a_string_or_a_call_keeps_no_removed_name_alive(repo_factory):
+    root = _renamed_with_leftovers(repo_factory)
+    got = findings(root)
+    assert got[0][:3] == ("docs/saving.md", 3, "error")
+    assert f"removed in {sha(root)}" in got[0][3] and "renamed to `Dataset.write_netcdf`?" in got[0][3]
+    assert all(path == "docs/saving.md" for path, *_ in got)
+
+
+def test_a_moved_function_is_gone_from_its_module_unless_re_exported(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/utils.py": "def get_encoding_from_headers(h):\n    return h\n",
+                         "pkg/api.py": "from pkg.utils import get_encoding_from_headers\n",
+                         "docs/api.md": "Use `pkg.utils.get_encoding_from_headers()` to read it.\n"}, date=JAN)
+    (root / "pkg/utils.py").write_text("def other():\n    pass\n")
+    (root / "pkg/compat.py").write_text("def get_encoding_from_headers(h):\n    return h\n")
+    (root / "pkg/api.py").write_text("from pkg.compat import get_encoding_from_headers\n")
+    commit(root, "move get_encoding_from_headers to compat", date=FEB)
+    got = findings(root)
+    assert [(p, n, s) for p, n, s, _ in got] == [("docs/api.md", 1, "error")]
+    assert f"removed in {sha(root)}" in got[0][3]
+    # re-exported from its old module: still defined there
+    (root / "pkg/utils.py").write_text("from pkg.compat import get_encoding_from_headers  # noqa\n")
+    commit(root, "re-export", date=FEB)
+    assert findings(root) == []
+
+
+def test_a_shim_or_all_entry_keeps_a_removed_function_defined(repo_factory):
+    code = "def corr(a, b):\n    return a\n\n\ndef cov(a, b):\n    return b\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/computation.py": code,
+                         "docs/stats.md": "Use `corr()` and `cov()`.\n",
+                         "tests/test_c.py": 'NAMES = ["corr", "cov"]\n'}, date=JAN)
+    (root / "pkg/computation.py").write_text(
+        "def __getattr__(name):\n    if name == 'corr':\n        return _deprecated\n    raise AttributeError(name)\n")
+    commit(root, "remove corr and cov, corr kept behind a deprecation shim", date=FEB)
+    got = findings(root)
+    assert [(p, n, s) for p, n, s, _ in got] == [("docs/stats.md", 1, "error")]
+    assert got[0][3].startswith("references `cov()` which no longer exists")
+
+
+def test_parameters_fields_and_instance_attributes_are_definitions(repo_factory):
+    code = ("class App:\n    debug: bool = False\n\n    def __init__(self, import_name, static_folder=None):\n"
+            "        self.config = {}\n")
+    doc = "`App.config`, `App.debug` and the `static_folder` argument of `App`.\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/app.py": code, "docs/app.md": doc}, date=JAN)
+    (root / "pkg/app.py").write_text(code + "\n\ndef run():\n    pass\n")
+    commit(root, "add run", date=FEB)
+    assert findings(root) == []
