@@ -46,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print Prompt.to_dict() as JSON instead of the prompt")
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
+    p.add_argument("--record", action="store_true", help="record what the prompt served in the ledger (`why`)")
 
     p = sub.add_parser("index", help="build or refresh the code index, every doc's freshness and the vectors (in the user cache)")
     _common(p)
@@ -74,6 +75,13 @@ def build_parser() -> argparse.ArgumentParser:
     from noface_ctx.orchestrate import add_arguments
 
     add_arguments(p)
+    from noface_ctx.trust import commands as trust
+
+    for name, text, add in (("why", "what an issue was served, turn by turn (the provenance ledger)", trust.add_why),
+                            ("outcome", "record an issue's outcome: ok or failed", trust.add_outcome),
+                            ("trust", "lift a doc's quarantine (failures before now stop counting)", trust.add_trust)):
+        add(p := sub.add_parser(name, help=text))
+        _common(p)
     return parser
 
 
@@ -147,6 +155,11 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
         budget=args.budget,
         embed=False if args.no_embed else None,
     )
+    if args.record:
+        from noface_ctx.trust.ledger import Ledger
+        from noface_ctx.trust.record import record_prompt
+
+        record_prompt(config, prompt, turn=Ledger.of(config).last_turn(prompt.issue.id) + 1, source="preview")
     if args.json:
         _emit(json.dumps(prompt.to_dict(), indent=2, ensure_ascii=False))
     else:
@@ -186,7 +199,7 @@ def _print_summary(prompt: Any) -> None:
             f"{row.get('score', 0):.2f}",
             str(row.get("tokens", 0) or ""),
             "stale" if row.get("stale") else "",
-            "yes" if row.get("included") else "no",
+            "quarantined" if (row.get("trust") or {}).get("quarantined") else "yes" if row.get("included") else "no",
             escape(str(row.get("reason", ""))),
         )
     console.print(docs)
@@ -346,6 +359,17 @@ def _cmd_run(args: argparse.Namespace, stdin: TextIO) -> int:
     return run_from_args(args, _load_config(args))
 
 
+def _cmd_trust(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx.trust import commands as trust
+
+    config = _load_config(args)
+    if args.command == "why":
+        return trust.why(config, args.issue, as_json=args.json)
+    print(trust.outcome(config, args.issue, args.verdict, args.note) if args.command == "outcome"
+          else trust.trust(config, args.doc))
+    return 0
+
+
 # --------------------------------------------------------------------------- helpers
 
 _COMMANDS: dict[str, Callable[..., int]] = {
@@ -355,6 +379,9 @@ _COMMANDS: dict[str, Callable[..., int]] = {
     "signals": _cmd_signals,
     "mcp": _cmd_mcp,
     "run": _cmd_run,
+    "why": _cmd_trust,
+    "outcome": _cmd_trust,
+    "trust": _cmd_trust,
 }
 
 

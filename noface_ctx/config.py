@@ -63,6 +63,8 @@ class ContextConfig:
     cache_dir: str = ""  # "" = user cache: $NOFACE_CTX_CACHE_DIR or $XDG_CACHE_HOME/noface-ctx/<repo key>
     split_large_sources: bool = True  # source files over max_file_size_kb still give single definitions
     request_log: str = ".noface/requests.jsonl"
+    notes_dirs: tuple[str, ...] = ()  # folders of notes agents write: they decay with age (docs/trust.md)
+    notes_half_life_days: float = 14.0  # of repository time; agent notes (frontmatter `source: agent`) too
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +131,7 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "doc_min_score": (0.0, 1.0),
     "instruction_min_score": (0.0, 1.0),
     "stale_after_days": (0, None),
+    "notes_half_life_days": (0.1, None),
     "neighbor_depth": (0, 10),
     "max_context_docs": (0, 100),
     "max_file_size_kb": (1, None),

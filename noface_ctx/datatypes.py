@@ -322,7 +322,7 @@ class Form:
     label: str  # "full" | "sections" | "outline" | "range" | ...
     text: str
     tokens: int
-    ranges: tuple[tuple[int, int], ...] = ()  # code lines this form shows in full, when not the candidate's span
+    ranges: tuple[tuple[int, int], ...] = ()  # lines this form shows: a doc's, or code's when not the candidate's span
 
 
 @dataclass(frozen=True, slots=True)

@@ -115,7 +115,8 @@ def _doc_rows(doc_rank: DocRanking, sel: Selection) -> list[DocRow]:
         row.setdefault("stale_reasons", [])
         if key in chosen:
             form = chosen[key].form
-            row.update({"included": True, "tokens": form.tokens, "form": form.label})
+            row.update({"included": True, "tokens": form.tokens, "form": form.label,
+                        "ranges": [list(r) for r in form.ranges]})
             if form.label != "full":
                 row["reason"] = f"{row.get('reason', '')}; included as {form.label}".lstrip("; ")
         else:

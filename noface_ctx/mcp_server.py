@@ -20,7 +20,7 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
@@ -52,11 +52,14 @@ class Workspace:
         self.manifest: Manifest | None = issue.manifest if issue is not None else None
         self._lock = threading.Lock()  # the package's caches are per process, not per thread
         self._prompts: dict[tuple[Any, ...], dict[str, Any]] = {}  # the latest prompt, by input state
+        self._served: dict[tuple[Any, ...], list[Any]] = {}  # its ledger rows (`noface_ctx.trust`)
+        self._last_issue = issue.id if issue is not None else ""  # whom need_* / search_code answers serve
 
     # ------------------------------------------------------------------ tools
 
     def build_prompt(self, issue: str | None = None, budget: int | None = None) -> dict[str, Any]:
         from noface_ctx.pipeline import build_prompt
+        from noface_ctx.trust.record import prompt_rows
 
         ref = self._issue_ref(issue)
         if budget is not None and budget <= 0:
@@ -65,13 +68,18 @@ class Workspace:
             t0 = time.perf_counter()
             key, the_issue = self._prompt_key(ref, budget)
             details = self._prompts.get(key) if key else None
+            rows = self._served.get(key, []) if key else []
             reused = details is not None
             if details is None:
-                built: dict[str, Any] = {**build_prompt(the_issue, repo=self.root, config=self.config, budget=budget).to_dict()}
-                details = built
+                prompt = build_prompt(the_issue, repo=self.root, config=self.config, budget=budget)
+                built: dict[str, Any] = {**prompt.to_dict()}
+                details, rows = built, prompt_rows(prompt, self.root)
                 if key:
                     self._prompts.clear()  # only the latest state is worth keeping
-                    self._prompts[key] = details
+                    self._served.clear()
+                    self._prompts[key], self._served[key] = details, rows
+            self._last_issue = the_issue.id
+            self._record(rows, "build_prompt")
             seconds = time.perf_counter() - t0
         return {**_compact(details), "seconds": round(seconds, 3), "reused": reused}
 
@@ -94,6 +102,7 @@ class Workspace:
         """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""
         from noface_ctx.signals.parse import parse_signals_detailed
         from noface_ctx.signals.respond import resolve_requests
+        from noface_ctx.trust.record import answer_rows
 
         if not isinstance(target, str) or not target.strip():
             raise UsageError("target must be a non-empty string")
@@ -104,6 +113,7 @@ class Workspace:
         with self._lock:
             answer = resolve_requests(parsed, repo=self.root, issue=self.issue, config=self.config,
                                       manifest=self.manifest)
+            self._record(answer_rows(answer, self.root, f"need_{kind}"), f"need_{kind}")
         out: dict[str, Any] = {**answer.to_dict()}
         out["request"] = line
         out["outcome"] = out["items"][0]["outcome"] if out["items"] else "refused"
@@ -148,6 +158,9 @@ class Workspace:
             results.append(row)
             if len(results) >= k:
                 break
+        from noface_ctx.trust.record import location_rows
+
+        self._record(location_rows(results, self.root, "search_code"), "search_code")
         return {"query": query, "results": results, "embeddings": note,
                 "seconds": round(time.perf_counter() - t0, 3)}
 
@@ -188,7 +201,34 @@ class Workspace:
             shared_embedder(self.config)
         return time.perf_counter() - t0
 
+    def report_outcome(self, outcome: str, issue: str | None = None, note: str = "") -> dict[str, Any]:
+        """An orchestrator's verdict on an issue (`ok` | `failed`), kept in the ledger: failures
+        weigh against the docs served to it in full (`docs/trust.md`)."""
+        from noface_ctx.trust.commands import outcome as record
+
+        the_id = self.issue.id if self.issue is not None else (issue or "").strip()
+        if self.issue is not None and issue and issue not in (self.issue.id, self.issue.source):
+            raise UsageError(f"this server serves issue {self.issue.id}: start another with --issue {issue}")
+        if not the_id:
+            raise UsageError("issue is required: the id build_prompt served")
+        with self._lock:
+            line = record(self.config, the_id, outcome, note, source="mcp")
+        return {"issue": the_id, "outcome": outcome, "recorded": line}
+
     # ------------------------------------------------------------------ helpers
+
+    def _record(self, rows: list[Any], via: str) -> None:
+        """What a tool served, into the ledger under the current issue, one turn per call."""
+        from dataclasses import replace
+
+        from noface_ctx.trust.ledger import Ledger
+
+        if not rows:
+            return
+        issue = self._last_issue or "(no issue)"
+        ledger = Ledger.of(self.config)
+        ledger.record_served(issue, ledger.last_turn(issue) + 1, "mcp", [replace(r, via=via) for r in rows],
+                             root=self.root)
 
     def _issue_ref(self, issue: str | None) -> Any:
         if self.issue is not None:
@@ -335,6 +375,19 @@ def create_server(workspace: Workspace) -> Any:
     )
     def check_docs(paths: list[str] | None = None) -> CallToolResult:
         return call(workspace.check_docs, paths)
+
+    @server.tool(
+        name="report_outcome",
+        description=(
+            "Report how the work on an issue ended: `outcome` is `ok` (accepted: tests pass, review "
+            "passed) or `failed`. A failure weighs against the design docs that issue was served in "
+            "full; repeated failures withhold a doc pending review. `issue`: the id build_prompt "
+            "served (optional when the server was started with --issue); `note`: why, in a line."
+        ),
+        annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+    )
+    def report_outcome(outcome: Literal["ok", "failed"], issue: str | None = None, note: str = "") -> CallToolResult:
+        return call(workspace.report_outcome, outcome, issue, note)
 
     return server
 

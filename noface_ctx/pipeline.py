@@ -41,6 +41,7 @@ from noface_ctx.rank.vector_store import CachedEmbedder
 from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.state import Memo, memo
 from noface_ctx.tokens import count_tokens
+from noface_ctx.trust.effects import DocTrust, weigh_docs
 from noface_ctx.wording import (
     NO_CODE,
     NO_CODE_FIT,
@@ -127,8 +128,9 @@ def build_prompt(
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     pool = run.stage("ranking", choose_docs, the_issue, docset, cfg, complexity, embedding=embedder is not None)
     fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, pool.slugs)
+    trust = run.stage("trust", _trust, cfg, pool, fresh)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, pool, fresh,
-                                    complexity, embedder, embed_note, total, run)
+                                    complexity, embedder, embed_note, total, run, trust)
     run.stage("ranking", pool.save_terms)
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
@@ -220,14 +222,24 @@ def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[Cached
 _EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, CachedEmbedder]] = memo("pipeline.embedders", maxsize=4)
 
 
+def _trust(cfg: Config, pool: DocPool, fresh: Freshness) -> dict[str, DocTrust]:
+    """The pool's docs' weights from the ledger's outcomes and, for agent notes, their age."""
+    docs = [item.doc for item in pool.items.values()]
+    updated = {}
+    for doc in docs:
+        stale = fresh.by_slug.get(doc.slug)
+        updated[doc.path] = (stale.last_updated if stale is not None else None) or doc.updated or doc.date
+    return weigh_docs(cfg, docs, updated)
+
+
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, pool: DocPool,
           fresh: Freshness, complexity: Complexity, embedder: Any, note: str, total: int,
-          run: _Run) -> tuple[DocRanking, CodeRanking]:
+          run: _Run, trust: dict[str, DocTrust]) -> tuple[DocRanking, CodeRanking]:
     """Rank docs (the pool, with their judged staleness) and code; if the model fails at run
     time, fall back to BM25 with a warning."""
     misses = getattr(embedder, "misses", 0)
     try:
-        doc_rank = score_docs(pool, fresh.by_slug, cfg, embedder, complexity, embed_note=note)
+        doc_rank = score_docs(pool, fresh.by_slug, cfg, embedder, complexity, embed_note=note, trust=trust)
         code_rank = rank_code(issue, files, index, cfg, embedder, budget=total)
     except (OSError, ImportError, RuntimeError, ValueError) as exc:
         if embedder is None:
@@ -237,7 +249,7 @@ def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: Co
         # whole), so every doc of it has been judged already.
         bm25_pool = choose_docs(issue, docset, cfg, complexity, embedding=False)
         return _rank(issue, cfg, files, docset, index, bm25_pool, fresh, complexity, None,
-                     "embeddings failed; ranking is BM25 only", total, run)
+                     "embeddings failed; ranking is BM25 only", total, run, trust)
     save = getattr(embedder, "save", None)
     if callable(save):
         try:
@@ -269,6 +281,8 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
     selection = select(doc_cands, code_cands, available=available, docs_share=cfg.context.docs_share,
                        max_docs=doc_rank.k, max_omitted=MAX_OMITTED, list_code_above=LIST_CODE_ABOVE,
                        outlines=outlines)
+    if doc_rank.quarantined:  # withheld by failures: listed first, with the command that restores each
+        selection = replace(selection, omitted=(*doc_rank.quarantined, *selection.omitted))
     if fixed.issue_cut:
         run.warn([f"issue text truncated by {fixed.issue_cut} tokens to fit the budget"])
     return replace(_verify(fixed, selection, total, no_docs, no_code, note), below_floor=below)

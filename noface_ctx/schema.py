@@ -50,6 +50,8 @@ class DocRow(TypedDict, total=False):
     included: bool
     tokens: int
     form: str  # full, sections, ... (what the packer chose)
+    ranges: list[list[int]]  # the file lines the included form shows, [[start, end], ...]
+    trust: dict[str, Any]  # only when outcomes or age changed its weight: factor, quarantined, failures, reasons, restore
 
 
 class CodeRow(TypedDict, total=False):
@@ -159,6 +161,9 @@ class AnswerItemJSON(TypedDict):
     tokens: int
     suggestions: list[str]
     next: str  # the request that fetches what was left out, when anything was
+    path: str  # the file served ("" when nothing was)
+    ranges: list[list[int]]  # its lines the answer covers, [[start, end]]
+    form: str  # "full" (all that was asked), "section", "partial" (cut or outline), "" (not served)
 
 
 class AnswerJSON(TypedDict):

@@ -102,7 +102,7 @@ def test_server_over_stdio_serves_and_refuses(repo_factory):
     out = _drive(repo, "--issue", "issue.md")
 
     tools = out["tools"]
-    assert set(tools) == {"build_prompt", "need_code", "need_doc", "search_code", "check_docs"}
+    assert set(tools) == {"build_prompt", "need_code", "need_doc", "search_code", "check_docs", "report_outcome"}
     assert tools["need_code"].input_schema["required"] == ["target"]
     assert tools["search_code"].input_schema["properties"]["k"]["type"] == "integer"
     assert all(len(t.description) > 80 for t in tools.values())

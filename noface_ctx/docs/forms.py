@@ -30,7 +30,8 @@ def doc_forms(doc: Doc, best: Sequence[int], stale: Staleness | None = None) -> 
     """
     body = strip_frontmatter(doc.text).strip("\n")
     full = f"{doc_header(doc, stale)}\n\n{body}\n"
-    forms = [Form("full", full, count_tokens(full))]
+    whole = ((1, max(1, len(doc.text.splitlines()))),)
+    forms = [Form("full", full, count_tokens(full), whole)]
     secs = doc.sections
     if len(secs) < 2 or not best:
         return tuple(forms)
@@ -43,7 +44,7 @@ def doc_forms(doc: Doc, best: Sequence[int], stale: Staleness | None = None) -> 
         text = _sections_text(doc, keep, stale)
         tokens = count_tokens(text)
         if tokens < forms[-1].tokens:
-            forms.append(Form(label, text, tokens))
+            forms.append(Form(label, text, tokens, tuple((secs[i].start_line, secs[i].end_line) for i in sorted(keep))))
             previous = keep
     return tuple(forms)
 

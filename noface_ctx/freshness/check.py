@@ -37,7 +37,7 @@ class Finding:
 
     path: str
     line: int
-    code: str  # "stale-ref" | "changed-ref"
+    code: str  # "stale-ref" | "changed-ref" | "needs-review" (quarantined by failed outcomes)
     message: str
     severity: Severity = "error"
 
@@ -107,6 +107,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     selected = [d for d in selected if not is_record(d.path, config.context.record_dirs)]
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in doc_findings(d, config)]
+    findings += _quarantined([doc for doc in docset.docs if doc.path in {d.path for d in selected}], config)
     rows = tuple(
         {"path": d.path, "slug": d.slug, "verdict": d.staleness.verdict, "last_updated": d.staleness.last_updated,
          "reasons": list(d.staleness.reasons)}
@@ -126,3 +127,12 @@ def doc_findings(d: DocFreshness, config: Config) -> list[Finding]:
     for c in d.staleness.changed:
         out.append(Finding(d.path, c.line, "changed-ref", changed_reason(c, d.staleness.last_updated), sev))
     return out
+
+
+def _quarantined(docs: Sequence[Any], config: Config) -> list[Finding]:
+    """Docs the ledger's failures withhold from prompts: named as needing review (a warning)."""
+    from noface_ctx.trust.effects import weigh_docs
+
+    weights = weigh_docs(config, docs)
+    return [Finding(path, 1, "needs-review", t.reasons[0], "warning")
+            for path, t in sorted(weights.items()) if t.quarantined]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from noface_ctx.datatypes import Candidate, Doc, Issue, Section, Staleness
+from noface_ctx.datatypes import Candidate, Doc, Issue, Omitted, Section, Staleness
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms
 from noface_ctx.lexical import zscore
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from noface_ctx.config import Config, ContextConfig
     from noface_ctx.rank.complexity import Complexity
     from noface_ctx.rank.embed import Embedder
+    from noface_ctx.trust.effects import DocTrust
 
 __all__ = [
     "EMBED_ALL_LIMIT",
@@ -87,6 +88,7 @@ class DocRanking:
     embedding_used: bool
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    quarantined: tuple[Omitted, ...] = ()  # relevant docs withheld by failures (`noface_ctx.trust`)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -122,9 +124,12 @@ def score_docs(
     complexity: Complexity,
     *,
     embed_note: str = "",
+    trust: Mapping[str, DocTrust] | None = None,
 ) -> DocRanking:
     """Order the pool's docs and keep those clearing the relevance bar; `staleness` must hold
-    every doc of `pool.slugs` that has been judged (a doc missing from it counts as fresh)."""
+    every doc of `pool.slugs` that has been judged (a doc missing from it counts as fresh).
+    `trust` (path -> `DocTrust`) scales a doc's score and relevance by its outcomes and age, and
+    withholds a quarantined one."""
     ctx = config.context
     notes: list[str] = []
     items = pool.items
@@ -133,8 +138,9 @@ def score_docs(
         embedding_used = _embed(embedder, pool.query, list(items.values()), pool.corpus, pool.sec_bm25, notes)
     elif embedder is None:
         notes.append(f"embeddings unavailable: {embed_note or 'no embedder'}; ranking is BM25 only")
-    _score(list(items.values()), ctx, staleness, embedding_used)
-    return _finish(items, pool.docset, staleness, config, complexity, embedding_used, notes, pool.warnings)
+    _score(list(items.values()), ctx, staleness, embedding_used, trust or {})
+    return _finish(items, pool.docset, staleness, config, complexity, embedding_used, notes, pool.warnings,
+                   trust or {})
 
 
 def section_embed_text(doc: Doc, sec: Section) -> str:
@@ -190,8 +196,10 @@ def _relevance(lexical: float, semantic: float, ctx: ContextConfig, embedding_us
     return (bw * lexical + ew * semantic) / (bw + ew)
 
 
-def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], embedding_used: bool) -> None:
-    """Fused order score (z-scores + link boost − stale penalty) and absolute relevance."""
+def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], embedding_used: bool,
+           trust: Mapping[str, DocTrust]) -> None:
+    """Fused order score (z-scores + link boost − stale penalty) and absolute relevance, both
+    scaled by the doc's trust factor (a negative score is divided: it moves down, not up)."""
     if not items:
         return
     zb = zscore(np.array([it.bm25 for it in items]))
@@ -203,6 +211,10 @@ def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], e
         boost = ctx.link_boost if it.explicit else 0.0
         it.score = float(ctx.bm25_weight * b + ew * c + boost - penalty)
         it.relevance = _relevance(it.lexical, it.semantic, ctx, embedding_used)
+        factor = trust[it.doc.path].factor if it.doc.path in trust else 1.0
+        if 0 < factor < 1:
+            it.relevance *= factor
+            it.score = it.score * factor if it.score > 0 else it.score / factor
     # Explicit docs come first; keep `score` consistent with that order for anyone sorting by it.
     others = [it.score for it in items if not it.explicit]
     for it in items:
@@ -219,23 +231,35 @@ def _finish(
     embedding_used: bool,
     notes: list[str],
     warnings: list[str],
+    trust: Mapping[str, DocTrust],
 ) -> DocRanking:
     ctx = config.context
     order = sorted(items.values(), key=lambda it: (not it.explicit, -it.score, it.doc.path))
     candidates: list[Candidate] = []
     rows: list[dict[str, Any]] = []
+    withheld: list[Omitted] = []
     for it in order:
         bar = ctx.instruction_min_score if it.doc.is_instruction else ctx.doc_min_score
         lexical_ok = not it.doc.is_instruction or not embedding_used or it.lexical >= ctx.doc_min_score
         relevant = bool(it.explicit) or (it.relevance >= bar and lexical_ok)
         stale = staleness.get(it.doc.slug)
         reason = _reason(it, bar, relevant, stale, embedding_used, ctx.doc_min_score)
-        if relevant:
+        effect = trust.get(it.doc.path)
+        if effect is not None:
+            reason = "; ".join([*effect.reasons, reason]) if effect.quarantined else "; ".join([reason, *effect.reasons])
+        if relevant and effect is not None and effect.quarantined:
+            withheld.append(Omitted("doc", it.doc.path, it.doc.slug, effect.reasons[0], effect.restore, it.score))
+        elif relevant:
             candidates.append(_candidate(it, docset, stale, ctx, embedding_used, reason))
-        rows.append(_row(it, relevant, reason, bar, stale))
+        row = _row(it, relevant, reason, bar, stale)
+        if effect is not None:
+            row["trust"] = effect.to_dict()
+            row["relevant"] = relevant and not effect.quarantined
+        rows.append(row)
     rows.sort(key=lambda r: not r["relevant"])
     k = _effective_k(items, config, complexity, notes)
-    return DocRanking(tuple(candidates), tuple(rows), k, embedding_used, tuple(notes), tuple(warnings))
+    return DocRanking(tuple(candidates), tuple(rows), k, embedding_used, tuple(notes), tuple(warnings),
+                      tuple(withheld))
 
 
 def _effective_k(items: Mapping[str, DocItem], config: Config, complexity: Complexity, notes: list[str]) -> int:

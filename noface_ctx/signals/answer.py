@@ -323,7 +323,7 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
     for i, d in final.items():
         if i in fits:
             f = fits[i]
-            items.append(AnswerItem(d.request, f.outcome, f.reason, f.tokens, (), f.next))
+            items.append(AnswerItem(d.request, f.outcome, f.reason, f.tokens, (), f.next, *_served(d.piece, f)))
         else:
             tokens = count_tokens(problems[i]) if i in problems else 0
             items.append(AnswerItem(d.request, d.outcome, d.reason, tokens, d.suggestions))
@@ -331,6 +331,15 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
     if problems:
         blocks.append(NOT_SERVED + "\n" + "\n".join(problems.values()))
     return _SEP.join(blocks), items, failed
+
+
+def _served(piece: Any, fit: Fit) -> tuple[str, tuple[tuple[int, int], ...], str]:
+    """(path, line ranges, form) of what a fit serves: the provenance `noface_ctx.trust` records."""
+    if isinstance(piece, DocPiece):
+        span = ((piece.sections[0].start_line, piece.sections[-1].end_line),) if piece.sections else ()
+        whole = piece.what == "whole doc"
+        return piece.doc.path, span, ("full" if whole else "section") if fit.outcome == "served" else "partial"
+    return piece.path, ((piece.start, piece.end),), "full" if fit.outcome == "served" else "partial"
 
 
 def _squeeze(text: str, items: list[AnswerItem], budget: int) -> str:

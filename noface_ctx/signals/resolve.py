@@ -353,6 +353,12 @@ class Resolver:
         secret = _secret_in(doc.text, doc.path)
         if secret:
             return Draft(req, "refused", f"contains what looks like a secret ({secret}): never served")
+        if not os.path.isabs(doc.path):
+            from noface_ctx.trust.effects import weigh_docs
+
+            held = weigh_docs(self.config, [doc]).get(doc.path)
+            if held is not None and held.quarantined:
+                return Draft(req, "refused", held.reasons[0])
         sections = tuple(doc.sections) or (Section(doc.slug, "", "", 0, 1, doc.text.count("\n") + 1, doc.text),)
         what = "whole doc"
         if req.heading:

@@ -90,6 +90,15 @@ class AnswerItem:
     tokens: int = 0
     suggestions: tuple[str, ...] = ()
     next: str = ""
+    path: str = ""  # what was served: the file, its lines, and how completely
+    ranges: tuple[tuple[int, int], ...] = ()
+    form: str = ""
+
+    @property
+    def where(self) -> str:
+        """`path:start-end` of what was served (the bare path for a whole file without lines)."""
+        spans = ",".join(f"{a}-{b}" for a, b in self.ranges)
+        return f"{self.path}:{spans}" if spans else self.path
 
     def to_dict(self) -> AnswerItemJSON:
         return {
@@ -102,6 +111,9 @@ class AnswerItem:
             "tokens": self.tokens,
             "suggestions": list(self.suggestions),
             "next": self.next,
+            "path": self.path,
+            "ranges": [list(r) for r in self.ranges],
+            "form": self.form,
         }
 
 
