@@ -216,16 +216,36 @@ def _gold_header_at(text: str, gold_files: Sequence[str]) -> int | None:
     return start + min(hits) if hits else None
 
 
+OUTLINE_FORMS = frozenset({"outline", "class-outline", "outline+defs"})  # forms that show signatures, not bodies
+
+
 def distraction(prompt_text: str, code_rows: Sequence[Mapping[str, Any]], gold_files: Sequence[str],
-                count: Callable[[str], int]) -> dict[str, int | None]:
-    """What the agent reads that the fix did not need: code tokens outside the gold files, and the
-    prompt tokens before the first gold code block (None when no gold file's code is shown)."""
+                count: Callable[[str], int], gold_test_files: Sequence[str] = ()) -> dict[str, int | None]:
+    """What the agent reads that the fix did not need: code tokens outside the gold files, the
+    tokens in gold files or gold test files, the tokens spent on outlines, and the prompt tokens
+    before the first gold code block (None when no gold file's code is shown)."""
     gold = set(gold_files)
+    useful = gold | set(gold_test_files)
     code = sum(int(r.get("tokens", 0)) for r in code_rows)
     outside = sum(int(r.get("tokens", 0)) for r in code_rows if r.get("path") not in gold)
     at = _gold_header_at(prompt_text, gold_files)
     return {"code_tokens": code, "outside_gold_tokens": outside,
+            "gold_or_test_tokens": sum(int(r.get("tokens", 0)) for r in code_rows if r.get("path") in useful),
+            "outline_tokens": sum(int(r.get("tokens", 0)) for r in code_rows if r.get("form") in OUTLINE_FORMS),
             "tokens_before_gold": None if at is None else count(prompt_text[:at])}
+
+
+def test_file_shown(prompt_text: str, code_rows: Sequence[Mapping[str, Any]],
+                    gold_test_files: Sequence[str]) -> bool | None:
+    """Whether the prompt shows a gold test file: its code, or an explicit `NEED_CODE:` pointer
+    naming its path (the agent can fetch it). None when the row has no gold test file."""
+    if not gold_test_files:
+        return None
+    shown = {r.get("path") for r in code_rows}
+    for path in gold_test_files:
+        if path in shown or re.search(rf"NEED_CODE:\s*{re.escape(path)}(?=[:\s]|$)", prompt_text, re.M):
+            return True
+    return False
 
 
 def distraction_summary(items: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
@@ -234,8 +254,13 @@ def distraction_summary(items: Sequence[Mapping[str, Any]]) -> dict[str, float |
     code = sum(int(it["code_tokens"]) for it in items)
     outside = sum(int(it["outside_gold_tokens"]) for it in items)
     before = sorted(int(it["tokens_before_gold"]) for it in items if it.get("tokens_before_gold") is not None)
+    useful = [int(it["gold_or_test_tokens"]) for it in items if "gold_or_test_tokens" in it]
+    outlines = [int(it["outline_tokens"]) for it in items if "outline_tokens" in it]
     return {
         "outside_gold_share": outside / code if code else None,
+        "gold_or_test_share": sum(useful) / code if code and len(useful) == len(items) else None,
+        "outline_tokens": sum(outlines) if len(outlines) == len(items) else None,
+        "outline_share": sum(outlines) / code if code and len(outlines) == len(items) else None,
         "median_tokens_before_gold": statistics.median(before) if before else None,
         "rows_without_gold_code": sum(1 for it in items if it.get("tokens_before_gold") is None),
         "rows": len(items),

@@ -46,9 +46,18 @@ def _compare(rows: Sequence[Mapping[str, Any]], budgets: Sequence[int]) -> dict[
         out["distraction"] = {str(b): distraction_summary(
             [r["ours"]["budgets"][str(b)]["distraction"] for r in rows
              if "distraction" in r["ours"]["budgets"].get(str(b), {})]) for b in budgets}
+    if "ours" in sides:
+        out["test_files"] = {str(b): test_file_recall([r["ours"]["budgets"][str(b)] for r in rows]) for b in budgets}
     if len(sides) == 2:
         out["ranking"]["ratio"] = {k: ratio(out["ranking"]["ours"][k], out["ranking"]["baseline"][k]) for k in RANK_KEYS}
     return out
+
+
+def test_file_recall(items: Sequence[Mapping[str, Any]]) -> dict[str, float | int | None]:
+    """Share of the rows with a gold test file whose prompt shows one (code or pointer)."""
+    flags = [it["test_file"] for it in items if it.get("test_file") is not None]
+    return {"found": sum(1 for f in flags if f), "rows": len(flags),
+            "recall": sum(1 for f in flags if f) / len(flags) if flags else None}
 
 
 def _stats(values: Sequence[float]) -> dict[str, float] | None:
@@ -121,6 +130,7 @@ def render_markdown(summary: Mapping[str, Any]) -> str:
     lines += [*_repo_table(agg["per_repo"], _mid_budget(budgets), has_ours), ""]
     if has_ours and overall.get("distraction"):
         lines += [*_distraction_table(overall["distraction"], budgets), ""]
+        lines += [*_useful_table(overall, budgets), ""]
     if has_ours:
         lines += _timing_table(summary)
     return "\n".join(lines) + "\n"
@@ -137,6 +147,23 @@ def _distraction_table(dist: Mapping[str, Any], budgets: Sequence[int]) -> list[
         before = d["median_tokens_before_gold"]
         out.append(f"| {b:,} | {_pct(d['outside_gold_share'])} | {'–' if before is None else f'{before:,.0f}'} "
                    f"| {d['rows_without_gold_code']} of {d['rows']} |")
+    return out
+
+
+def _useful_table(overall: Mapping[str, Any], budgets: Sequence[int]) -> list[str]:
+    """Test-file recall, the share of code tokens in gold or gold test files, tokens on outlines."""
+    out = ["### Tests beside the code, useful tokens and outlines", "",
+           "| budget | test-file recall (code or pointer) | code tokens in gold or gold test files "
+           "| outline tokens (share of code) |", "|---:|---:|---:|---:|"]
+    for b in budgets:
+        d = overall["distraction"].get(str(b)) or {}
+        t = (overall.get("test_files") or {}).get(str(b)) or {}
+        if not d.get("rows") or d.get("gold_or_test_share") is None:
+            continue
+        tests = f"{_pct(t.get('recall'))} ({t.get('found', 0)} of {t.get('rows', 0)})" if t.get("rows") else "–"
+        outl = d.get("outline_tokens")
+        out.append(f"| {b:,} | {tests} | {_pct(d['gold_or_test_share'])} "
+                   f"| {'–' if outl is None else f'{outl:,}'} ({_pct(d.get('outline_share'))}) |")
     return out
 
 

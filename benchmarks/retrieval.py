@@ -15,6 +15,7 @@ whole-file baseline runs on the same tree, and every figure is reported with its
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -24,7 +25,7 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--dense-store", metavar="DIR",
                    help="embed every definition of each row's tree first, into a vector store shared by the rows of "
                         "one repository (DIR/<repo>), as `noface-ctx index` does: the dense first stage then runs")
+    p.add_argument("--cache-root", metavar="DIR",
+                   help="keep each row's noface_ctx cache in DIR/<instance_id> across runs instead of a fresh temporary "
+                        "one: the prompts and every quality figure are the same, only the cold times are no longer cold")
     p.add_argument("--baseline-only", action="store_true", help="skip noface_ctx (debug the baseline)")
     p.add_argument("--update-doc", metavar="MD", help="rewrite the results section of this doc")
     p.add_argument("--analysis", metavar="MD", help="also write a failure analysis (rows missed at ~13k)")
@@ -103,9 +107,12 @@ def run_baseline(root: Path, query: str, gold_files: list[str], spans: Mapping[s
 
 
 def included_ranges(code: Sequence[Mapping[str, Any]]) -> dict[str, list[tuple[int, int]]]:
-    """Line ranges per path of every code item in the prompt, as the pipeline reports them."""
+    """Line ranges per path of every code item in the prompt, as the pipeline reports them
+    (a `pointer` names code without showing it: it does not count)."""
     shown: dict[str, list[tuple[int, int]]] = {}
     for item in code:
+        if item.get("form") == "pointer":
+            continue
         start, end = item.get("start_line") or 1, item.get("end_line") or 10**9
         shown.setdefault(item["path"], []).append((int(start), int(end)))
     return shown
@@ -132,11 +139,12 @@ def body_in_text(root: Path, gold: str, span: M.Span, text: str) -> bool:
 
 def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str, M.Span | None],
              budgets: Sequence[int], embed: bool, model: str | None = None,
-             dense_store: Path | None = None) -> dict[str, Any]:
+             dense_store: Path | None = None, gold_tests: Sequence[str] = (),
+             cache_dir: Path | None = None) -> dict[str, Any]:
     from noface_ctx import build_prompt
 
     out: dict[str, Any] = {"budgets": {}}
-    with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
+    with _cache(cache_dir) as cache:
         os.environ["NOFACE_CTX_CACHE_DIR"] = cache
         if embed and (model or dense_store):  # another model, or vectors of every definition stored first
             from noface_ctx.config import ContextConfig
@@ -155,7 +163,7 @@ def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str,
             t0 = time.perf_counter()
             prompt = build_prompt(issue, repo=str(root), budget=budget, embed=embed).to_dict()
             warm = time.perf_counter() - t0
-            out["budgets"][str(budget)] = _score_prompt(root, prompt, gold_files, spans, warm)
+            out["budgets"][str(budget)] = _score_prompt(root, prompt, gold_files, spans, warm, gold_tests)
             if "ranked_top" not in out:
                 ranked = list(prompt["details"].get("ranked_files") or [])
                 out.update(ranked_top=ranked[:RANKED_KEEP], ranked_len=len(ranked),
@@ -165,6 +173,17 @@ def run_ours(root: Path, issue: dict, gold_files: list[str], spans: Mapping[str,
                                           if e["path"] in gold_files})
     os.environ.pop("NOFACE_CTX_CACHE_DIR", None)
     return out
+
+
+@contextlib.contextmanager
+def _cache(kept: Path | None) -> Iterator[str]:
+    """The row's cache directory: `kept` (created, left in place) or a fresh temporary one."""
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        yield str(kept)
+        return
+    with tempfile.TemporaryDirectory(prefix="noface-bench-cache-") as cache:
+        yield cache
 
 
 def _embed_tree(root: Path, store: Any) -> float:
@@ -183,9 +202,10 @@ def _embed_tree(root: Path, store: Any) -> float:
 
 
 def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
-                  spans: Mapping[str, M.Span | None], warm: float) -> dict[str, Any]:
+                  spans: Mapping[str, M.Span | None], warm: float, gold_tests: Sequence[str] = ()) -> dict[str, Any]:
     """Recall of one prompt: a gold function counts when a reported range covers it and its
-    whole body is in the text (`range_only` counts the ones only the ranges claim)."""
+    whole body is in the text (`range_only` counts the ones only the ranges claim); a gold test
+    file counts when its code or a `NEED_CODE:` pointer to its path is in the text."""
     shown = included_ranges(prompt["code"])
     in_ranges = {g: s for g, s in spans.items()
                  if s is not None and M.covered(s, M.merge_ranges(shown.get(g.partition(":")[0], ())))}
@@ -196,7 +216,8 @@ def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
         "tokens": int(prompt["tokens"].get("total", 0)), "warm_s": warm,
         # the prompt's bytes, so two runs (before and after a refactor) can be compared exactly
         "prompt_sha": hashlib.sha256(prompt["prompt"].encode("utf-8")).hexdigest()[:16],
-        "distraction": M.distraction(prompt["prompt"], prompt["code"], gold_files, _count_tokens),
+        "distraction": M.distraction(prompt["prompt"], prompt["code"], gold_files, _count_tokens, gold_tests),
+        "test_file": M.test_file_shown(prompt["prompt"], prompt["code"], gold_tests),
         "code": [[c["path"], c.get("symbol", ""), c.get("start_line"), c.get("end_line"), c.get("form", "")]
                  for c in prompt["code"]],
     }
@@ -219,12 +240,13 @@ def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budg
     tree = materialise(git_dir, row["repo"], row["base_commit"], args.workdir)
     gold_files = M.gold_list(row["gold_files"])
     gold_functions = M.gold_list(row["gold_functions"])
+    gold_tests = M.gold_list(row.get("gold_test_files") or [])
     spans = M.gold_function_spans(tree.root, gold_functions, row.get("patch", ""))
     issue = issue_dict(row)
     query = f"{issue['title']}\n\n{issue['description']}"
     result: dict[str, Any] = {
         "instance_id": row["instance_id"], "repo": row["repo"], "base_commit": row["base_commit"],
-        "gold_files": gold_files, "gold_functions": gold_functions,
+        "gold_files": gold_files, "gold_functions": gold_functions, "gold_test_files": gold_tests,
         "unresolved_functions": [g for g, s in spans.items() if s is None], "missing_blobs": list(tree.missing),
         "baseline": run_baseline(tree.root, query, gold_files, spans, budgets),
     }
@@ -232,7 +254,8 @@ def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budg
         try:
             store = Path(args.dense_store) / row["repo"].replace("/", "__") if args.dense_store else None
             result["ours"] = run_ours(tree.root, issue, gold_files, spans, budgets, embed=not args.no_embed,
-                                     model=args.embedding_model, dense_store=store)
+                                     model=args.embedding_model, dense_store=store, gold_tests=gold_tests,
+                                     cache_dir=Path(args.cache_root) / row["instance_id"] if args.cache_root else None)
         except Exception as exc:
             tb = traceback.format_exc(limit=6)
             result["ours"] = failed_ours(budgets, gold_files, spans, f"{type(exc).__name__}: {exc}\n{tb}")
