@@ -47,10 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
     p.add_argument("--record", action="store_true", help="record what the prompt served in the ledger (`why`)")
+    _model_flag(p)
 
     p = sub.add_parser("index", help="build or refresh the code index, every doc's freshness and the vectors (in the user cache)")
     _common(p)
     p.add_argument("--no-embed", action="store_true", help="embed nothing (the code index, doc terms and freshness are still built)")
+    _model_flag(p)
 
     p = sub.add_parser("check-docs", help="flag stale docs (pre-commit hook); exit 1 on findings")
     p.add_argument("paths", nargs="*", metavar="PATH", help="docs or code files (default: all docs)")
@@ -69,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument("--issue", metavar="ID", help="serve this issue: its manifest governs every answer")
     p.add_argument("--no-warm", action="store_true", help="do not scan/index/load the model at start-up")
+    _model_flag(p)
 
     p = sub.add_parser("run", help="orchestrator loop: ready issues -> prompt -> agent -> NEED_* answers")
     _common(p)
@@ -90,6 +93,12 @@ def _common(p: argparse.ArgumentParser) -> None:
                    help="repository root (default: the git top-level holding the current directory, "
                         "else the nearest directory above with .noface.toml)")
     p.add_argument("--config", metavar="FILE", help="config file (default: <repo>/.noface.toml)")
+
+
+def _model_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--embedding-model", metavar="NAME|PATH",
+                   help="embedding model to use: a packaged name, a hub name in the local cache, or a model folder "
+                        "(a repository's .noface.toml may only name packaged models)")
 
 
 def main(argv: Sequence[str] | None = None, *, stdin: TextIO | None = None) -> int:
@@ -126,11 +135,12 @@ def run() -> NoReturn:
 def _load_config(args: argparse.Namespace) -> Config:
     from noface_ctx.config import find_root, load_config
 
+    model = getattr(args, "embedding_model", None)
     if args.repo is None:
-        return load_config(find_root("."), args.config)
+        return load_config(find_root("."), args.config, embedding_model=model)
     if not Path(args.repo).is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
-    return load_config(args.repo, args.config)
+    return load_config(args.repo, args.config, embedding_model=model)
 
 
 # --------------------------------------------------------------------------- preview
@@ -266,8 +276,13 @@ def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
     if store is None:
         print(f"vectors: skipped ({note})", file=sys.stderr)
         return 0
-    with _progress() as bar:
-        vec = embed_index(store, index, docs, progress=bar("embedding") if bar else None)
+    try:
+        with _progress() as bar:
+            vec = embed_index(store, index, docs, progress=bar("embedding") if bar else None)
+    except (OSError, ImportError, RuntimeError, ValueError) as exc:  # the model failed: a warning, never exit 3
+        print(f"{PROG}: warning: vectors not built: embedding model failed ({type(exc).__name__}: {exc}); "
+              "prompts rank with BM25 only", file=sys.stderr)
+        return 0
     print(f"vectors: {vec.texts} definitions and doc sections, {vec.embedded} embedded, "
           f"{vec.dropped} dropped, in {vec.seconds:.2f}s ({store.name})", file=sys.stderr)
     return 0

@@ -26,6 +26,7 @@ else:  # pragma: no cover
 from noface_ctx.cache_location import prepare_cache_dir, repo_key, user_cache_base
 from noface_ctx.docs.markup import RECORD_DIRS
 from noface_ctx.errors import ConfigError
+from noface_ctx.model_choice import DEFAULT_MODEL, choose_model
 from noface_ctx.state import Memo, memo
 
 CONFIG_NAME = ".noface.toml"
@@ -50,7 +51,7 @@ class ContextConfig:
     exclude: tuple[str, ...] = ()
     doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
     embeddings: bool = True
-    embedding_model: str = "paraphrase-minilm-l3-onnx"  # ONNX, torch-free; any sentence-transformers name needs the `st` extra
+    embedding_model: str = DEFAULT_MODEL  # ONNX, torch-free; a repository may name only packaged models (model_choice)
     bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks-embeddings.md
     embedding_weight: float = 0.5
     link_boost: float = 1.0
@@ -217,8 +218,10 @@ def _confine(config: Config, key: str, value: str) -> None:
         )
 
 
-def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Config:
-    """Read `<repo>/.noface.toml` (or `path`). A missing file means defaults."""
+def load_config(repo: str | Path = ".", path: str | Path | None = None, *, embedding_model: str | None = None) -> Config:
+    """Read `<repo>/.noface.toml` (or `path`). A missing file means defaults. The embedding model
+    is `embedding_model` when given (the user's `--embedding-model`), else the user's own choice,
+    else one the repository may name (`model_choice`)."""
     root = Path(repo).resolve()
     if not root.is_dir():
         raise ConfigError("repository directory does not exist", where=str(repo))
@@ -227,21 +230,22 @@ def load_config(repo: str | Path = ".", path: str | Path | None = None) -> Confi
     if not cfg_path.is_file():
         if explicit:
             raise ConfigError("config file not found", where=str(path))
-        return Config(root=root)
+        return parse_config("", root=root, embedding_model=embedding_model)
     try:
         if cfg_path.stat().st_size > _MAX_CONFIG_BYTES:
             raise ConfigError(f"larger than {_MAX_CONFIG_BYTES // 1024} KB; refused", where=str(cfg_path))
         raw_text = cfg_path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read: {exc}", where=str(cfg_path)) from None
-    config = parse_config(raw_text, root=root, source=cfg_path)
+    config = parse_config(raw_text, root=root, source=cfg_path, embedding_model=embedding_model)
     _confine(config, "cache_dir", config.context.cache_dir)
     _confine(config, "request_log", config.context.request_log)
     return config
 
 
-def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Config:
-    """Validate TOML text into a `Config`; errors name `file:line`."""
+def parse_config(raw_text: str, *, root: Path, source: Path | None = None, embedding_model: str | None = None) -> Config:
+    """Validate a repository's TOML text into a `Config`; errors name `file:line`. Its
+    `embedding_model` counts only when it names a packaged model (`model_choice.choose_model`)."""
     label = _display(source, root)
     if raw_text.count("[") + raw_text.count("{") > 1000 and _toml_too_deep(raw_text):
         raise ConfigError(f"nested deeper than {_MAX_TOML_DEPTH} levels; refused", where=label)
@@ -281,6 +285,9 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None) -> Co
                 f"[context] {key}: unknown key{_suggest(key, _CONTEXT_TYPES)}", where=locate("context", key)
             )
         ctx_values[key] = _check(value, _CONTEXT_TYPES[key], "context", key, locate)
+    model, refused = choose_model(ctx_values.get("embedding_model"), locate("context", "embedding_model"), embedding_model)
+    ctx_values["embedding_model"] = model
+    warnings.extend(refused)
 
     opaque: dict[str, Any] = {t: dict(data[t]) for t in _OPAQUE_TABLES if isinstance(data.get(t), dict)}
     return Config(

@@ -31,7 +31,7 @@ from noface_ctx.files.gate import admitted, scan_repo
 from noface_ctx.freshness.assess import Freshness, assess_docs
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.issue.load import load_issue_with_warnings
-from noface_ctx.rank.code import CodeRanking, rank_code
+from noface_ctx.rank.code import EMBED_FAILED, CodeRanking, rank_code
 from noface_ctx.rank.code_forms import CLASS_OUTLINE
 from noface_ctx.rank.complexity import Complexity, assess_complexity
 from noface_ctx.rank.doc_candidates import DocPool, choose_docs
@@ -119,6 +119,8 @@ def build_prompt(
     total = cfg.context.budget_tokens if budget is None else int(budget)
     run.warn(cfg.warnings, important=True)
     embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)  # a new process loads it meanwhile
+    if embedder is None and embed is not False and (embed is True or cfg.context.embeddings):
+        run.warn([embed_note], important=True)  # the model asked for is not there: BM25 only
     the_issue = run.stage("issue", _issue, issue, cfg, manifest, run)
     _check_budget(cfg, the_issue, total)
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
@@ -134,6 +136,7 @@ def build_prompt(
     run.stage("ranking", pool.save_terms)
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
+    run.warn([w for w in code_rank.warnings if w.startswith(EMBED_FAILED)], important=True)
     packed = run.stage("budget", _pack, cfg, the_issue, total, files, docset, doc_rank, code_rank, run)
     return assemble_prompt(the_issue, total, files, doc_rank, code_rank, complexity, embed_note, packed, run,
                            CODE_FLOOR)
@@ -244,7 +247,7 @@ def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: Co
     except (OSError, ImportError, RuntimeError, ValueError) as exc:
         if embedder is None:
             raise
-        run.warn([f"embedding model failed ({type(exc).__name__}: {exc}); ranking is BM25 only"])
+        run.warn([f"embedding model failed ({type(exc).__name__}: {exc}); ranking is BM25 only"], important=True)
         # Without an embedder the pool is the same or smaller (a small vault is no longer taken
         # whole), so every doc of it has been judged already.
         bm25_pool = choose_docs(issue, docset, cfg, complexity, embedding=False)

