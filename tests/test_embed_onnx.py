@@ -122,5 +122,5 @@ def test_a_preload_that_fails_is_reported_by_the_first_embed(monkeypatch):
     monkeypatch.setattr(embed_mod, "onnx_model_path", missing)
     broken = OnnxEmbedder()
     broken.preload()
-    with pytest.raises(embed_mod.EmbedderLoadError, match="FileNotFoundError: .*not installed"):
+    with pytest.raises(embed_mod.EmbedderLoadError, match=r"FileNotFoundError: .*not installed"):
         broken.embed(["text"])  # one line naming the model and the cause (a RuntimeError: BM25 only)
