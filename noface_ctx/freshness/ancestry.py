@@ -1,8 +1,10 @@
-"""Ancestor classes in the current code, for `parameters.compatible_change`: a class whose old
+"""Ancestor classes in the current code. For `parameters.compatible_change`: a class whose old
 bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
-keeps its signature for a doc that mentions it. Bases are followed through their defining files
-(`codebase.Codebase.defining_files`; a base imported under another name as the name it stands
-for; the class's own file is searched for definitions too), each file read once per run.
+keeps its signature for a doc that mentions it. For resolution (`hierarchy`): a member
+`Flask.register_blueprint` lives in the files of `Flask` and its ancestors (`App` in
+`sansio/app.py`). Bases are followed through their defining files (`defining_files`, as
+`codebase.Codebase.defining_files` answers; a base imported under another name as the name it
+stands for), each file read once per run.
 """
 
 from __future__ import annotations
@@ -10,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.parameters import bases
 
@@ -20,8 +21,8 @@ _ALIAS = re.compile(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\b")
 class Ancestry:
     """Ancestors of classes in the current code; `read(path)` gives a repository file's text."""
 
-    def __init__(self, code: Codebase, read: Callable[[str], str | None]) -> None:
-        self.code = code
+    def __init__(self, defining_files: Callable[[str], list[str]], read: Callable[[str], str | None]) -> None:
+        self.defining_files = defining_files
         self.read = read
         self._texts: dict[str, str | None] = {}  # current code files read for class ancestry
 
@@ -46,7 +47,7 @@ class Ancestry:
                 aliases.update((alias, orig) for orig, alias in _ALIAS.findall(self._text(home)) if alias != orig)
                 if name in aliases:  # imported under another name: look that one up too
                     nxt.append(aliases[name])
-                for path in self.code.defining_files(aliases.get(name, name)):
+                for path in self.defining_files(aliases.get(name, name)):
                     text = self._text(path)
                     found = definition(text, aliases.get(name, name))
                     got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
@@ -54,3 +55,33 @@ class Ancestry:
                         nxt += got[1]
             todo = nxt
         return seen - set(names) | set(todo)
+
+    def hierarchy(self, cls: str) -> list[str] | None:
+        """The files defining class `cls` and each of its ancestors, or None when a base is not
+        the repository's (`dict`, a library's class: a member may come from there) or `cls` is
+        not one class of the repository."""
+        files: list[str] = []
+        todo, seen = [cls], set[str]()
+        while todo:
+            name = todo.pop()
+            if name in seen or len(seen) >= 40:
+                continue
+            seen.add(name)
+            homes = self.defining_files(name)
+            heads = [h for path in homes if (h := _class_header(self._text(path), name)) is not None]
+            if not heads:
+                return None if name == cls or name not in _IMPLICIT else files
+            files += [p for p in homes if p not in files]
+            for head in heads:
+                todo += [b for b in head if b not in _IMPLICIT]
+        return files
+
+
+_IMPLICIT = frozenset({"object", "Generic", "Protocol", "ABC"})  # bases that bring no member a doc names
+
+
+def _class_header(text: str, name: str) -> list[str] | None:
+    """The bases of class `name` defined in `text`, or None when it defines no such class."""
+    found = definition(text, name)
+    got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
+    return got[1] if got is not None else None

@@ -56,6 +56,7 @@ from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state
+from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
     DocFreshness,
@@ -68,7 +69,7 @@ from noface_ctx.freshness.judgement import (
 )
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import Presence, record_removals
-from noface_ctx.freshness.references import Reference, extract_references
+from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
 from noface_ctx.process import in_forks, start_forked
 
@@ -391,7 +392,7 @@ class DocJudge:
         """names → their ancestor classes in the current code, for bases of a class defined in
         `home` (files read once per run)."""
         if self._ancestry is None:
-            self._ancestry = Ancestry(self._codebase(), lambda path: _read(self.repo_files.abspath(path)))
+            self._ancestry = self._codebase().ancestry
         ancestry = self._ancestry
         return lambda names: ancestry.ancestors(names, home)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
+from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, code_words
 from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.references import (
@@ -35,6 +36,7 @@ from noface_ctx.freshness.references import (
     file_ext,
 )
 
+_NOTHING = Declared(frozenset(), frozenset())
 _STDLIB = frozenset(getattr(sys, "stdlib_module_names", ()))  # Python 3.10+
 
 
@@ -123,6 +125,7 @@ class Codebase:
         self.words = code_words(repo_files, docs, words_cache)
         self._abspath = repo_files.abspath
         self._tables: dict[str, Declared | None] = {}
+        self.ancestry = Ancestry(self.defining_files, lambda path: _read_text(self._abspath(path)))
         self.symbols: SymbolTable | LightSymbols
         self.is_bare: Callable[[str], bool]  # some symbol's last part
         self.is_qualified: Callable[[str], bool]  # some nested symbol's qualified name (`Class.method`)
@@ -146,14 +149,46 @@ class Codebase:
         return (name in self.modules or self.is_bare(name) or self.words.declares(name)
                 or (member and self.words.declares("." + name)))
 
-    def module_defines(self, path: str, name: str) -> bool:
-        """The module file `path` defines `name` now (a `def`, a class, an assignment, an
-        import re-exporting it, `__all__`, a `__getattr__` alias; or a `*` import)."""
-        table = self._tables.get(path)
-        if table is None:
+    def _own(self, path: str) -> Declared:
+        """What the file `path` itself defines now (nothing for a file not read as Python)."""
+        if path not in self._tables:
             text = _read_text(self._abspath(path)) if file_ext(path) in PYTHON_EXTS else None
-            table = self._tables[path] = declared(text) if text is not None else None
-        return table is None or table.defines(name, member=True)
+            self._tables[path] = declared(text) if text is not None else None
+        return self._tables[path] or _NOTHING
+
+    def module_defines(self, path: str, name: str, depth: int = 0) -> bool:
+        """The module file `path` defines `name` now (a `def`, a class, an assignment, an
+        import re-exporting it, `__all__`, a `__getattr__` alias), or a module it imports with
+        `*` does (a module outside the repository, or too deep: it may)."""
+        self._own(path)
+        table = self._tables[path]
+        if table is None or table.defines(name, member=True):
+            return True
+        for module in table.stars:
+            source = self._star_source(path, module)
+            if not source or depth >= 3 or self.module_defines(source, name, depth + 1):
+                return True
+        return False
+
+    def _star_files(self, path: str) -> list[str]:
+        """`path` and the repository modules it imports with `*`, through them too (3 levels)."""
+        out, todo = [path], [path]
+        for _ in range(3):
+            todo = [s for p in todo if (t := self._tables.get(p)) is not None for m in t.stars
+                    if (s := self._star_source(p, m)) and s not in out]
+            out += todo
+        return out
+
+    def _star_source(self, path: str, module: str) -> str:
+        """The module file `from module import *` in `path` reads, or "" when not in the repository."""
+        dots = len(module) - len(module.lstrip("."))
+        if dots:
+            base = path.rsplit("/", dots)[0] if path.count("/") >= dots else ""
+            rel = "/".join(p for p in [base, *module[dots:].split(".")] if p)
+            hits = [rel + ".py", rel + "/__init__.py"]
+            return next((h for h in hits if h in self.paths), "")
+        rel = module.replace(".", "/")
+        return self._module_file(rel + ".py") or self._module_file(rel + "/__init__.py")
 
     def resolve(self, ref: Reference, doc_dir: str) -> Resolution:
         """Whether `ref` (in a doc under `doc_dir`) resolves now; see the module docstring."""
@@ -163,9 +198,14 @@ class Codebase:
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
             return self._resolve_dotted(ref)
+        if ref.kind == "member":  # a method called on an example's object of unknown type: only its removal tells
+            gone = not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES
+            return Resolution("missing", lookup=ref.name) if gone else Resolution("skip")
         if self.defined(ref.name) or ref.name in EXTERNAL_NAMES or (not ref.strict and self.known(ref.name)):
-            # a plain class name (`Issue`) is not strict, but still says what the doc is about
-            keep = ref.strict or (ref.name[0].isupper() and len(ref.name) > 3 and self.is_bare(ref.name))
+            # a plain class name (`Issue`) is not strict, but still says what the doc is about; a
+            # word only a role makes code (`:func:`redirect``) is checked for removal, never for changes
+            keep = (ref.strict and ref.source != "role") or (
+                ref.name[0].isupper() and len(ref.name) > 3 and self.is_bare(ref.name))
             return Resolution("found", ref.name) if keep else Resolution("skip")
         return Resolution("missing", lookup=ref.name) if ref.strict else Resolution("skip")
 
@@ -200,18 +240,26 @@ class Codebase:
             hit = self._module_file(cand)
             if hit:
                 return Resolution("found", ref.name, path=hit)
-        holder = self._module_file("/".join(parts[:-1]) + ".py")  # `pkg.mod.name`: a member of pkg/mod.py
-        if holder:
-            if self.module_defines(holder, parts[-1]) or parts[-1] in EXTERNAL_NAMES or not ref.strict:
-                return Resolution("found", ref.name, path=holder)
-            return Resolution("missing", lookup=parts[-1], scope=(holder,))
         if as_path in self.dirs:
             return Resolution("found", ref.name)
+        k, holder = self._holder(parts)  # `pkg.mod.name[.member]`: `name` must be defined in pkg/mod.py
+        if holder:
+            part = parts[k]
+            if not (self.module_defines(holder, part) or part in EXTERNAL_NAMES or not ref.strict
+                    or "/".join(parts[:k + 1]) in self.dirs):
+                return Resolution("missing", lookup=part, scope=tuple(self._star_files(holder)))
+            if k == len(parts) - 1:
+                return Resolution("found", ref.name, path=holder)
         root = parts[0]
         if root in SELF_NAMES or not ref.strict or self.names_a_standard_module(ref.name):
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
             for i, part in enumerate(parts[1:], 1):
+                family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
+                if family and part not in EXTERNAL_NAMES:  # a class of ours: the member lives in its hierarchy
+                    if not any(self._own(path).defines(part, member=True) for path in family):
+                        return Resolution("missing", lookup=part, scope=tuple(family))
+                    continue
                 if not self.defined(part, member=True) and part not in EXTERNAL_NAMES:
                     # a member of `pkg.Class`: it lived in the root's files or in the class's
                     homes = set(self.home_of(root)) | (set(self.home_of(parts[i - 1])) if i > 1 else set())
@@ -220,6 +268,16 @@ class Codebase:
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)
+
+    def _holder(self, parts: list[str]) -> tuple[int, str]:
+        """(k, the module file of the longest `parts[:k]` that is a module: `pkg/mod.py` or
+        `pkg/__init__.py`), or (0, "")."""
+        for k in range(len(parts) - 1, 0, -1):
+            base = "/".join(parts[:k])
+            hit = self._module_file(base + ".py") or self._module_file(base + "/__init__.py")
+            if hit:
+                return k, hit
+        return 0, ""
 
     def _module_file(self, path: str) -> str:
         """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""

@@ -34,7 +34,7 @@ _ANNOTATION = re.compile(r"\n[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*[^\s=]")  # a fiel
 _SELF_ATTR = [re.compile(rf"{who}\.([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)") for who in ("self", "cls")]
 _FROM = re.compile(r"from\s+[\w.]+\s+import\s+(\([^)]*\)|[^\n#;]+)")
 _IMPORT = re.compile(r"import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)")
-_IMPORT_LINE = re.compile(r"\n[ \t]*(?P<stmt>from[ \t]+\S+[ \t]+import[ \t]*(?P<star>\*)?|import[ \t])")
+_IMPORT_LINE = re.compile(r"\n[ \t]*(?P<stmt>from[ \t]+(?P<module>\S+)[ \t]+import[ \t]*(?P<star>\*)?|import[ \t])")
 _ALL = re.compile(r"\n__all__\s*(?::[^=\n]*)?\+?=\s*[\[(]([^\])]*)[\])]")
 _STRING_NAME = re.compile(r"[\"']([A-Za-z_]\w*)[\"']")
 _KEYWORDS = frozenset(keyword.kwlist) | frozenset({"match", "case", "type"})
@@ -46,11 +46,12 @@ class Declared:
 
     names: frozenset[str]
     attributes: frozenset[str]
-    star: bool = False  # `from x import *`: it may define anything
+    stars: tuple[str, ...] = ()  # modules imported with `from x import *` (as written: `.x` is relative)
 
     def defines(self, name: str, *, member: bool = False) -> bool:
-        """Whether the file defines `name` (as a member: instance attributes too)."""
-        return self.star or name in self.names or (member and name in self.attributes)
+        """Whether the file itself defines `name` (as a member: instance attributes too); what
+        its `*` imports bring is `codebase.Codebase.module_defines`'s question."""
+        return name in self.names or (member and name in self.attributes)
 
 
 _MEMO: state.Memo[str, Declared] = state.memo("freshness.declarations", maxsize=512)
@@ -87,15 +88,16 @@ def _read(text: str) -> Declared:
         for m in _ASSIGN.finditer(text, lo, hi):
             names.update(n.strip() for n in m.group("names").split(","))
         names.update(n for n in _ANNOTATION.findall(text, lo, hi) if n not in _KEYWORDS)
-    star = False
+    stars = []
     for m in _IMPORT_LINE.finditer(text):
         names.update(_imported(text, m.start("stmt")))
-        star = star or m.group("star") is not None
+        if m.group("star") is not None:
+            stars.append(m.group("module"))
     for block in _ALL.findall(text):
         names.update(_STRING_NAME.findall(block))
     names.difference_update(_KEYWORDS)
     attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
-    return Declared(frozenset(names), frozenset(attributes), star=star)
+    return Declared(frozenset(names), frozenset(attributes), tuple(stars))
 
 
 def _imported(text: str, at: int) -> set[str]:

@@ -35,7 +35,7 @@ def counts_for(doc: Doc, ref: Reference,
             return lambda before, now: False
         args = _call_args(doc.text, at, ref.binds)
     else:
-        args = _call_args(doc.text, ref.line, ref.name)
+        args = _call_args(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)

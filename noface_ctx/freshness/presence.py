@@ -145,13 +145,14 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if lookup not in found:
                 continue  # never in the code: not a reference
             at, files = found[lookup]
-            member = bool(scope) or "." in ref.name
+            member = bool(scope) or "." in ref.name or ref.kind == "member"
             held = _declared(index, lookup, at.sha, set(files) & set(scope) if scope else files, member=member)
             removal = None
             for path in sorted(held):
                 removal = _removal(index, lookup, path, at, member=member,
                                    dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
+                    removal = _last_removal(index, lookup, removal, scope, member=member)
                     break
             if removal is None:
                 continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
@@ -160,6 +161,39 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             s.missing.append(missing_ref(ref, lookup, suggestion, label))
             for path in held:
                 s.files.setdefault(path, ref.line)
+
+
+def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, str | None],
+                  scope: Sequence[str], *, member: bool) -> tuple[Commit | None, str | None]:
+    """The removal of the *last* definition: while the commit that took `name` out of a file
+    defined it in another (a move, within `scope` when a class's hierarchy bounds it: flask's
+    sans-io split moved `register_blueprint` from `Flask` to its base `App`), follow it there
+    (3 moves at most); the commit and suggestion of the last removal."""
+    for _ in range(3):
+        commit = removal[0]
+        dest = _moved_to(index, name, commit, scope) if commit is not None else None
+        later = _removal(index, name, dest, commit, member=member) if dest and commit is not None else None
+        if later is None:
+            break
+        removal = later
+    return removal
+
+
+def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[str]) -> str | None:
+    """A Python file `commit` added a definition of `name` to (in `scope` when given), or None."""
+    try:
+        diff = git.run(index.root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff", f"{commit.sha}^", commit.sha,
+                       "--", "*.py", "*.pyi")
+    except git.GitError:
+        return None
+    added = re.compile(rf"^\+[ \t]*(?:(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b|{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=))")
+    path = None
+    for line in diff.split("\n"):
+        if line.startswith("+++ "):
+            path = line[6:] if line.startswith("+++ b/") else None
+        elif path is not None and (not scope or path in scope) and added.match(line):
+            return path
+    return None
 
 
 def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> None:

@@ -14,8 +14,9 @@ from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
+from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
-from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, extract_references, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, file_ext
 
 
 @dataclass(slots=True)

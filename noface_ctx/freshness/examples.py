@@ -1,0 +1,122 @@
+"""References in a doc's code examples (`example_refs`): calls and imports, and calls and
+attribute access on the objects an example makes, typed by the example's own assignments.
+
+- `app = Flask(__name__)` (or `with Client() as c:`) types `app`: `app.register_blueprint(bp)`
+  and `app.config` are references to `Flask.register_blueprint` and `Flask.config`;
+- a call on an object of unknown type (`ds = open_dataset(p)`, then `ds.to_netcdf(p)`) is a
+  reference to the method name alone (kind `member`): it never tells what the doc is about,
+  but a method this repository defined, has since removed, and nothing defines now, is stale
+  wherever an example calls it. Only code-shaped names (`to_netcdf`, `getItem`) count, so
+  that a library's `ax.plot(...)` never stands for a method the repository once had;
+- the names an example defines, assigns or binds are the example's own (`example_names`), and
+  an import is kept with the local name it binds (`Reference.binds`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from noface_ctx.freshness.references import (
+    DOTTED,
+    EXTERNAL_NAMES,
+    IDENT,
+    IGNORE_MARK,
+    PROMPT,
+    STRING,
+    Reference,
+    codeish,
+    placeholder,
+)
+
+_CODE_CALL = re.compile(rf"(?<![\w.$@])({DOTTED})\s*\(")
+_CODE_DEF = re.compile(
+    rf"\b(?:def|class|function|fn|func|struct|enum|interface|trait|type|let|const|var|val)\s+(?:\([^)]*\)\s*)?(?:mut\s+)?({IDENT})"
+)
+_CODE_ASSIGN = re.compile(rf"^\s*((?:{IDENT}\s*,\s*)*{IDENT})\s*(?::[^=\n]*)?:?=(?!=)")
+_CODE_BIND = re.compile(rf"\b(?:for|as)\s+({IDENT})")
+_TYPED = re.compile(rf"^\s*({IDENT})\s*(?::[^=\n]*)?=\s*({DOTTED})\s*\(")  # `app = Flask(__name__)`
+_WITH_AS = re.compile(rf"\bwith\s+({DOTTED})\s*\(.*\)\s+as\s+({IDENT})\s*:")  # `with Client() as c:`
+_PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
+_PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
+_PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
+
+Block = list[tuple[int, str]]  # (doc line, text)
+
+
+def example_names(blocks: list[Block]) -> set[str]:
+    """Names the doc's own code examples define, assign, bind or import as an alias: in any
+    block, they are the example's names, not the repository's (in prose too)."""
+    local: set[str] = set()
+    for block in blocks:
+        text = "\n".join(PROMPT.sub("", line) for _, line in block)
+        local |= set(_CODE_DEF.findall(text)) | set(_CODE_BIND.findall(text))
+        for line in text.split("\n"):
+            m = _CODE_ASSIGN.match(STRING.sub('""', line))
+            if m:
+                local.update(n.strip() for n in m.group(1).split(","))
+    return local
+
+
+def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
+    """Example name → the class an assignment makes it (`app = Flask(...)` → `Flask`), for names
+    every such assignment in the doc gives the same class (a class: its last part capitalised,
+    not an example's own)."""
+    seen: dict[str, set[str]] = {}
+    for block in blocks:
+        for _, raw in block:
+            line = STRING.sub('""', PROMPT.sub("", raw))
+            for var, cls in [m.groups() for m in _TYPED.finditer(line)] + [m.groups()[::-1] for m in _WITH_AS.finditer(line)]:
+                last = cls.rsplit(".", 1)[-1]
+                if last[:1].isupper() and not last.isupper() and cls.split(".", 1)[0] not in local:
+                    seen.setdefault(var, set()).add(cls)
+    return {var: next(iter(classes)) for var, classes in seen.items() if len(classes) == 1}
+
+
+def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]) -> list[Reference]:
+    """Calls and imports in a code block, minus the example's own names (`local`), calls and
+    attribute access on typed example names (`types`) as members of their class, and calls on
+    other example names as `member` references (see the module docstring)."""
+    python = lang in _PYTHON
+    comment = "#" if python or lang in ("ruby", "rb") else "//"
+    typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})\b(?!\s*\()") if types else None
+    refs: list[Reference] = []
+    for lineno, raw in block:
+        if IGNORE_MARK in raw:
+            continue
+        raw = PROMPT.sub("", raw)
+        m = _PY_FROM.match(raw) if comment == "#" else None
+        if m:
+            for part in m.group(2).split(","):
+                name, _, alias = part.strip().partition(" as ")
+                if re.fullmatch(IDENT, name.strip()):
+                    name = name.strip()
+                    refs.append(Reference(name, f"{m.group(1)}.{name}", "method", lineno, True, lang,
+                                          alias.strip() or name))
+            continue
+        m = _PY_IMPORT.match(raw) if comment == "#" else None
+        if m:
+            refs.append(Reference(m.group(1), m.group(1), "method", lineno, True, lang,
+                                  m.group(2) or m.group(1).split(".", 1)[0]))
+            continue
+        line = STRING.sub('""', raw).split(comment, 1)[0]
+        for cm in _CODE_CALL.finditer(line):
+            name = cm.group(1).replace("::", ".")
+            root, _, rest = name.partition(".")
+            if root in types and rest and python:
+                refs.append(Reference(name + "()", f"{types[root]}.{rest}", "method", lineno, True, lang))
+                continue
+            if root in local:
+                last = name.rsplit(".", 1)[-1]
+                if rest and python and last not in local and codeish(last) and not placeholder(last):
+                    refs.append(Reference(name + "()", last, "member", lineno, True, lang))
+                continue
+            if name in EXTERNAL_NAMES or placeholder(name):
+                continue
+            if "." in name:
+                refs.append(Reference(name + "()", name, "method", lineno, True, lang))
+            elif codeish(name):
+                refs.append(Reference(name + "()", name, "call", lineno, True, lang))
+        if typed_attr is not None and python:
+            for am in typed_attr.finditer(line):
+                refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}", "method", lineno, True, lang))
+    return refs

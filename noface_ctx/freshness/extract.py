@@ -1,0 +1,312 @@
+"""Finding a doc's code references (`extract_references`), each kept with its line:
+
+- backticked spans that are calls (`get_user()`, `Auth.login(x)`), dotted names (`Class.method`,
+  `pkg::item`), code-shaped identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps)
+  or repository paths (`src/auth/login.py`, `src/a.py:42`);
+- Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose;
+- in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`,
+  `.. method:: Paginator.page(number)`, `.. autofunction:: pkg.name`), read like a span;
+- in code examples in a language the repository is written in: `noface_ctx.freshness.examples`.
+
+Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`,
+`--json`), `$VARS`, `~`/absolute paths, globs and placeholders (`<name>`, `foo`, `my_thing`),
+plain words (`true`, `None`, `json`), ALL_CAPS constants, language builtins and keywords,
+well-known library roots (`os.path`, `console.log`, `Vec::new`), `self.x`, lines carrying
+`noface-ctx: ignore`, and docs that are changelogs (`CHANGELOG.md`, `HISTORY.md`, ...).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import replace
+
+from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.examples import example_names, example_refs, example_types
+from noface_ctx.freshness.references import (
+    CODE_EXTS,
+    DOTTED,
+    EXTERNAL_NAMES,
+    FENCE_LANGS,
+    IDENT,
+    IGNORE_MARK,
+    KNOWN_EXTS,
+    Reference,
+    codeish,
+    file_ext,
+    norm_path,
+    placeholder,
+)
+
+_SPAN = re.compile(r"(`+)(.+?)\1")
+_CALL = re.compile(rf"^({DOTTED})\((.*)\)$")
+_DOTTED_ONLY = re.compile(rf"^{IDENT}(?:(?:\.|::){IDENT})+$")
+_IDENT_ONLY = re.compile(rf"^{IDENT}$")
+_PATH_SHAPE = re.compile(r"^(?:\.{1,2}/)*[\w@+.-]+(?:/[\w@+.-]+)*/?$")
+_LINE_SUFFIX = re.compile(r"^(.+?)(?::(\d+)(?:-\d+)?)?$")
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]*://\S+|\bwww\.\S+")
+_LINK = re.compile(r"\]\(\s*<?([^()\s<>]+)>?(?:\s+[\"'][^\"']*[\"'])?\s*\)")
+_PROSE_CALL = re.compile(rf"(?<![\w.`/:$-])({DOTTED})\([^()\n]{{0,60}}\)")
+_PROSE_PATH = re.compile(
+    rf"(?<![\w/.@`-])((?:\.{{1,2}}/)*(?:[\w@+.-]+/)+[\w@+.-]+\.(?:{'|'.join(sorted(CODE_EXTS))}))(?::(\d+))?(?![\w/])"
+)
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{,]*)")
+_ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
+_AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
+# a Sphinx API directive's target: `.. class:: Paginator`, `.. method:: Paginator.page(number)`, `.. autoclass:: x.Y`
+_API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(function|class|method|classmethod|staticmethod|attribute|"
+                            r"property|exception|data|decorator|decoratormethod)::\s+(\S.*?)\s*$")
+_DEF_DIRECTIVES = frozenset({"function", "class", "method", "classmethod", "staticmethod", "exception", "decorator",
+                             "decoratormethod"})  # what names a def or class (`data`, `attribute`: a value)
+# a Sphinx role before a span (`:py:meth:`, `:class:`) or a MyST one (`{py:func}`); the Python
+# object roles make their target a reference whatever its shape (`:class:`Flask``)
+_ROLE = re.compile(r"(?::([\w-]+(?::[\w-]+)*):|\{([\w-]+(?::[\w-]+)*)\})$")
+_OBJECT_ROLES = frozenset("func function meth method class exc exception attr attribute obj data const mod module deco "
+                          "property type".split())
+_MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$")  # `.. currentmodule:: xarray`
+_AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
+_MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
+
+
+def extract_references(doc: Doc) -> list[Reference]:
+    """Code-like references in a doc, in order, one per distinct (kind, name, code language); see
+    the module docstring."""
+    lines = doc.text.split("\n")
+    prose: list[Reference] = []
+    blocks: list[tuple[list[tuple[int, str]], str]] = []
+    start = _frontmatter_end(lines)
+    rst = doc.path.lower().endswith((".rst", ".txt"))  # Sphinx projects write .txt in reStructuredText too
+    fence: tuple[str, str] | None = None  # (marker, language)
+    block: list[tuple[int, str]] = []
+    module = ""  # the `currentmodule` / `module` context of what follows
+    i = start
+    while i < len(lines):
+        lineno, line = i + 1, lines[i]
+        m = _FENCE.match(line) if not rst else None  # reStructuredText has no fences: `~~~~` underlines a title
+        myst = _MYST.match(line) if fence is None and not rst else None
+        if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
+            body, i = _fenced(lines, i)
+            module, found = _directive(myst.group(1), myst.group(2), body, module, lineno)
+            prose += found
+            continue
+        if fence is None and m:
+            fence, block = (m.group(1), m.group(2).lower()), []
+        elif fence is not None:
+            if line.strip().startswith(fence[0][:3]) and line.strip().strip(fence[0][0]) == "":
+                blocks.append((block, fence[1]))
+                fence = None
+            else:
+                block.append((lineno, line))
+        else:
+            directive = (_MODULE.match(line) or _AUTOSUMMARY.match(line)) if rst else None
+            if directive is not None:
+                body, after = _indented_block(lines, i)
+                module, found = _directive("autosummary" if directive.re is _AUTOSUMMARY else "currentmodule",
+                                           directive.group(1) if directive.re is _MODULE else "", body, module, lineno)
+                prose += found
+                i = after if directive.re is _AUTOSUMMARY else i + 1
+                continue
+            lang = _rst_block_lang(line) if rst else None
+            if lang is not None:
+                body, i = _indented_block(lines, i)
+                literal = not line.lstrip().startswith("..")
+                if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
+                    lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
+                blocks.append((body, lang))
+                if literal:  # a paragraph ending in `::` is prose too
+                    prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno)
+                continue
+            if IGNORE_MARK not in line:
+                found = _prose_refs(line, lineno)
+                if _is_heading(lines, i, rst):
+                    found = [replace(r, documented=True) for r in found]
+                api = _API_DIRECTIVE.match(line) if rst else None
+                target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
+                if api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
+                    strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not placeholder(target.name))
+                    found.insert(0, replace(target, strict=strict, documented=True))
+                if _AUTODOC.match(line):
+                    found = [_in_module(replace(r, source="autodoc"), module) for r in found]
+                prose += found
+        i += 1
+    code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
+    local = example_names([b for b, _ in code])
+    types = example_types([b for b, _ in code], local)
+    refs = [r for b, lang in code for r in example_refs(b, lang, local, types)]
+    refs += [r for r in prose if _root(r.name) not in local]
+    refs.sort(key=lambda r: r.line)
+    seen: dict[tuple[str, str, str], int] = {}
+    out: list[Reference] = []
+    for r in refs:  # once per code language too: a snippet in another language may not count
+        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
+        if key not in seen:
+            seen[key] = len(out)
+            out.append(r)
+        elif r.documented and not out[seen[key]].documented:  # first mentioned, documented further down
+            out[seen[key]] = replace(out[seen[key]], documented=True)
+    return out
+
+
+_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")
+
+
+def _is_heading(lines: list[str], i: int, rst: bool) -> bool:
+    """Line `i` is a section title: a Markdown `#` heading, or a line underlined with a row of
+    one punctuation character (reStructuredText; `===` / `---` in Markdown)."""
+    line = lines[i]
+    if not rst and re.match(r"^\s{0,3}#{1,6}\s", line):
+        return True
+    if not line.strip() or i + 1 >= len(lines) or _UNDERLINE.match(line):
+        return False
+    under = _UNDERLINE.match(lines[i + 1])
+    return under is not None and (rst or under.group(1) in "=-") and len(lines[i + 1].rstrip()) >= len(line.strip())
+
+
+def _root(name: str) -> str:
+    return name.split(".", 1)[0]
+
+
+def _rst_block_lang(line: str) -> str | None:
+    """The language of the reStructuredText code block `line` opens, or None: `.. code-block::
+    python` (and `code`, `sourcecode`, `testcode`, `doctest`), or a paragraph ending in `::`
+    (a literal block, taken as Python)."""
+    m = _RST_DIRECTIVE.match(line)
+    if m:
+        return (m.group(2) or "python").lower() if m.group(1) != "doctest" else "pycon"
+    stripped = line.rstrip()
+    if stripped.endswith("::") and not stripped.lstrip().startswith(".."):
+        return "python"
+    return None
+
+
+def _indented_block(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
+    """The lines indented under line `i` (blank lines included), and the index after them."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    body = []
+    j = i + 1
+    while j < len(lines):
+        text = lines[j]
+        if text.strip() and len(text) - len(text.lstrip()) <= indent:
+            break
+        if text.strip() and not text.lstrip().startswith(":"):  # directive options (`:linenos:`)
+            body.append((j + 1, text))
+        j += 1
+    return body, j
+
+
+def _directive(name: str, argument: str, body: list[tuple[int, str]], module: str,
+               lineno: int) -> tuple[str, list[Reference]]:
+    """(the module context after a Sphinx / MyST directive, the references it makes):
+    `currentmodule` / `module` set the context; each `autosummary` entry and an autodoc
+    directive's target is a reference (source `autodoc`: rendered from the code), read in the
+    module context (`.. currentmodule:: xarray` then `Dataset.to_netcdf` is `xarray.Dataset.to_netcdf`)."""
+    name = name.removeprefix("py:")
+    if name in ("currentmodule", "module"):
+        return (argument if argument not in ("", "None") else ""), []
+    if name == "autosummary":
+        entries = [(n, text.strip().lstrip("~")) for n, text in body]
+    elif name.startswith("auto") and argument:
+        entries = [(lineno, argument)]
+    else:
+        return module, []
+    refs = []
+    for n, entry in entries:
+        if not re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", entry) or placeholder(entry):
+            continue
+        ref = Reference(entry, entry, "method" if "." in entry else "symbol", n, True, "autodoc")
+        refs.append(_in_module(ref, module))
+    return module, refs
+
+
+def _in_module(ref: Reference, module: str) -> Reference:
+    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`)."""
+    if not module or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
+        return ref
+    return replace(ref, name=f"{module}.{ref.name}", kind="method")
+
+
+def _fenced(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
+    """A MyST directive's fenced body (options `:x:` aside) and the index after its closing fence."""
+    marker = lines[i].strip()[:3]
+    body = []
+    j = i + 1
+    while j < len(lines) and not lines[j].strip().startswith(marker):
+        if lines[j].strip() and not lines[j].strip().startswith(":"):
+            body.append((j + 1, lines[j]))
+        j += 1
+    return body, j + 1
+
+
+def _frontmatter_end(lines: list[str]) -> int:
+    if lines and lines[0].strip() == "---":
+        for i in range(1, len(lines)):
+            if lines[i].strip() in ("---", "..."):
+                return i + 1
+    return 0
+
+
+def _prose_refs(line: str, lineno: int) -> list[Reference]:
+    refs: list[Reference] = []
+    for m in _SPAN.finditer(line):
+        role = _ROLE.search(line, 0, m.start())
+        kind = (role.group(1) or role.group(2)).rsplit(":", 1)[-1] if role is not None else ""
+        if kind in _OBJECT_ROLES:  # `:meth:`~.Flask.register_blueprint``, `{py:func}`corr``
+            ref = _role_ref(m.group(2).strip(), lineno)
+        else:
+            ref = _span_ref(m.group(2).strip(), lineno)
+        if ref is not None:
+            refs.append(ref)
+    prose = _URL.sub(" ", _SPAN.sub(" ", line))
+    for m in _LINK.finditer(prose):
+        target = m.group(1).split("#", 1)[0].split("?", 1)[0]
+        if target and not re.match(r"^[a-z][a-z0-9+.-]*:", target) and _PATH_SHAPE.match(target):
+            has_ext = file_ext(target) in KNOWN_EXTS or "." in posixpath.basename(target).lstrip(".")
+            refs.append(Reference(target, target.lstrip("/"), "path", lineno, has_ext, "link"))
+    prose = _LINK.sub(" ", prose)
+    for m in _PROSE_CALL.finditer(prose):
+        name = m.group(1).replace("::", ".")
+        if ("." in name or codeish(name)) and not placeholder(name):
+            refs.append(Reference(m.group(0), name, "method" if "." in name else "call", lineno, True, "prose"))
+    for m in _PROSE_PATH.finditer(prose):
+        refs.append(Reference(m.group(0), norm_path(m.group(1)), "path", lineno, True, "prose"))
+    return refs
+
+
+def _role_ref(text: str, lineno: int) -> Reference | None:
+    """The target of a Python object role: a title's target (`title <target>`), without `~`,
+    `!` and a leading `.` (a search by suffix); a code name whatever its shape."""
+    role = _ROLE_TARGET.match(text)
+    target = (role.group(1) if role else text).lstrip("~!.")
+    ref = _span_ref(target, lineno) if target else None
+    if ref is None or ref.kind == "path" or placeholder(ref.name) or ref.strict:
+        return ref
+    return replace(ref, strict=True, source="role")  # a word the role alone makes code (`:func:`redirect``)
+
+
+def _span_ref(text: str, lineno: int) -> Reference | None:
+    """Classify one backticked span; None when it is not a code reference."""
+    role = _ROLE_TARGET.match(text)  # a Sphinx role: :func:`~pkg.mod.name` or :class:`title <target>`
+    text = (role.group(1) if role else text).lstrip("~!")
+    if not text or "://" in text or text[0] in "-$~<@#/\\%!&*":
+        return None
+    m = _CALL.match(text)
+    if m:
+        name = m.group(1).replace("::", ".")
+        dunder = name.rsplit(".", 1)[-1].startswith("__")
+        strict = not placeholder(name) and not dunder and ("." in name or name not in EXTERNAL_NAMES)
+        return Reference(text, name, "method" if "." in name else "call", lineno, strict)
+    if any(c.isspace() for c in text) or any(c in text for c in "*?[]{}<>|=,;'\"()"):
+        return None
+    path_m = _LINE_SUFFIX.match(text)
+    path = path_m.group(1) if path_m else text
+    if _PATH_SHAPE.match(path) and ("/" in path or file_ext(path) in KNOWN_EXTS):
+        return Reference(text, norm_path(path), "path", lineno, True)
+    if _DOTTED_ONLY.match(text):
+        name = text.replace("::", ".")
+        return Reference(text, name, "method", lineno, not placeholder(name))
+    if _IDENT_ONLY.match(text):
+        return Reference(text, text, "symbol", lineno, codeish(text) and not placeholder(text))
+    return None
+
+
