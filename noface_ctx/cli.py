@@ -319,6 +319,8 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
             print(line)
         for w in report.warnings:
             print(f"{PROG}: warning: {w}", file=sys.stderr)
+        for path, why in report.not_judged:
+            print(f"{PROG}: {path}: not judged: {why}", file=sys.stderr)
     return report.exit_code
 
 

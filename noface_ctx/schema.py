@@ -123,6 +123,7 @@ class CheckReportJSON(TypedDict):
     docs: list[dict[str, Any]]  # per checked doc: path, slug, verdict, last_updated, reasons
     warnings: list[str]
     seconds: float
+    not_judged: list[dict[str, str]]  # {path, reason}: a doc given (or of the repository) that was not judged, and why
 
 
 # --------------------------------------------------------------------------- signals --json

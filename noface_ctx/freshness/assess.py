@@ -59,6 +59,7 @@ from noface_ctx.freshness.edits import Edits, edit_state
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
+    UNCOMMITTED,
     DocFreshness,
     changed_reason,
     from_json,
@@ -316,7 +317,8 @@ class DocJudge:
                 scans_with = scans
             plans = [(s, since) for s in scans_with if s.candidates and (since := self._since(s)) is not None]
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
-                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans])
+                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans],
+                self._dirty_files())
             self._changed(scans_with, index)
             record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
@@ -384,7 +386,7 @@ class DocJudge:
                                               counts=counts_for(s.doc, ref, self._ancestors(path)))
                     if got is not None:
                         commit, what = got
-                        label = commit.label() if commit is not None else "uncommitted edits"
+                        label = commit.label() if commit is not None else UNCOMMITTED
                         s.changed.append(ChangedRef(ref.ref, ref.line, path, label, what))
                         break
 

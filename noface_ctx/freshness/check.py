@@ -1,9 +1,12 @@
 """`check-docs` and the `noface-doc-freshness` pre-commit hook: stale docs as linter lines.
 
-Given paths (pre-commit passes the staged files), it checks the docs among them plus every doc
+Given paths (pre-commit passes the staged files), it checks the docs among them, every doc
 that references one of the code files among them (or a file deleted in the index, which
-pre-commit never passes); with no paths, every doc. Records (release notes, changelogs) are
-never checked. A removed name is an error (`stale-ref`); a changed definition is a warning
+pre-commit never passes), and every doc the uncommitted edits make stale, whatever file it
+names (a rename in src, examples and tests stales docs that name none of those files); with no
+paths, every doc. Every doc is judged whatever its size (`max_file_size_kb` is for prompts);
+a doc given that is not judged (a record: release notes, changelogs; a draft; a file the gate
+keeps out) gets a row saying why, and a path that is no file is an exit 2. A removed name is an error (`stale-ref`); a changed definition is a warning
 (`changed-ref`) unless `[context] fail_on_changes` makes it an error, or `fail_on_age` does
 for a doc older than `stale_after_days`. Never imports the embedding or ranking stages, nor the
 tree-sitter index: symbols come from `codebase.LightSymbols`.
@@ -14,13 +17,16 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx import git
 from noface_ctx.config import Config, load_config
+from noface_ctx.datatypes import FileEntry, RepoFiles
 from noface_ctx.docs.markup import is_record
+from noface_ctx.freshness.judgement import made_by_edits
+from noface_ctx.freshness.references import DOC_EXTS
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
 from noface_ctx.user_paths import checkable
 
@@ -57,6 +63,7 @@ class CheckReport:
     warnings: tuple[str, ...] = ()
     docs: tuple[dict[str, Any], ...] = ()  # per checked doc: path, slug, verdict, last_updated, reasons
     seconds: float = 0.0
+    not_judged: tuple[tuple[str, str], ...] = ()  # (path, why): docs given, or docs of the repository, not judged
 
     @property
     def exit_code(self) -> int:
@@ -74,6 +81,7 @@ class CheckReport:
             "findings": [f.to_dict() for f in self.findings],
             "docs": [dict(d) for d in self.docs],
             "warnings": list(self.warnings),
+            "not_judged": [{"path": p, "reason": why} for p, why in self.not_judged],
             "seconds": round(self.seconds, 3),
         }
 
@@ -90,10 +98,11 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     wanted = [checkable(p, root) for p in paths]  # a missing path is an error, as on every surface
     building = start_history(config)  # a first run: `git log` while the files are scanned
     repo_files = scan_repo(config)
-    docset = load_docs(config, repo_files, whole=False)  # freshness reads no sections
+    judged_files = with_large_docs(repo_files)  # the size limit is for prompts: every doc is judged
+    docset = load_docs(config, judged_files, whole=False)  # freshness reads no sections
     # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
     # (no parsers, no numpy) and writes no index cache into the user's repository.
-    fresh = assess_docs(docset.docs, repo_files, None, config, building=building)
+    fresh = assess_docs(docset.docs, judged_files, None, config, building=building)
     if building is not None:
         building()  # finished even when no doc needed it (all records): the next run has its index
     if wanted:
@@ -101,10 +110,17 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         code = {p for p in wanted if p not in doc_paths}
         if code and repo_files.has_git:
             code |= git.staged_deletions(root)
-        selected = [d for d in fresh.by_path.values() if d.path in wanted or d.files & code]
+        selected = [d for d in fresh.by_path.values() if d.path in wanted or d.files & code or made_by_edits(d)]
     else:
         selected = list(fresh.by_path.values())
-    selected = [d for d in selected if not is_record(d.path, config.context.record_dirs)]
+    records = {d.path for d in selected if is_record(d.path, config.context.record_dirs)}
+    selected = [d for d in selected if d.path not in records]
+    judged = {d.path for d in selected} | {d.path for d in fresh.by_path.values()}
+    drafts = {p for p in wanted if p not in judged and p in {f.path for f in judged_files.files}
+              and p.lower().endswith(DOC_SUFFIXES)}
+    not_judged = [(p, _why_not(p, judged_files, config, drafts)) for p in wanted
+                  if p not in judged or p in records]
+    not_judged = [(p, why) for p, why in not_judged if why]
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in doc_findings(d, config)]
     findings += _quarantined([doc for doc in docset.docs if doc.path in {d.path for d in selected}], config)
@@ -113,7 +129,33 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
          "reasons": list(d.staleness.reasons)}
         for d in selected
     )
-    return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0)
+    return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0, tuple(not_judged))
+
+
+DOC_SUFFIXES = tuple(f".{e}" for e in sorted(DOC_EXTS))
+
+
+def with_large_docs(repo_files: RepoFiles) -> RepoFiles:
+    """The scan with the docs kept out of prompts only for their size put back (as docs)."""
+    large = [FileEntry(e.path, repo_files.stats.get(e.path, (0, 0))[0], "doc") for e in repo_files.excluded
+             if e.category == "size" and e.path.lower().endswith(DOC_SUFFIXES)]
+    if not large:
+        return repo_files
+    paths = {f.path for f in large}
+    return replace(repo_files, files=repo_files.files + tuple(large),
+                   excluded=tuple(e for e in repo_files.excluded if e.path not in paths), _by_path={}, _excluded_by_path={})
+
+
+def _why_not(path: str, repo_files: RepoFiles, config: Config, drafts: set[str]) -> str:
+    """Why a path given was not judged ("" for a code file: it selects the docs naming it)."""
+    if is_record(path, config.context.record_dirs):
+        return "a record (release notes, changelog, history): never judged"
+    if path in drafts:
+        return "not a doc freshness reads (a draft, or outside the doc globs / vault)"
+    excluded = repo_files.exclusion(path)
+    if excluded is not None and path.lower().endswith(DOC_SUFFIXES):
+        return f"kept out by the file gate: {excluded.reason}"
+    return ""
 
 
 def doc_findings(d: DocFreshness, config: Config) -> list[Finding]:

@@ -24,6 +24,16 @@ class DocFreshness:
     age_flagged: bool = False  # older than stale_after_days, and a symbol it names changed since
 
 
+UNCOMMITTED = "uncommitted edits"  # what a finding names when the work tree's edits made it
+
+
+def made_by_edits(d: DocFreshness) -> bool:
+    """Whether the work tree's uncommitted edits made a finding of this doc (what a commit
+    about to be made would make stale)."""
+    st = d.staleness
+    return any(m.commit == UNCOMMITTED for m in st.missing) or any(c.commit == UNCOMMITTED for c in st.changed)
+
+
 def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str | None) -> MissingRef:
     """A removed name as reported: a member's suggestion keeps the rest of the dotted name."""
     if suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):

@@ -14,6 +14,7 @@ child's sha with a trailing `^`.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +28,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.definitions import replacements
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.judgement import missing_ref
+from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
@@ -46,20 +47,28 @@ class Presence:
     (processes; threads only wait for them) while the caller does other work; `result()`
     collects them and looks at parents."""
 
-    def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]]) -> None:
+    def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]],
+                 dirty: Iterable[str] = ()) -> None:
+        """`dirty`: files with uncommitted edits, searched at every commit too (the edits may be
+        what removed a name)."""
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
         for at, names, _editing in self.asks:
             wanted.setdefault(at.sha, set()).update(names)
         scopes = _touched_since(index, wanted)
+        edited = _code_files(dirty)
+        mark = "+" + hashlib.sha1("\0".join(edited).encode()).hexdigest()[:12] if edited else ""  # the answers' key
         self._pool = ThreadPoolExecutor(max_workers=2)  # each `git grep` is a process: two at a time
-        self._first = _Search(root, index, {sha: (sha, names, scopes.get(sha)) for sha, names in wanted.items()},
-                              self._pool)
+        self._first = _Search(root, index, {
+            sha + mark: (sha, names, sorted(set(scope) | set(edited)) if (scope := scopes.get(sha)) is not None else None)
+            for sha, names in wanted.items()}, self._pool)
+        self._mark = mark
 
     def result(self) -> list[Held]:
         """For each ask: the names found, with the commit and files."""
         try:
-            found = self._first.result()
+            first = self._first.result()
+            found = {key.removesuffix(self._mark) if self._mark else key: value for key, value in first.items()}
             out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)}
                                for at, names, _ in self.asks]
             narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
@@ -157,7 +166,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if removal is None:
                 continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
-            label = None if removal is None else removal[0].label() if removal[0] else "uncommitted edits"
+            label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
             s.missing.append(missing_ref(ref, lookup, suggestion, label))
             for path in held:
                 s.files.setdefault(path, ref.line)
