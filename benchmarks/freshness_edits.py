@@ -200,14 +200,21 @@ OPS = {"word": _op_word, "sub": _op_sub, "move": _op_move, "drop": _op_drop, "dr
        "git_mv": _op_git_mv}
 
 
-def apply_edits(root: Path, edits: list[dict[str, Any]], message: str) -> str:
-    """Apply `edits` in order and commit every change as one commit; its sha."""
+def apply_edits(root: Path, edits: list[dict[str, Any]], message: str, commit: bool = True) -> str:
+    """Apply `edits` in order and stage every change; commit it as one commit (its sha) unless
+    `commit` is false (then the staged paths, one per line: what a pre-commit hook is given)."""
     for op in edits:
         n = OPS[op["op"]](root, op)
         want = op.get("count")
         if n == 0 or (want is not None and n != want):
             raise RuntimeError(f"edit {op} changed {n} places (expected {want or 'some'})")
     git(root, "add", "-u")
+    if not commit:
+        return git(root, "diff", "--cached", "--name-only", "--diff-filter=ACMR")
+    return commit_staged(root, message)
+
+
+def commit_staged(root: Path, message: str) -> str:
     git(root, "-c", "user.name=Bench Developer", "-c", "user.email=dev@example.org", "commit", "-q",
         "--no-verify", "-m", message)
     return git(root, "rev-parse", "HEAD").strip()

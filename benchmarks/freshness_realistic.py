@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.freshness_edits import apply_edits, git, reset  # noqa: E402
+from benchmarks.freshness_edits import apply_edits, commit_staged, git, reset  # noqa: E402
 
 CASES = ROOT / "benchmarks" / "freshness_cases"
 RENAMES = ("rename", "class-rename", "keyword-rename", "move")
@@ -172,10 +172,17 @@ def run_case(case: dict[str, Any], clone: Path, cache: Path, pinned: str,
             reset(clone, case["checkout"])
             return score_case(case, check_docs(clone, cache), case["blame"], None)
         reset(clone, pinned)
-        sha = apply_edits(clone, case["edits"], case.get("message", f"benchmark: {case['id']}"))
+        staged = apply_edits(clone, case["edits"], "", commit=False).split()
+        hook = check_docs(clone, cache, *staged)  # what the pre-commit hook says about the staged change
+        sha = commit_staged(clone, case.get("message", f"benchmark: {case['id']}"))
         if case.get("later"):  # a later doc edit that leaves the stale reference as it was
             apply_edits(clone, case["later"], case.get("later_message", "docs: reword"))
-        return score_case(case, check_docs(clone, cache), sha, keys)
+        row = score_case(case, check_docs(clone, cache), sha, keys)
+        hooked = {f["path"] for f in hook["findings"] if mentions(f, case["names"])}
+        for doc in row["docs"]:
+            doc["hook_flagged"] = doc["path"] in hooked
+        row["hook_s"] = hook["wall_s"]
+        return row
     except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
         return {"id": case["id"], "group": case["group"], "kind": case["kind"], "error": str(exc)[:500],
                 "docs": [], "refs": [], "extra": []}
@@ -209,7 +216,9 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
     flagged = [(c, d) for c, d in docs if d["flagged"]]
     ren = [(c, d) for c, d in flagged if c["kind"] in RENAMES and d["suggestion_right"] is not None]
     defaults = [c for c in cases if c["kind"] == "default"]
+    hooked = [d for _, d in docs if "hook_flagged" in d]
     return {
+        "hook_names_expected_docs": ratio(sum(d["hook_flagged"] for d in hooked), len(hooked)),
         "cases": len(cases), "errors": [c["id"] for c in cases if c.get("error")],
         "expected_docs_flagged": recall(docs), "by_group": by_group, "by_case_kind": by_kind,
         "by_reference_kind": by_ref_kind,
@@ -226,7 +235,7 @@ def markdown(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     """Tables for the doc: the summary, then one row per case."""
     lines = ["| measure | value |", "|---|---|"]
     for key in ("cases", "expected_docs_flagged", "blame_right", "rename_suggests_new_name",
-                "default_changes_flagged", "extra_findings"):
+                "default_changes_flagged", "extra_findings", "hook_names_expected_docs"):
         lines.append(f"| {key.replace('_', ' ')} | {summary[key]} |")
     for g, v in summary["by_group"].items():
         lines.append(f"| expected docs flagged, group `{g}` | {v} |")
@@ -242,27 +251,52 @@ def markdown(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
         p = r["pinned"]
         lines.append(f"| {r['repo']} | `{r['commit'][:10]}` | {p['docs']} | {p['errors']} | {p['warnings']} "
                      f"| {p['per_100_docs']} | {p['cold_s']} |")
-    lines += ["", "| case | group | kind | docs flagged | blame right | suggestion right | extra |", "|---|---|---|---|---|---|---|"]
+    lines += ["", "| case | group | kind | docs flagged | blame right | suggestion right | extra | hook |",
+              "|---|---|---|---|---|---|---|---|"]
     for r in results:
         for c in r["cases"]:
             d = c["docs"]
             sug = [x for x in d if x["flagged"] and x["suggestion_right"] is not None]
             lines.append(f"| {c['id']} | {c['group']} | {c['kind']} | {sum(x['flagged'] for x in d)}/{len(d)} "
                          f"| {sum(x['blame_right'] for x in d if x['flagged'])}/{sum(x['flagged'] for x in d)} "
-                         f"| {sum(bool(x['suggestion_right']) for x in sug)}/{len(sug)} | {len(c['extra'])} |"
+                         f"| {sum(bool(x['suggestion_right']) for x in sug)}/{len(sug)} | {len(c['extra'])} "
+                         f"| {_hook_cell(d)} |"
                          + (f" error: {c['error'][:80]}" if c.get("error") else ""))
     return "\n".join(lines) + "\n"
 
 
+def _hook_cell(docs: list[dict[str, Any]]) -> str:
+    hooked = [d for d in docs if "hook_flagged" in d]
+    return f"{sum(d['hook_flagged'] for d in hooked)}/{len(hooked)}" if hooked else "–"
+
+
+def compare(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Expected docs flagged in one run and not in the other (two `--json` files)."""
+    def flagged(run: dict[str, Any]) -> dict[tuple[str, str], bool]:
+        return {(c["id"], d["path"]): d["flagged"] for r in run["results"] for c in r["cases"] for d in c["docs"]}
+
+    before, after = flagged(old), flagged(new)
+    return [f"{'now flagged' if after[k] else 'no longer flagged'}: {k[0]} {k[1]}"
+            for k in sorted(before.keys() & after.keys()) if before[k] != after[k]]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--clones", type=Path, required=True, help="folder of scratch clones, one per repository name")
+    ap.add_argument("--clones", type=Path, help="folder of scratch clones, one per repository name")
     ap.add_argument("--cases", type=Path, default=CASES)
     ap.add_argument("--repo", action="append", help="only these repositories")
     ap.add_argument("--case", action="append", help="only these case ids")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
+    ap.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"),
+                    help="only list the expected docs two --json runs disagree on")
     args = ap.parse_args(argv)
+    if args.compare:
+        old, new = (json.loads(p.read_text()) for p in args.compare)
+        print("\n".join(compare(old, new)) or "no difference")
+        return 0
+    if not args.clones:
+        ap.error("--clones is required")
     t = time.perf_counter()
     results = []
     for spec in load_cases(args.cases, args.repo):

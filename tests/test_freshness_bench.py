@@ -125,6 +125,7 @@ def test_cases_run_on_a_clone_and_are_scored(tmp_path):
     doc = rename["docs"][0]
     assert doc["flagged"] and doc["blame_right"] and doc["suggestion_right"], doc
     assert doc["blame"] and rename["blame_expected"].startswith(doc["blame"][:7])
+    assert doc["hook_flagged"]  # check-docs on the staged code files, before the commit
     assert rename["refs"] == [{"path": "docs/guide.md", "line": 3, "kind": "md-span", "flagged": True,
                                "line_exact": True}]
     assert rename["extra"] == [] and laundered["extra"] == []
@@ -137,7 +138,15 @@ def test_cases_run_on_a_clone_and_are_scored(tmp_path):
     assert summary["expected_docs_flagged"].startswith(f"{flagged}/2")
     assert summary["by_group"]["new"].startswith("1/1")
     assert summary["by_reference_kind"]["md-span"]["doc_flagged"].startswith(f"{flagged}/2")
-    assert "| tiny-rename | new | rename | 1/1 | 1/1 | 1/1 | 0 |" in R.markdown([result], summary)
+    assert "| tiny-rename | new | rename | 1/1 | 1/1 | 1/1 | 0 | 1/1 |" in R.markdown([result], summary)
+
+
+def test_compare_lists_docs_two_runs_disagree_on():
+    def run(flags):
+        return {"results": [{"cases": [{"id": "c", "docs": [{"path": p, "flagged": f} for p, f in flags.items()]}]}]}
+
+    old, new = run({"a.md": False, "b.md": True, "c.md": True}), run({"a.md": True, "b.md": False, "c.md": True})
+    assert R.compare(old, new) == ["now flagged: c a.md", "no longer flagged: c b.md"]
 
 
 def test_scoring_reads_names_not_commit_subjects():
