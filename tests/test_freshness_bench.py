@@ -120,6 +120,7 @@ def test_cases_run_on_a_clone_and_are_scored(tmp_path):
     spec = R.load_cases(tmp_path / "cases")[0]
     result = R.run_repo(spec, tmp_path / "clones" / "tiny", None)
     assert result["pinned"]["docs"] >= 2 and result["pinned"]["errors"] == 0
+    assert result["pinned"]["false_alarms"] == 0 and result["pinned"]["false_per_100_docs"] == 0.0
     rename, laundered = result["cases"]
     assert "error" not in rename and "error" not in laundered, result["cases"]
     doc = rename["docs"][0]
