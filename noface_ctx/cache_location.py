@@ -44,9 +44,11 @@ def prepare_cache_dir(target: Path, root: Path) -> None:
         return  # outside the repository: git cannot track it
     import subprocess
 
+    from noface_ctx import git
+
     try:
-        out = subprocess.run(["git", "-C", str(root), "ls-files", "-z", "--", rel.as_posix() or "."],
-                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL)
+        out = subprocess.run(git.argv(root, "ls-files", "-z", "--", rel.as_posix() or "."),
+                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL, env=git.env())
     except (OSError, subprocess.TimeoutExpired):
         return
     if out.returncode == 0:

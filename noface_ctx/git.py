@@ -1,4 +1,12 @@
-"""Every `git` subprocess goes through here. NUL-separated output so odd file names survive."""
+"""Every `git` subprocess goes through here. NUL-separated output so odd file names survive.
+
+A repository handed over as a directory brings its own `.git/config`, and git runs programs that
+config names even for read-only commands: `core.fsmonitor` (ls-files, diff), clean/smudge filters
+(`filter.*`, when diff hashes a work-tree file), `diff.*.textconv` and `diff.external` (diffs),
+`gpg.program` (log with `log.showSignature`), `core.sshCommand` and remote helpers (the lazy
+fetch of a partial clone). `argv` turns every one of them off on the command line, which wins
+over every config file: no command here runs a program the repository chose.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +18,7 @@ from pathlib import Path
 from typing import IO
 
 from noface_ctx.errors import NofaceError
+from noface_ctx.state import Memo, memo
 
 # Inside a pre-commit hook git exports GIT_INDEX_FILE, GIT_DIR, ... for the outer repository;
 # inheriting them would make our calls read the wrong index or repository.
@@ -22,17 +31,85 @@ class GitError(NofaceError):
     """A git command failed, or git is not installed (the CLI exits 2 with the message)."""
 
 
-def _env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in _STRIP_ENV}
-    env.setdefault("GIT_OPTIONAL_LOCKS", "0")
-    return env
+# `-c` settings that keep a read-only command from running anything a config file names.
+_SAFE_CONFIG = (
+    "core.quotepath=off",
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "core.pager=cat",
+    "core.sshCommand=false",
+    "protocol.allow=never",  # no transport at all: a partial clone's lazy fetch fails instead
+    "credential.helper=",
+    "log.showSignature=false",
+    "gpg.program=false",
+    "gpg.ssh.program=false",
+    "gpg.x509.program=false",
+)
+# subcommand -> options that keep it from running diff drivers or text conversions
+_SAFE_OPTIONS = {"diff": ("--no-ext-diff", "--no-textconv"), "log": ("--no-ext-diff", "--no-textconv"),
+                 "show": ("--no-ext-diff", "--no-textconv"), "grep": ("--no-textconv",)}
+_FILTER_KEYS = ("clean", "smudge", "process")
+
+
+def env() -> dict[str, str]:
+    """The environment of every git call: none of an outer hook's GIT_DIR & co., no optional
+    locks (a read never rewrites the index), no lazy fetch (git >= 2.44), no prompt."""
+    out = {k: v for k, v in os.environ.items() if k not in _STRIP_ENV}
+    out.setdefault("GIT_OPTIONAL_LOCKS", "0")
+    out["GIT_NO_LAZY_FETCH"] = "1"
+    out["GIT_TERMINAL_PROMPT"] = "0"
+    return out
+
+
+_env = env
+
+
+def argv(root: str | Path, *args: str) -> list[str]:
+    """`git -C root` with every program-running setting turned off (`_SAFE_CONFIG`, the
+    repository's filter drivers emptied), then `args`, with `_SAFE_OPTIONS` after a subcommand."""
+    safe = [f for setting in (*_SAFE_CONFIG, *_filter_overrides(root)) for f in ("-c", setting)]
+    if args and args[0] in _SAFE_OPTIONS:
+        args = (args[0], *_SAFE_OPTIONS[args[0]], *args[1:])
+    return ["git", "--no-pager", "-C", str(root), *safe, *args]
+
+
+# (root, .git/config's stat) -> the `-c` settings that empty the filter drivers its config defines
+_FILTERS: Memo[tuple[str, tuple[int, int]], tuple[str, ...]] = memo("git.filter_drivers", maxsize=32)
+
+
+def _filter_overrides(root: str | Path) -> tuple[str, ...]:
+    """Filter drivers (`filter.NAME.clean` / `smudge` / `process`) defined in any config git
+    reads for `root`, emptied and made optional: `git diff` against the work tree would run them
+    on files `.gitattributes` marks. Read once per repository while its `.git/config` is unchanged."""
+    try:
+        st = os.stat(os.path.join(root, ".git", "config"))
+        stamp = (st.st_mtime_ns, st.st_size)
+    except OSError:
+        stamp = (0, 0)
+    key = (str(root), stamp)
+    known = _FILTERS.get(key)
+    if known is not None:
+        return known
+    try:
+        proc = subprocess.run(
+            ["git", "--no-pager", "-C", str(root), *(f for s in _SAFE_CONFIG for f in ("-c", s)),
+             "config", "-z", "--name-only", "--get-regexp", r"^filter\..+\.(clean|smudge|process)$"],
+            capture_output=True, stdin=subprocess.DEVNULL, env=env(),
+        )
+        names = proc.stdout.decode("utf-8", "surrogateescape").split("\0")
+    except OSError:
+        names = []
+    drivers = sorted({n[len("filter."):n.rfind(".")] for n in names if n.startswith("filter.") and n.count(".") >= 2})
+    found = tuple(f"filter.{d}.{k}=" for d in drivers for k in _FILTER_KEYS) + tuple(
+        f"filter.{d}.required=false" for d in drivers)
+    return _FILTERS.put(key, found)
 
 
 def run(root: str | Path, *args: str, check: bool = True) -> str:
     """Run `git -C root args...` and return stdout (decoded, surrogate-escaped)."""
     try:
         proc = subprocess.run(
-            ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+            argv(root, *args),
             capture_output=True,
             env=_env(),
         )
@@ -61,9 +138,10 @@ def ls_files(root: str | Path) -> list[str]:
 def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
     """Stream the NUL-separated tokens of `git -C root args...` (stderr discarded)."""
     proc = subprocess.Popen(
-        ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+        argv(root, *args),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
         env=_env(),
     )
     assert proc.stdout is not None
@@ -133,7 +211,7 @@ def start(root: str | Path, *args: str) -> subprocess.Popen[bytes]:
     listing such as `ls-files --others` can run while the caller works; read `.stdout`, then `.wait()`."""
     try:
         return subprocess.Popen(
-            ["git", "-C", str(root), "-c", "core.quotepath=off", *args],
+            argv(root, *args),
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=_env(),
         )
     except FileNotFoundError:
@@ -143,8 +221,8 @@ def start(root: str | Path, *args: str) -> subprocess.Popen[bytes]:
 def is_ignored(root: str | Path, path: str) -> bool | None:
     """Whether git ignores `path` (tracked files never are); None when `root` is not a work tree."""
     try:
-        proc = subprocess.run(["git", "-C", str(root), "check-ignore", "-q", "--", path],
-                              capture_output=True, env=_env())
+        proc = subprocess.run(argv(root, "check-ignore", "-q", "--", path),
+                              capture_output=True, stdin=subprocess.DEVNULL, env=_env())
     except FileNotFoundError:
         return None
     return {0: True, 1: False}.get(proc.returncode)
@@ -184,8 +262,8 @@ def iter_history(root: str | Path, since: str | None = None) -> Iterator[tuple[s
 
 def is_ancestor(root: str | Path, old: str, new: str = "HEAD") -> bool:
     try:
-        return subprocess.run(["git", "-C", str(root), "merge-base", "--is-ancestor", old, new],
-                              capture_output=True, env=_env()).returncode == 0
+        return subprocess.run(argv(root, "merge-base", "--is-ancestor", old, new),
+                              capture_output=True, stdin=subprocess.DEVNULL, env=_env()).returncode == 0
     except FileNotFoundError:
         return False
 
@@ -249,7 +327,7 @@ class Blobs:
     def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
         if self._proc is None:
             self._proc = subprocess.Popen(
-                ["git", "-C", str(self.root), "cat-file", "--batch"],
+                argv(self.root, "cat-file", "--batch"),
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
             )
         assert self._proc.stdin is not None and self._proc.stdout is not None
