@@ -1,4 +1,4 @@
-"""Command line: `preview`, `index`, `check-docs`, `signals`, `mcp`, `run`. The single error boundary.
+"""Command line: `init`, `preview`, `index`, `check-docs`, `signals`, `mcp`, `run`. The single error boundary.
 
 Each subcommand imports its stage when called, so `check-docs` (the pre-commit hook) never
 pays for ranking or embeddings. Exit codes: 0 ok, 1 findings, 2 usage/config/input error,
@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Build focused implementation prompts for coding agents.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("init", help="write a commented .noface.toml for this repository (docs, commands, budget)")
+    p.add_argument("--repo", default=None, metavar="DIR",
+                   help="the repository (default: the git top-level holding the current directory, else it)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing .noface.toml that differs")
 
     p = sub.add_parser("preview", help="print the prompt for an issue (summary on stderr)")
     p.add_argument("issue", metavar="ISSUE", help="beads id, path to .json/.md/.txt, or - for stdin")
@@ -141,6 +146,25 @@ def _load_config(args: argparse.Namespace) -> Config:
     if not Path(args.repo).is_dir():
         raise UsageError(f"--repo {args.repo}: not a directory")
     return load_config(args.repo, args.config, embedding_model=model)
+
+
+# --------------------------------------------------------------------------- init
+
+
+def _cmd_init(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx import git
+    from noface_ctx.init_project import init_project, init_summary
+
+    if args.repo is None:  # the one command that may start a project where none is yet
+        root = git.toplevel(Path.cwd()) or Path.cwd()
+    elif not Path(args.repo).is_dir():
+        raise UsageError(f"--repo {args.repo}: not a directory")
+    else:
+        root = Path(args.repo)
+    summary, next_steps = init_summary(init_project(root, force=args.force), args.repo)
+    print(summary, file=sys.stderr)
+    print(next_steps)
+    return 0
 
 
 # --------------------------------------------------------------------------- preview
@@ -331,10 +355,10 @@ def _cmd_signals(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.signals.parse import parse_signals_detailed
     from noface_ctx.signals.respond import resolve_requests
 
-    config = _load_config(args)
+    config = _load_config(args) if args.resolve else None  # parsing alone needs no repository
     text = _read_source(args.source, stdin)
     parsed = parse_signals_detailed(text)
-    if not args.resolve:
+    if config is None:
         if args.json:
             _emit(json.dumps(parsed.to_dict(), indent=2, ensure_ascii=False))
         else:
@@ -390,6 +414,7 @@ def _cmd_trust(args: argparse.Namespace, stdin: TextIO) -> int:
 # --------------------------------------------------------------------------- helpers
 
 _COMMANDS: dict[str, Callable[..., int]] = {
+    "init": _cmd_init,
     "preview": _cmd_preview,
     "index": _cmd_index,
     "check-docs": _cmd_check_docs,

@@ -25,7 +25,7 @@ else:  # pragma: no cover
 
 from noface_ctx.cache_location import prepare_cache_dir, repo_key, user_cache_base
 from noface_ctx.docs.markup import RECORD_DIRS
-from noface_ctx.errors import ConfigError
+from noface_ctx.errors import ConfigError, UsageError
 from noface_ctx.model_choice import DEFAULT_MODEL, choose_model
 from noface_ctx.state import Memo, memo
 
@@ -393,8 +393,9 @@ def _display(source: Path | None, root: Path) -> str:
 
 def find_root(start: str | Path = ".") -> Path:
     """The repository that holds `start`: the git top-level, else (outside git) the nearest
-    directory at or above `start` holding `.noface.toml`, else `start` itself. Used when no
-    `--repo` is given, so a command run from a subdirectory sees the whole repository."""
+    directory at or above `start` holding `.noface.toml`. Used when no `--repo` is given, so a
+    command run from a subdirectory sees the whole repository. Never the current directory by
+    default: outside both, `UsageError` (a scratch folder must not silently become a project)."""
     from noface_ctx import git
 
     here = Path(start).resolve()
@@ -404,4 +405,7 @@ def find_root(start: str | Path = ".") -> Path:
     for d in (here, *here.parents):
         if (d / CONFIG_NAME).is_file():
             return d
-    return here
+    raise UsageError(NO_PROJECT, where=str(here))
+
+
+NO_PROJECT = "not inside a git repository or a noface project; pass --repo or run `noface-ctx init`"

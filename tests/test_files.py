@@ -433,3 +433,33 @@ def test_a_committed_stored_scan_is_never_read(repo_factory):
     _new_process()
     _, excl = by_path(scan_repo(load_config(repo)))
     assert excl[".env"].category == "secret"
+
+
+def test_python_environments_are_recognised_by_pyvenv_cfg_or_conda_meta_whatever_their_name(tmp_path):
+    """Not by folder name: `env/`, `tools/py311/` and a conda prefix are environments because of
+    what they hold; each is left out as one exclusion, in git's listing and in a walk alike."""
+    from conftest import make_repo
+
+    files = {
+        "src/app.py": "def main():\n    return 1\n",
+        "env/pyvenv.cfg": "home = /usr/bin\n",
+        "env/lib/python3.11/site-packages/requests/api.py": "def get(url):\n    return url\n",
+        "tools/py311/pyvenv.cfg": "home = /usr/bin\n",
+        "tools/py311/lib/site.py": "def site():\n    pass\n",
+        "opt/conda/conda-meta/history": "==> 2024 <==\n",
+        "opt/conda/lib/numpy_stub.py": "def array():\n    pass\n",
+        "docs/pyvenv-notes.md": "# Notes\n\nA pyvenv.cfg marks an environment.\n",
+    }
+    gitted = make_repo(tmp_path / "gitted", {"src/app.py": files["src/app.py"]})
+    plain = tmp_path / "plain"
+    for root in (gitted, plain):
+        for rel, text in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+        rf = scan_repo(load_config(root))
+        paths = {f.path for f in rf.files}
+        assert paths == {"src/app.py", "docs/pyvenv-notes.md"}, (root, paths)
+        envs = {e.path: e.reason for e in rf.excluded if "Python environment" in e.reason}
+        assert envs == {"env/": "Python environment (holds pyvenv.cfg)",
+                        "tools/py311/": "Python environment (holds pyvenv.cfg)",
+                        "opt/conda/": "Python environment (holds conda-meta/)"}, root

@@ -38,7 +38,7 @@ from noface_ctx.files.rules import (
     norm_path,
 )
 from noface_ctx.files.secrets import find_secret, is_secret_path
-from noface_ctx.files.walk import ignored, walk_cached
+from noface_ctx.files.walk import ignored, split_environments, walk_cached
 from noface_ctx.state import Memo, memo
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
@@ -88,6 +88,11 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
         more = _unique(sorted(untracked.split("\0")) if others.returncode == 0 else (), seen)
         paths += more
         stamps += _stamps(prefix, more)
+        kept, pruned = split_environments(paths)  # an environment git lists (not ignored) stays out
+        if pruned:
+            keep = set(kept)
+            stamps = [st for p, st in zip(paths, stamps, strict=True) if p in keep]
+            paths = kept
     else:
         warnings.append(f"not a git repository: {root} (walked the tree honouring .gitignore files)")
         walked, pruned = walk_cached(root, RACY_NS, EXCLUDED_DIRS, PACKAGE_NAMED_DIRS)

@@ -1,6 +1,10 @@
 """The repository's files without git: a walk honouring `.gitignore` files, kept in memory
 while no directory it visited changed (adding, removing or renaming a file changes its
-directory's mtime), so a warm rescan stats directories instead of walking them (issue #4)."""
+directory's mtime), so a warm rescan stats directories instead of walking them (issue #4).
+
+Python environments are recognised by what makes them one, not by their folder's name: a
+directory holding `pyvenv.cfg` (venv, virtualenv, uv) or `conda-meta/` (conda) is left out
+wherever it sits and whatever it is called, by the walk and in git's listing alike."""
 
 from __future__ import annotations
 
@@ -68,6 +72,10 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
             rel = f"{rel_dir}/{d}" if rel_dir else d
             if d in (".git", ".noface") or ignored(chain, rel + "/"):
                 continue
+            marker = environment_marker(os.path.join(dirpath, d))
+            if marker:
+                pruned.append(Excluded(rel + "/", environment_reason(marker), "path"))
+                continue
             if d in excluded_dirs and not (d in package_dirs and os.path.isfile(os.path.join(dirpath, d, "__init__.py"))):
                 pruned.append(Excluded(rel + "/", f"{d}/ directory (built-in exclusion)", "path"))
                 if d in package_dirs:
@@ -80,6 +88,34 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
             if not ignored(chain, rel):
                 found.append(rel)
     return sorted(found), pruned, watch
+
+
+def environment_marker(directory: str) -> str:
+    """`pyvenv.cfg` or `conda-meta/` when `directory` is a Python environment, else ''."""
+    if os.path.isfile(os.path.join(directory, "pyvenv.cfg")):
+        return "pyvenv.cfg"
+    return "conda-meta/" if os.path.isdir(os.path.join(directory, "conda-meta")) else ""
+
+
+def environment_reason(marker: str) -> str:
+    return f"Python environment (holds {marker})"
+
+
+def split_environments(paths: list[str]) -> tuple[list[str], list[Excluded]]:
+    """(paths outside Python environments, one exclusion per environment) for a listing from git:
+    an environment is recognised by its own `pyvenv.cfg` or `conda-meta/…` among the paths."""
+    envs: dict[str, str] = {}
+    for path in paths:
+        parts = path.split("/")
+        if len(parts) > 1 and parts[-1] == "pyvenv.cfg":
+            envs.setdefault("/".join(parts[:-1]) + "/", "pyvenv.cfg")
+        elif "conda-meta" in parts[1:-1]:
+            envs.setdefault("/".join(parts[: parts.index("conda-meta", 1)]) + "/", "conda-meta/")
+    if not envs:
+        return paths, []
+    prefixes = tuple(envs)
+    kept = [p for p in paths if not p.startswith(prefixes)]
+    return kept, [Excluded(d, environment_reason(m), "path") for d, m in sorted(envs.items())]
 
 
 def ignored(chain: list[tuple[str, pathspec.GitIgnoreSpec]], rel: str) -> bool:

@@ -11,6 +11,7 @@ import pytest
 
 from noface_ctx.cli import main
 from noface_ctx.config import find_root
+from noface_ctx.errors import UsageError
 from tests.conftest import make_repo
 
 MARK = "FORBIDDEN-ANSWER-MARKER-0d2"
@@ -56,10 +57,34 @@ def test_find_root_outside_git_walks_up_to_noface_toml(tmp_path):
     top = tmp_path / "plain"
     (top / "a" / "b").mkdir(parents=True)
     (top / ".noface.toml").write_text("")
-    if find_root(tmp_path) != tmp_path.resolve():
+    from noface_ctx import git
+
+    if git.toplevel(tmp_path) is not None:
         pytest.skip("the temp dir is inside a git work tree here")
     assert find_root(top / "a" / "b") == top.resolve()
     assert find_root(top) == top.resolve()
+
+
+def test_outside_git_and_any_project_every_command_exits_2_and_says_what_to_do(tmp_path, monkeypatch, capsys):
+    """Never the current directory by default: a scratch folder (here with a virtualenv and
+    notes in it) does not silently become the repository."""
+    from noface_ctx import git
+
+    scratch = tmp_path / "scratch"
+    (scratch / "notes").mkdir(parents=True)
+    (scratch / "notes" / "issue.md").write_text("# Tidy the notes\n\nSomething.\n")
+    if git.toplevel(scratch) is not None:
+        pytest.skip("the temp dir is inside a git work tree here")
+    with pytest.raises(UsageError, match="not inside a git repository or a noface project"):
+        find_root(scratch)
+    monkeypatch.chdir(scratch)
+    for argv in (["preview", "notes/issue.md"], ["index", "--no-embed"], ["check-docs"], ["signals", "--resolve"],
+                 ["mcp"], ["run", "notes/issue.md", "--agent", "true"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.strip().endswith("not inside a git repository or a noface project; pass --repo or run "
+                                    "`noface-ctx init`"), (argv, err)
+        assert "Traceback" not in err
 
 
 def test_explicit_repo_still_wins(tmp_path, monkeypatch, capsys):
