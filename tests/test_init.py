@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tomllib
-
 from conftest import make_repo
 
 from noface_ctx.cli import main
