@@ -39,8 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("init", help="write a commented .noface.toml for this repository (docs, commands, budget)")
-    p.add_argument("--repo", default=None, metavar="DIR",
-                   help="the repository (default: the git top-level holding the current directory, else it)")
+    p.add_argument("--repo", default=None, metavar="DIR", help="default: the git top-level, else the current directory")
     p.add_argument("--force", action="store_true", help="overwrite an existing .noface.toml that differs")
 
     p = sub.add_parser("preview", help="print the prompt for an issue (summary on stderr)")
@@ -148,23 +147,10 @@ def _load_config(args: argparse.Namespace) -> Config:
     return load_config(args.repo, args.config, embedding_model=model)
 
 
-# --------------------------------------------------------------------------- init
-
-
 def _cmd_init(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx import git
-    from noface_ctx.init_project import init_project, init_summary
+    from noface_ctx.init_project import run_from_args
 
-    if args.repo is None:  # the one command that may start a project where none is yet
-        root = git.toplevel(Path.cwd()) or Path.cwd()
-    elif not Path(args.repo).is_dir():
-        raise UsageError(f"--repo {args.repo}: not a directory")
-    else:
-        root = Path(args.repo)
-    summary, next_steps = init_summary(init_project(root, force=args.force), args.repo)
-    print(summary, file=sys.stderr)
-    print(next_steps)
-    return 0
+    return run_from_args(args)
 
 
 # --------------------------------------------------------------------------- preview

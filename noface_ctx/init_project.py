@@ -10,9 +10,11 @@ differs is kept unless `--force`.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import os
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -151,6 +153,22 @@ def init_summary(result: InitResult, repo_arg: str | None) -> tuple[str, str]:
     steps = (f"next:\n  noface-ctx index{repo}\n  noface-ctx preview ISSUE{repo}   "
              "# ISSUE: a beads id, or a .md file (first heading: the title)")
     return "\n".join(lines), steps
+
+
+def run_from_args(args: argparse.Namespace) -> int:
+    """`noface-ctx init [--repo DIR] [--force]`: the summary on stderr, the next commands on stdout."""
+    from noface_ctx import git
+
+    if args.repo is None:  # the one command that may start a project where none is yet
+        root = git.toplevel(Path.cwd()) or Path.cwd()
+    elif not Path(args.repo).is_dir():
+        raise UsageError(f"--repo {args.repo}: not a directory")
+    else:
+        root = Path(args.repo)
+    summary, next_steps = init_summary(init_project(root, force=args.force), args.repo)
+    print(summary, file=sys.stderr)
+    print(next_steps)
+    return 0
 
 
 def _project_name(root: Path) -> tuple[str, str]:
