@@ -20,6 +20,7 @@ from noface_ctx.wording import (
     NOT_LISTED_LOW,
     RELEVANT_REASON,
     REQUIRED_REASON,
+    WEAK_NOT_POINTED,
     already_shown,
     beyond_k,
     item_label,
@@ -34,6 +35,10 @@ ITEM_OVERHEAD = 2
 # Forms that contain every line of their candidate: code inside them is not repeated.
 COMPLETE_FORMS = frozenset({"full", "range", "whole", "file"})
 _MAX_ROUNDS = 8
+MAX_POINTERS = 12  # one-line pointers to weakly ranked code, at most
+POINTER = "pointer"  # their form's label
+TEST_SHARE = 0.15  # share of the code budget kept for the tests beside the code ...
+TEST_MAX = 1500  # ... and at most this many tokens
 # At most this share of the room goes to OMITTED CONTEXT lines: context first, pointers second.
 OMITTED_SHARE = 0.25
 _REQUIRED_PREFIX = REQUIRED_REASON
@@ -78,6 +83,7 @@ def select(
     max_omitted: int = 15,
     list_code_above: float = float("-inf"),
     outlines: Sequence[Candidate] = (),
+    tests: Sequence[Candidate] = (),
 ) -> Selection:
     """Choose a form for each candidate that fits in `available` tokens, or omit it.
 
@@ -87,8 +93,11 @@ def select(
     `Selection.skipped` keeps the other decisions (duplicates, unlisted omissions) for the report.
     Ranked (not required) code scoring at or below `list_code_above` is not worth a pointer line:
     when it does not fit it goes to `skipped`, not `omitted`.
-    `outlines` are class outlines (`path`, `ref` = the class): the first method of a class placed
-    without its class's own block is followed by that outline when it fits (see `_outline`).
+    `outlines` are class outlines (`path`, `ref` = the class): a method of a class placed
+    without its class's own block brings that outline when it fits in what the ranked items left
+    (see `_outline`): an outline never takes a ranked definition's place. `tests` (tests beside
+    the code: pointers, then test functions) get a reserved share of the code budget
+    (`TEST_SHARE`, at most `TEST_MAX` and what they need).
     `Selection.code` comes grouped by file (`grouped`).
     """
     available = max(0, int(available))
@@ -96,7 +105,7 @@ def select(
     reserve = 0
     for _ in range(_MAX_ROUNDS):
         packer, docs_budget, code_budget = _pack(
-            doc_candidates, code_candidates, available - reserve, docs_share, max_docs, outlines
+            doc_candidates, code_candidates, available - reserve, docs_share, max_docs, outlines, tests
         )
         worth, low = _worth_listing(packer.omitted, list_code_above)
         listed, beyond_cap = _cap_omitted(worth, max_omitted)
@@ -119,7 +128,7 @@ def select(
         docs_budget=docs_budget,
         code_budget=code_budget,
         skipped=tuple(skipped),
-        unlisted=len(beyond_cap),
+        unlisted=len(beyond_cap) + len(low),  # weak matches that did not fit are left out too: never "none"
     )
 
 
@@ -134,13 +143,14 @@ def _pack(
     docs_share: float,
     max_docs: int,
     outlines: Sequence[Candidate] = (),
+    tests: Sequence[Candidate] = (),
 ) -> tuple[_Packer, int, int]:
     packer = _Packer()
     room = max(0, room)
     docs_budget = int(room * min(max(docs_share, 0.0), 1.0))
     docs_used = _pack_docs(packer, doc_candidates, docs_budget, max_docs)
     code_budget = room - docs_used
-    _pack_code(packer, code_candidates, code_budget, outlines)
+    _pack_code(packer, code_candidates, code_budget, outlines, tests)
     return packer, docs_budget, code_budget
 
 
@@ -168,17 +178,65 @@ def _pack_docs(packer: _Packer, candidates: Sequence[Candidate], budget: int, ma
 
 
 def _pack_code(packer: _Packer, candidates: Sequence[Candidate], budget: int,
-               outlines: Sequence[Candidate] = ()) -> int:
-    """Required (manifest) items first, then ranked items in order; never repeat lines."""
+               outlines: Sequence[Candidate] = (), tests: Sequence[Candidate] = ()) -> int:
+    """Required (manifest) items first, then ranked items in order, leaving the tests' share;
+    then the tests; then, from what is left, the outlines of the classes whose methods were
+    placed. Never repeat lines."""
     used = _pack_required(packer, [c for c in candidates if c.required], budget)
-    by_class = {(o.path, o.ref): o for o in outlines}
+    test_room = test_share(budget - used, tests)
+    placed: list[Candidate] = []
+    pointers = 0
     for cand in candidates:
         if not cand.required:
-            took = _place(packer, cand, cand.forms, budget - used)
+            if is_pointer(cand):
+                pointers += 1
+                if pointers > MAX_POINTERS:
+                    packer.skipped.append(_omit(cand, WEAK_NOT_POINTED))
+                    continue
+            took = _place(packer, cand, cand.forms, budget - used - test_room)
             used += took
-            if took and by_class:
-                used += _outline(packer, cand, by_class, budget - used)
-    return used
+            if took:
+                placed.append(cand)
+    for cand in tests:
+        used += _place(packer, cand, cand.forms, budget - used)
+    by_class = {(o.path, o.ref): o for o in outlines}
+    for cand in placed if by_class else ():
+        used += _outline(packer, cand, by_class, budget - used)
+    return used - _drop_named_pointers(packer)
+
+
+def _drop_named_pointers(packer: _Packer) -> int:
+    """Pointers to members of a class whose block or outline is shown go: the outline already
+    names them and how to fetch them. The tokens freed."""
+    shown = {(c.candidate.path, c.candidate.ref) for c in packer.chosen_code if c.form.label != POINTER}
+    freed = 0
+    kept: list[Chosen] = []
+    for item in packer.chosen_code:
+        c = item.candidate
+        if item.form.label == POINTER and c.ref and (c.path, c.ref.rpartition(".")[0]) in shown:
+            packer.skipped.append(_omit(c, already_shown(_label(replace(c, ref=c.ref.rpartition(".")[0])))))
+            freed += item.form.tokens + ITEM_OVERHEAD
+        else:
+            kept.append(item)
+    packer.chosen_code[:] = kept
+    return freed
+
+
+def is_pointer(cand: Candidate) -> bool:
+    """A ranked candidate offered only as a one-line pointer (its evidence is weak)."""
+    return len(cand.forms) == 1 and cand.forms[0].label == POINTER
+
+
+def weak_unlisted(candidates: Sequence[Candidate]) -> int:
+    """How many pointer-only candidates the packer will leave unlisted (over `MAX_POINTERS`)."""
+    return max(0, sum(1 for c in candidates if not c.required and is_pointer(c)) - MAX_POINTERS)
+
+
+def test_share(room: int, tests: Sequence[Candidate]) -> int:
+    """Tokens kept for the tests beside the code: what they need, at most `TEST_SHARE` of the
+    code budget and `TEST_MAX`."""
+    need = sum(c.forms[0].tokens + ITEM_OVERHEAD for c in tests if c.forms)
+    return max(0, min(need, int(room * TEST_SHARE), TEST_MAX))
 
 
 def _outline(packer: _Packer, cand: Candidate, outlines: Mapping[tuple[str, str], Candidate], room: int) -> int:
@@ -195,7 +253,7 @@ def _outline(packer: _Packer, cand: Candidate, outlines: Mapping[tuple[str, str]
     form = outline.forms[0]
     if form.tokens + ITEM_OVERHEAD > room:
         return 0
-    packer.chosen_code.insert(len(packer.chosen_code) - 1, Chosen(outline, form))
+    packer.chosen_code.append(Chosen(outline, form))
     return form.tokens + ITEM_OVERHEAD
 
 

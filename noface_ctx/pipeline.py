@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
-from noface_ctx.budget import above_floor, select
+from noface_ctx.budget import above_floor, select, weak_unlisted
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
@@ -277,13 +277,15 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
     doc_cands = _allowed(doc_rank.candidates, files, issue, run, cfg)
     code_cands, below = above_floor(_allowed(code_rank.candidates, files, issue, run, cfg), CODE_FLOOR)
     outlines = _allowed(code_rank.outlines, files, issue, run, cfg)
+    tests = _allowed(code_rank.tests, files, issue, run, cfg)
     no_docs, no_code = _empty_reasons(docset, files, doc_cands, code_cands, doc_rank.k)
+    below += code_rank.weak + weak_unlisted(code_cands)  # weak code not offered, or past the pointer cap
     note = floor_note(below) if code_cands else ""  # with nothing above the floor, no_code says it
     fixed = _fit_fixed(cfg, issue, total, no_docs, no_code, note)
     available = total - frame_tokens(fixed, no_docs=no_docs, no_code=no_code, code_note=note)
     selection = select(doc_cands, code_cands, available=available, docs_share=cfg.context.docs_share,
                        max_docs=doc_rank.k, max_omitted=MAX_OMITTED, list_code_above=LIST_CODE_ABOVE,
-                       outlines=outlines)
+                       outlines=outlines, tests=tests)
     if doc_rank.quarantined:  # withheld by failures: listed first, with the command that restores each
         selection = replace(selection, omitted=(*doc_rank.quarantined, *selection.omitted))
     if fixed.issue_cut:

@@ -212,10 +212,11 @@ NO_CODE_IN_REPO = "none selected: the repository has no source files"
 NO_CODE_FIT = "none selected: the relevant code did not fit the budget (see OMITTED CONTEXT)"
 OMITTED_INTRO = "Relevant but left out to stay within the token budget; fetch any of it with the line under it."
 NOTHING_OMITTED = "none: nothing relevant was left out"
-UNLISTED = "... and {n} more relevant item{s} not listed here (over the list's cap or budget share)."
+UNLISTED = "... and {n} more item{s} left out and not listed here (weaker matches, or over the list's cap or budget share)."
 UNLISTED_RESERVE = UNLISTED.format(n=99999, s="s")  # its cost is part of the frame, so it always fits
-FLOOR_NOTE = ("[Code stops at the relevance floor: {n} weaker match{es} ranked below it {verb} neither shown nor "
-              "listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
+FLOOR_NOTE = ("[Code stops where the evidence gets weak: {n} weaker match{es}, ranked below the code and pointers above, "
+              "{verb} neither shown nor listed under OMITTED CONTEXT; nothing more relevant was left out silently.]")
+WEAK_NOT_POINTED = "weak evidence: not pointed to (over the pointer cap)"
 
 
 def unlisted(n: int) -> str:
@@ -288,16 +289,6 @@ def chunk_title(kind: str, symbol: str, parent: str = "") -> str:
 def head_cut(path: str, first: int, last: int) -> str:
     """The line ending a definition cut to its head."""
     return f"... (lines {first}-{last} omitted; {need_code_range(path, first, last)})"
-
-
-def class_elided_title(kind: str, symbol: str, path: str) -> str:
-    """The title of a class shown with its members' bodies cut."""
-    return f"{kind} {symbol}{OUTLINE_BODIES}; ask with {need_code_range(path, 'start', 'end')}"
-
-
-def more_members(pad: str, n: int) -> str:
-    """Where a class outline leaves `n` members out."""
-    return f"{pad}... ({n} more member{'' if n == 1 else 's'})"
 
 
 def whole_file_head(path: str, lines: int) -> str:

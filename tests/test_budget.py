@@ -264,11 +264,10 @@ def test_no_class_outline_when_the_class_or_its_file_is_shown_or_it_does_not_fit
     # room for the method but not for its outline: the method alone (its block names its class)
     sel = select([], [method], available=40 + ITEM_OVERHEAD + 10, docs_share=0.0, max_docs=0, outlines=outline)
     assert [c.candidate.ref for c in sel.code] == ["Store.get"]
-    # a class ranked below a method whose outline is shown: not shown again
+    # a class ranked below the method: its own (ranked) outline is shown, the extra outline is not
     later = code("a.py", "Store", 0.5, (300,), lines=(10, 60), labels=("outline",))
     sel = select([], [method, later], available=2000, docs_share=0.0, max_docs=0, outlines=outline)
-    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store", "class-outline"), ("Store.get", "full")]
-    assert [o.ref for o in sel.skipped] == ["Store"]
+    assert [(c.candidate.ref, c.form.label) for c in sel.code] == [("Store", "outline"), ("Store.get", "full")]
 
 
 @st.composite

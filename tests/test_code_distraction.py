@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from noface_ctx import pipeline
 from noface_ctx.pipeline import CODE_FLOOR, build_prompt
-from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_TOKENS
+from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_MEMBERS, RANKED_OUTLINE_TOKENS
 from noface_ctx.render import FLOOR_NOTE, floor_note
 from noface_ctx.tokens import count_tokens
 
@@ -110,7 +110,7 @@ def test_a_weak_match_stays_out_even_with_a_huge_budget_and_the_prompt_says_why(
     assert below > 0 and prompt.details["code_floor"]["score"] == CODE_FLOOR
     code = _code_section(prompt.text)
     assert code.endswith("\n\n" + floor_note(below))
-    assert "relevance floor" in code
+    assert "evidence gets weak" in code
     assert prompt.tokens["total"] == count_tokens(prompt.text) <= 50000
 
 
@@ -134,7 +134,7 @@ def test_no_floor_line_when_nothing_falls_below_it(billing):
 
 def test_floor_note_wording():
     assert floor_note(0) == ""
-    assert floor_note(1).startswith("[Code stops at the relevance floor: 1 weaker match ranked below it is ")
+    assert floor_note(1).startswith("[Code stops where the evidence gets weak: 1 weaker match, ranked below the code and pointers above, is ")
     assert floor_note(7) == FLOOR_NOTE.format(n=7, es="es", verb="are")
 
 
@@ -224,20 +224,22 @@ def test_one_files_blocks_come_together_in_line_order_after_one_class_outline(sh
     methods = [r for r in rows if r[1].startswith("Cart.")]
     assert ("shop/cart.py", "Cart.apply_discount", "full") in methods
     assert ("shop/cart.py", "Cart.total_price", "full") in methods
-    outlines = [r for r in rows if r[2] == CLASS_OUTLINE]
-    assert outlines == [("shop/cart.py", "Cart", CLASS_OUTLINE)]  # once, though several methods are shown
+    outlines = [r for r in rows if r[2] in ("outline", CLASS_OUTLINE)]
+    assert outlines == [("shop/cart.py", "Cart", outlines[0][2])]  # once, though several methods are shown
     assert rows.index(outlines[0]) < min(rows.index(m) for m in methods)  # before its methods
     assert ("shop/pricing.py", "clamp_rate", "full") in rows
-    # The outline: the class line, members' signatures with ranges (ranked ones kept), no bodies.
+    # The outline: the class line and docstring, the signatures that matter, the rest folded.
     text = _code_section(prompt.text)
     outline = text[text.index("shop/cart.py:4-"):]
-    outline = outline[:outline.index("\n```\n") + 4]
+    outline = outline[:outline.index("\n\n")]
     assert outline.splitlines()[0].startswith("shop/cart.py:4-") and "class Cart — outline" in outline
-    assert "class Cart:" in outline and "def apply_discount(self, rate):" in outline
-    assert "more members)" in outline and "self.discount = rate" not in outline
-    assert "def total_price(self, prices):" in outline  # ranked members are kept first
-    assert count_tokens(outline) <= OUTLINE_TOKENS
-    row = next(r for r in prompt.code if r["form"] == CLASS_OUTLINE)
+    assert "class Cart:" in outline and '"""Items with quantities and a discount."""' in outline
+    assert "def apply_discount(self, rate):" in outline and "def total_price(self, prices):" in outline
+    assert "self.discount = rate" not in outline  # no bodies
+    assert outline.count("    def ") <= OUTLINE_MEMBERS  # the 40 unrelated helpers are folded, not listed
+    assert "more members not listed" in outline and "NEED_CODE: shop/cart.py::Cart." in outline
+    assert count_tokens(outline) <= RANKED_OUTLINE_TOKENS
+    row = next(r for r in prompt.code if r["symbol"] == "Cart")
     assert row["tokens"] == count_tokens(outline)  # its tokens are counted like any block
     assert prompt.tokens["total"] == count_tokens(prompt.text) <= 6000
 
@@ -258,8 +260,9 @@ def test_an_outline_only_when_the_class_itself_is_not_shown(tmp_path):
              "description": "Meter.reset_meter should reset what Meter.read_meter returns."}
     prompt = build_prompt(issue, repo, budget=4000, embed=False)
     rows = [(row["symbol"], row["form"]) for row in prompt.code]
-    # the methods rank above their class: its outline comes first, the class block is not repeated
-    assert rows == [("Meter", CLASS_OUTLINE), ("Meter.reset_meter", "full"), ("Meter.read_meter", "full")]
+    # the methods rank above their class; an outline of so small a class would cost as much as the
+    # class itself, so there is none, and the class block is not repeated
+    assert rows == [("Meter.reset_meter", "full"), ("Meter.read_meter", "full")]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -265,8 +265,10 @@ def test_huge_class_becomes_an_outline_and_its_methods_rank_alone(repo_factory):
     assert [f.label for f in big.forms] == ["outline"]
     text = big.forms[0].text
     assert "outline, bodies omitted" in text.splitlines()[0]
-    assert "    def handler_7(self, request):" in text and "value_3 =" not in text
-    assert "... (lines" in text
+    assert "def handler_7(self, request):" in text and "value_3 =" not in text
+    assert '"""Serves everything."""' in text  # the class docstring's first paragraph
+    assert "more members not listed" in text and "NEED_CODE: svc/views.py::BigView.handler_" in text
+    assert big.forms[0].tokens < count_tokens(root.joinpath("svc/views.py").read_text())
 
 
 def test_fake_embedder_reranks_by_meaning(repo):

@@ -19,7 +19,7 @@ from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, RepoFiles
-from noface_ctx.lexical import zscore
+from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.rank.code_forms import (
     ChunkRenderer,
     CodeReportRow,
@@ -30,6 +30,7 @@ from noface_ctx.rank.code_forms import (
 )
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.code_manifest import MAX_DIR_FILES, manifest_files
+from noface_ctx.rank.code_tests import find_tests, test_candidates
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
 
@@ -57,6 +58,8 @@ class CodeRanking:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     outlines: tuple[Candidate, ...] = ()  # class outlines for methods shown without their class
+    tests: tuple[Candidate, ...] = ()  # tests beside the code: pointers and test functions (`code_tests`)
+    weak: int = 0  # ranked definitions too weak to be offered even as a pointer (counted in the closing note)
 
 
 def rank_code(
@@ -84,16 +87,19 @@ def rank_code(
     scores = run.lexical()
     entries, extra = manifest_files(run, scores)
     pool, signals = _fuse(run, scores, extra, embedder, own_cache)
-    renderer = ChunkRenderer(index)
+    renderer = ChunkRenderer(index, frozenset(tokenize(issue.query_text())))
     order = np.argsort(-signals["score"], kind="stable")
     ranked_ids = [int(pool[k]) for k in order]
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
     ranked_ids = _add_near(run, ranked_ids, chunk_score, scores.reasons)
     ranked_files = _rank_files(run, ranked_ids, chunk_score, scores)
+    tests = test_candidates(run, find_tests(run, ranked_ids, chunk_score, scores), lambda j: renderer.snippet(j)[0][1])
     ranked_ids = _add_tail(ranked_ids, chunk_score, scores)
     required, shown = required_candidates(run, renderer, entries, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
-    ranked = snippet_candidates(run, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
+    ranked, weak = snippet_candidates(run, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
+    beside = {(t.path, t.ref) for t in tests if t.ref}
+    ranked = [c for c in ranked if (c.path, c.ref) not in beside]  # a test offered beside the code, with its reason
     candidates = tuple(required + ranked)
     return CodeRanking(
         candidates=candidates,
@@ -103,6 +109,8 @@ def rank_code(
         notes=tuple(run.notes),
         warnings=tuple(run.warnings),
         outlines=tuple(class_outlines(run, renderer, ranked)),
+        tests=tuple(tests),
+        weak=weak,
     )
 
 

@@ -10,10 +10,12 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
-from noface_ctx.code.excerpts import elide_children, header_line, outline, render_block
+from noface_ctx.code.class_outline import class_attributes, render_class_outline
+from noface_ctx.code.excerpts import header_line, outline, render_block
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
 from noface_ctx.datatypes import Candidate, Form
+from noface_ctx.lexical import tokenize
 from noface_ctx.rank.code_lexical import CodeRun
 from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
 from noface_ctx.tokens import count_tokens
@@ -22,16 +24,15 @@ from noface_ctx.wording import (
     MODULE_LEVEL,
     OUTLINE_BODIES,
     chunk_title,
-    class_elided_title,
     excerpt_head,
     file_outline_head,
     head_cut,
     manifest_range_title,
-    more_members,
     need_code,
     need_code_range,
     whole_file_head,
 )
+from noface_ctx.wording_code import code_pointer
 
 CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
 HEAD_FROM = 2500  # a definition bigger than this also gets a shorter "head" form
@@ -39,16 +40,22 @@ HEAD_LINES = 60
 FIRST_PASS_FILES = 8  # the best chunk of each of this many top files goes first
 MAX_CANDIDATES = 150  # ranked snippets: enough to fill 1.5x the budget, at most this many
 MIN_CANDIDATES = 20
-OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatures
-OUTLINE_TOKENS = 160  # ... and fewer when it would be bigger than this
+OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatures (those that matter)
+OUTLINE_TOKENS = 250  # the outline shown with a method of its class stays within this
+RANKED_OUTLINE_TOKENS = 500  # ... and a ranked class too big to show whole, within this
 CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
+POINTER = "pointer"  # the form label of a one-line pointer to code not shown
+WEAK_EVIDENCE = 0.0  # a ranked chunk at or below this score (the pool's average) ...
+WEAK_GAP = 2.0  # ... and this far under the best is offered as a pointer (a small pool has no real average)
+POINTER_MIN = -1.0  # ... when it scores above this; weaker ones are counted in the note closing CODE CONTEXT
 
 
 class ChunkRenderer:
     """Turns chunk ids and files into finished text blocks."""
 
-    def __init__(self, index: CodeIndex) -> None:
+    def __init__(self, index: CodeIndex, terms: frozenset[str] = frozenset()) -> None:
         self.index = index
+        self.terms = terms  # the issue's words: which class attributes an outline explains
 
     def lines(self, path: str) -> list[str]:
         """The file's lines (shared: do not modify)."""
@@ -78,8 +85,10 @@ class ChunkRenderer:
         parent = self.index.parent(i)
         return chunk_title(kind, symbol, parent if parent and self.context(i) else "")
 
-    def snippet(self, i: int) -> list[tuple[str, str]]:
-        """(label, text) forms of one ranked chunk, most complete first."""
+    def snippet(self, i: int, prefer: Sequence[str] = ()) -> list[tuple[str, str]]:
+        """(label, text) forms of one ranked chunk, most complete first. A class bigger than
+        `CLASS_FULL_MAX` comes as its outline only (`class_outline`, `prefer` naming the members
+        that matter, best first); a smaller one also has its outline as a second form."""
         path = self.index.path_of(i)
         start, end = self.index.lines(i)
         lines = self.lines(path)
@@ -88,10 +97,11 @@ class ChunkRenderer:
         full = render_block(path, lines, start, end, title=self.title(i), fence=fence, context=ctx)
         kind = self.index.kind(i)
         if kind in CONTAINER_KINDS and self.index.symbol(i):
-            elided = self.elided(i, lines, fence, ctx)
-            if count_tokens(full) <= CLASS_FULL_MAX or elided is None:
-                return [("full", full), *([("outline", elided)] if elided else [])]
-            return [("outline", elided)]
+            full_tokens = count_tokens(full)
+            short = self.class_outline(i, prefer, limit=min(RANKED_OUTLINE_TOKENS, full_tokens - 1))
+            if full_tokens <= CLASS_FULL_MAX or short is None:
+                return [("full", full), *([("outline", short)] if short else [])]
+            return [("outline", short)]
         forms = [("full", full)]
         if end - start + 1 > HEAD_LINES and count_tokens(full) > HEAD_FROM:
             cut = start + HEAD_LINES - 1
@@ -99,51 +109,44 @@ class ChunkRenderer:
             forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + FIRST_LINES, fence=fence, context=ctx, body=body)))
         return forms
 
-    def elided(self, i: int, lines: list[str], fence: str, ctx: list[tuple[int, str]]) -> str | None:
-        """A container (class) with its member bodies cut to their headers; None without members."""
-        path, symbol = self.index.path_of(i), self.index.symbol(i)
-        start, end = self.index.lines(i)
-        kids = [k for k in self.index.chunks_for(path) if k.parent == symbol and start <= k.start_line and k.end_line <= end]
-        kids = [k for k in kids if (k.start_line, k.end_line) != (start, end)]
-        if not kids:
-            return None
-        body = elide_children(lines, start, end, kids)
-        title = class_elided_title(self.index.kind(i), symbol, path)
-        return render_block(path, lines, start, end, title=title, fence=fence, context=ctx, body=body)
-
-    def class_outline(self, i: int, prefer: Sequence[str] = ()) -> str | None:
-        """A short outline of container chunk `i`: its signature and some of its direct members'
-        signatures with their line ranges, no bodies, within `OUTLINE_TOKENS`; None without members.
-        Members named in `prefer` are kept first, in that order; each run of members left out
-        becomes a `... (N more members)` line."""
+    def class_outline(self, i: int, prefer: Sequence[str] = (), *, limit: int = OUTLINE_TOKENS) -> str | None:
+        """An outline of container chunk `i` (`noface_ctx.code.class_outline`): its signature, the
+        first paragraph of its docstring, its class attributes with their values, the signatures
+        of the members named in `prefer` (best first, at most `OUTLINE_MEMBERS`) and the others
+        folded to a count with a `NEED_CODE` line; within `limit` tokens and never as big as the
+        class itself. None without members or when it would not be smaller."""
         path, symbol = self.index.path_of(i), self.index.symbol(i)
         start, end = self.index.lines(i)
         chunks = self.index.chunks_for(path)
         own = [c for c in chunks if c.symbol == symbol and (c.start_line, c.end_line) == (start, end)]
-        kids = sorted((replace(c, docstring="") for c in chunks
+        kids = sorted((c for c in chunks
                        if c.parent == symbol and c.symbol and c.symbol != symbol and c.kind not in ("block", "window")
                        and start <= c.start_line and c.end_line <= end), key=lambda c: (c.start_line, -c.end_line))
         if not own or not kids:
             return None
-        first = {name: n for n, name in reversed(list(enumerate(prefer)))}
-        ranked = sorted(range(len(kids)), key=lambda k: (first.get(kids[k].symbol, len(first)), k))[:OUTLINE_MEMBERS]
-        head = outline([own[0]], path=path).split("\n")[1]  # the class's row, minus the "# outline of" line
-        rows = {k: outline([own[0], kids[k]], path=path).split("\n")[2] for k in ranked}
-        pad = " " * (len(head) - len(head.lstrip(" 0123456789-")) + 4)
+        lines = self.lines(path)
+        whole = count_tokens("\n".join(lines[start - 1 : end]))
+        by_symbol = {k.symbol: k for k in kids}
+        wanted = [by_symbol[p] for p in dict.fromkeys(prefer) if p in by_symbol][:OUTLINE_MEMBERS]
+        rows = [(k.symbol, outline([own[0], k], path=path).split("\n")[2]) for k in wanted]
+        attrs = class_attributes(lines, own[0], kids)
+        touched = {a.name for a in attrs if self.terms and (set(tokenize(a.name)) & self.terms)}
         title = excerpt_head(path, start, end, f"{self.index.kind(i)} {symbol}{OUTLINE_BODIES}")
-        while True:
-            out, last = [head], -1
-            for k in sorted(ranked):
-                if k > last + 1:
-                    out.append(more_members(pad, k - last - 1))
-                out.append(rows[k])
-                last = k
-            if last < len(kids) - 1:
-                out.append(more_members(pad, len(kids) - 1 - last))
-            text = f"{title}\n```text\n" + "\n".join(out) + "\n```"
-            if len(ranked) <= 1 or count_tokens(text) <= OUTLINE_TOKENS:
-                return text
-            ranked.pop()  # the least preferred member goes first
+        return render_class_outline(title, own[0], attrs, rows, members=[k.symbol for k in kids], touched=touched,
+                                    fetch=lambda sym: need_code(path, sym), limit=min(limit, whole - 1),
+                                    count=count_tokens)
+
+    def pointer(self, i: int) -> str:
+        """One line naming chunk `i` without its code: path, lines, signature, and its `NEED_CODE` line."""
+        path, symbol = self.index.path_of(i), self.index.symbol(i)
+        start, end = self.index.lines(i)
+        row = self.index.row(i)
+        sig = " ".join(part.strip() for part in (row.signature or "").split("\n") if part.strip())
+        if len(sig) > 160:
+            sig = sig[:157] + "..."
+        what = sig or self.title(i)
+        request = need_code(path, symbol) if symbol else need_code_range(path, start, end)
+        return code_pointer(path, start, end, what, request)
 
     def whole(self, path: str) -> str:
         """The whole file in one fenced block."""
@@ -210,9 +213,17 @@ def snippet_candidates(
     shown: set[int],
     detail: dict[int, dict[str, float]],
     reasons: dict[int, list[str]],
-) -> list[Candidate]:
-    """Ranked chunks as candidates: first the best chunk of each of the top files (so the
-    right file is seen), then the rest by score, until 1.5x the budget is offered."""
+) -> tuple[list[Candidate], int]:
+    """Ranked chunks as candidates, and how many weak ones were not offered: first the best chunk of each of the top files (so the
+    right file is seen), then the rest by score, until 1.5x the budget is offered.
+
+    Budget follows evidence, file by file: a file's first chunk is offered as code when it leads
+    one of the top files or scores above `POINTER_MIN`; a further chunk of the file only when its
+    evidence is not weak (above `WEAK_EVIDENCE`, the pool's average, or within `WEAK_GAP` of the
+    best). The others become one-line pointers (`POINTER`: path, lines, signature and the
+    `NEED_CODE` line) when they name a definition and score above `POINTER_MIN`, and are not
+    offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
+    members that are not weak."""
     usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
     best_of: dict[str, int] = {}
     for i in usable:
@@ -220,7 +231,16 @@ def snippet_candidates(
     lead = [best_of[p] for p in files[:FIRST_PASS_FILES] if p in best_of]
     led = set(lead)
     order = lead + sorted((i for i in usable if i not in led), key=lambda i: -score[i])
+    top = max((score[i] for i in usable), default=0.0)
+    weak = min(WEAK_EVIDENCE, top - WEAK_GAP)
+    members: dict[tuple[str, str], list[str]] = {}  # a class's members that matter, best first
+    for i in usable:
+        owner = r.index.parent(i)
+        if owner and score[i] > weak:
+            members.setdefault((r.index.path_of(i), owner), []).append(r.index.symbol(i))
     out: list[Candidate] = []
+    unoffered = 0
+    seen: set[str] = set()
     room = 1.5 * r.config.context.budget_tokens
     for i in order[:MAX_CANDIDATES]:
         if len(out) >= MIN_CANDIDATES and room <= 0:
@@ -230,10 +250,20 @@ def snippet_candidates(
         symbol = r.index.symbol(i)
         title = f"{r.index.kind(i)} {symbol}" if symbol else f"{path}:{start}-{end}"
         why = tuple(dict.fromkeys(reasons.get(i, ())))
-        cand = _candidate(path, symbol, title, rd.snippet(i), score[i], need_code_range(path, start, end), start, end, r.index.kind(i), why)
+        first = path not in seen
+        seen.add(path)
+        strong = i in led or (score[i] > POINTER_MIN if first else score[i] > weak)
+        if strong:
+            forms = rd.snippet(i, members.get((path, symbol), ()))
+        elif score[i] > POINTER_MIN and symbol:
+            forms = [(POINTER, rd.pointer(i))]
+        else:  # too weak, or nothing to name: not offered
+            unoffered += 1
+            continue
+        cand = _candidate(path, symbol, title, forms, score[i], need_code_range(path, start, end), start, end, r.index.kind(i), why)
         out.append(replace(cand, scores=detail.get(i, {})))
         room -= cand.forms[0].tokens
-    return out
+    return out, unoffered
 
 
 def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate]) -> list[Candidate]:

@@ -1,0 +1,248 @@
+"""Tests beside the code: for the definitions ranked best for an issue, the repository's tests
+that exercise them, as an engineer opens them first (how the code is called, where the
+regression test goes).
+
+Evidence, per test function (a definition named `test*` in a test file):
+- call: its code uses the name of one of the best definitions (`SEEDS`; each weighs less the
+  lower it ranks, and a name many definitions share weighs less), more when the test is named
+  after it (`test_find_best_app`);
+- naming: its file is named after a seed's module (`test_cli.py` for `cli.py`, `cli_test.go`),
+  or sits in the tests folder beside it (`pkg/tests/` for `pkg/cli.py`);
+- history: its file changed in the same commits as a seed's module (`cochange`; skipped in a
+  tree without history);
+- the issue's own words (BM25 of the test against the issue, scaled to the best test).
+
+The best test file gives its one or two best tests in full and a pointer naming its other
+relevant tests with the `NEED_CODE` line that fetches one; the next test files, when their
+evidence is close, give a pointer only. Nothing is offered without call, naming or history
+evidence.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from noface_ctx.code.languages import CONTAINER_KINDS
+from noface_ctx.datatypes import Candidate, Form
+from noface_ctx.filetypes import is_test_path
+from noface_ctx.lexical import tokenize
+from noface_ctx.rank.cochange import co_changed
+from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
+from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import need_code
+from noface_ctx.wording_code import test_pointer, test_reason
+
+SEEDS = 8  # the best-ranked definitions whose tests are looked for
+SEED_DECAY = 0.8  # each seed weighs this much of the one ranked above it
+COMMON_NAME = 30  # a name defined more often than this points at no test
+W_CALL = 1.0  # a test using a seed's name (times the seed's weight and the name's rarity)
+W_TEST_NAME = 1.5  # ... more when the test is named after it (`test_find_best_app`)
+W_ISSUE = 0.6  # the test's BM25 against the issue, scaled to the best test's
+W_NAMED = 1.0  # the test file is named after a seed's module
+W_BESIDE = 0.5  # the test file sits in the tests folder beside a seed's module
+W_HISTORY = 1.0  # the test file changed in the same commits as a seed's module (saturating with the count)
+HISTORY_HALF = 3  # ... half of it at this many commits
+HISTORY_MIN = 2  # ... counted from this many commits
+HISTORY_FILES = 3  # ... for the modules of the best seeds
+HISTORY_TESTS = 4  # ... the most frequent test files
+SHOWN_TESTS = 2  # test functions shown in full, from the best test file
+SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of the first
+POINTER_NAMES = 8  # other tests named in a test file's pointer
+NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
+MORE_FILES = 2  # other test files given as a pointer only ...
+MORE_FILES_SHARE = 0.6  # ... when they score at least this share of the best file
+TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
+
+
+@dataclass(slots=True)
+class TestFile:
+    """One test file's evidence: its tests, best first, as (chunk id, score, seed names used)."""
+
+    path: str
+    tests: list[tuple[int, float, tuple[str, ...]]]
+    named_after: str = ""  # the seed module its name follows, or the one its folder sits beside
+    score: float = 0.0
+    seeds: list[str] = field(default_factory=list)
+
+
+def _test_function(r: CodeRun, i: int) -> bool:
+    symbol = r.index.symbol(i)
+    bare = symbol.rpartition(".")[2]
+    return bool(symbol) and bare.lower().startswith("test") and r.index.kind(i) not in CONTAINER_KINDS
+
+
+def _seeds(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float]) -> list[int]:
+    out: list[int] = []
+    for i in ranked_ids:
+        if len(out) >= SEEDS or score.get(i, -1e9) <= -1e8:
+            break
+        if r.index.symbol(i) and not is_test_path(r.index.path_of(i)):
+            out.append(i)
+    return out
+
+
+def _module_link(test_path: str, seed_paths: Sequence[str]) -> tuple[float, str]:
+    """How a test file's place names a seed's module: by its name, or its folder beside it."""
+    folder, _, base = test_path.rpartition("/")
+    stem = base.rpartition(".")[0]
+    best = (0.0, "")
+    for path in seed_paths:
+        sdir, _, sbase = path.rpartition("/")
+        sstem = sbase.rpartition(".")[0]
+        module = sdir.rpartition("/")[2] if sstem == "__init__" else sstem
+        if stem in (f"test_{module}", f"{module}_test", f"{module}_tests", f"test{module}"):
+            return W_NAMED, path
+        if folder in (f"{sdir}/tests", f"{sdir}/test") and best[0] < W_BESIDE:
+            best = (W_BESIDE, path)
+    return best
+
+
+def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s: ChunkScores) -> list[TestFile]:
+    """Test files with evidence for the best-ranked definitions, best first."""
+    seeds = _seeds(r, ranked_ids, score)
+    if not seeds:
+        return []
+    idx = r.index
+    files = idx.chunk_files()
+    paths = idx.paths()
+    key = "test-files"
+    if key not in idx.memo:
+        idx.memo[key] = np.array([is_test_path(p) for p in paths], dtype=bool)
+    test_file = idx.memo[key] & r.allowed
+    calls: dict[int, float] = {}
+    used: dict[int, list[str]] = {}
+    for k, i in enumerate(seeds):
+        symbol = idx.symbol(i)
+        name = symbol.rpartition(".")[2]
+        terms = tokenize(name)
+        if name.startswith("__") or len(name) < 3 or not terms:
+            continue
+        n_defs = len(idx.symbol_ids(name))
+        if n_defs > COMMON_NAME:
+            continue
+        weight = SEED_DECAY**k / (1.0 + math.log2(max(1, n_defs)))
+        hits = np.flatnonzero((idx.bm25(terms[:1]) > 0) & test_file[files])
+        bare = name.lstrip("_").lower()
+        for j in hits.tolist():
+            if _test_function(r, j):
+                named = len(bare) >= 5 and bare in idx.symbol(j).rpartition(".")[2].lower()  # `test_find_best_app`
+                calls[j] = calls.get(j, 0.0) + weight * (1.0 + W_TEST_NAME * named)
+                used.setdefault(j, []).append(symbol)
+    seed_paths = list(dict.fromkeys(idx.path_of(i) for i in seeds))
+    link: dict[str, tuple[float, str]] = {}
+    for j in calls:
+        link.setdefault(idx.path_of(j), _module_link(idx.path_of(j), seed_paths))
+    together = _history(r, seed_paths[:HISTORY_FILES], test_file)
+    for name, n in together.items():  # changed with the seed modules: tested together
+        bonus, goes_with = link.get(name, _module_link(name, seed_paths))
+        link[name] = (bonus + W_HISTORY * n / (n + HISTORY_HALF), goes_with or seed_paths[0])
+        for j in idx.chunk_ids(name):
+            if _test_function(r, j):
+                calls.setdefault(j, 0.0)
+    for name, path in _named_test_files(r, seed_paths):  # a test file named after a module, without calls
+        if test_file[r.file_no[name]]:
+            link.setdefault(name, (W_NAMED, path))
+            for j in idx.chunk_ids(name):
+                if _test_function(r, j):
+                    calls.setdefault(j, 0.0)
+    if not calls:
+        return []
+    issue_best = max(float(s.bm25[j]) for j in calls) or 1.0
+    by_file: dict[str, TestFile] = {}
+    for j, call in calls.items():
+        path = idx.path_of(j)
+        named_after = link[path][1]
+        total = W_CALL * call + W_ISSUE * float(s.bm25[j]) / issue_best
+        tf = by_file.setdefault(path, TestFile(path, [], named_after))
+        tf.tests.append((j, total, tuple(dict.fromkeys(used.get(j, ())))))
+    out = []
+    for tf in by_file.values():
+        tf.tests.sort(key=lambda t: (-t[1], idx.lines(t[0])[0]))
+        top = [t[1] for t in tf.tests[:3]]
+        bonus = link[tf.path][0]
+        has_calls = any(t[2] for t in tf.tests) or tf.path in together
+        if not has_calls and bonus <= 0:
+            continue
+        tf.score = top[0] + 0.25 * sum(top[1:]) + bonus
+        tf.seeds = list(dict.fromkeys(sym for t in tf.tests[:POINTER_NAMES] for sym in t[2]))
+        out.append(tf)
+    out.sort(key=lambda tf: (-tf.score, tf.path))
+    return out
+
+
+def _history(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> dict[str, int]:
+    """Test files changed in the same commits as the seed modules, with how often: the
+    `HISTORY_TESTS` most frequent, seen in at least `HISTORY_MIN` commits."""
+    from noface_ctx.config import cache_dir
+
+    try:
+        counts = co_changed(cache_dir(r.config) / "history.sqlite", seed_paths)
+    except OSError:
+        return {}
+    tests = [(p, n) for p, n in counts.items() if n >= HISTORY_MIN and p in r.file_no and test_file[r.file_no[p]]]
+    tests.sort(key=lambda t: (-t[1], t[0]))
+    return dict(tests[:HISTORY_TESTS])
+
+
+def _named_test_files(r: CodeRun, seed_paths: Sequence[str]) -> list[tuple[str, str]]:
+    """(test file, the seed module it is named after) for the best seed files, by file name."""
+    out = []
+    for path in seed_paths[:3]:
+        sdir, _, sbase = path.rpartition("/")
+        stem, dot, ext = sbase.rpartition(".")
+        module = sdir.rpartition("/")[2] if stem == "__init__" else stem
+        for base in (f"test_{module}.{ext}", f"{module}_test.{ext}") if dot else ():
+            out += [(p, path) for p in r.by_base.get(base, ())]
+    return out
+
+
+def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int], str]) -> list[Candidate]:
+    """The candidates for the tests found: the best file's pointer and its best tests in full,
+    then a pointer for each close runner-up file. `render(i)` gives chunk `i`'s full block."""
+    if not found:
+        return []
+    best = found[0]
+    out: list[Candidate] = []
+    top = best.tests[0][1]
+    shown: list[tuple[int, float, tuple[str, ...]]] = []
+    for t in best.tests[:SHOWN_TESTS]:
+        if t[1] <= 0 or (shown and t[1] < SECOND_SHOWN * top):
+            break
+        shown.append(t)
+    blocks = []
+    for j, sc, seeds in shown:
+        text = render(j)
+        if count_tokens(text) <= TEST_MAX_TOKENS:
+            blocks.append((j, sc, seeds, text))
+    out.append(_pointer(r, best, [b[0] for b in blocks], top))
+    for j, sc, seeds, text in blocks:
+        start, end = r.index.lines(j)
+        why = test_reason(list(seeds), best.named_after)
+        out.append(Candidate(kind="code", path=best.path, ref=r.index.symbol(j), title=f"test {r.index.symbol(j)}",
+                             forms=(Form("full", text, count_tokens(text)),), score=sc,
+                             request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
+                             start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
+    for tf in found[1 : 1 + MORE_FILES]:
+        if tf.score >= MORE_FILES_SHARE * best.score:
+            out.append(_pointer(r, tf, [], tf.tests[0][1]))
+    return out
+
+
+def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float) -> Candidate:
+    """One line naming a test file's relevant tests not shown, with the line fetching one."""
+    others = [t for t in tf.tests if t[0] not in shown and t[1] >= NAMED_SHARE * top][:POINTER_NAMES]
+    if not others:
+        others = [t for t in tf.tests if t[0] not in shown][:1]
+    names = [(r.index.symbol(t[0]), *r.index.lines(t[0])) for t in others]
+    listed = [*shown, *(t[0] for t in others)]
+    spans = [r.index.lines(j) for j in listed] or [(1, 1)]
+    first = names[0][0] if names else r.index.symbol(shown[0])
+    text = test_pointer(tf.path, tf.seeds, tf.named_after, [r.index.symbol(j) for j in shown], names,
+                        need_code(tf.path, first))
+    return Candidate(kind="code", path=tf.path, ref="", title=f"tests in {tf.path}", forms=(Form("pointer", text, count_tokens(text)),),
+                     score=tf.score, request=need_code(tf.path, first), reasons=(test_reason(tf.seeds, tf.named_after),),
+                     start_line=min(s for s, _ in spans), end_line=max(e for _, e in spans), symbol_kind="tests")

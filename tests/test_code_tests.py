@@ -1,0 +1,206 @@
+"""Tests beside the code, class outlines that earn their tokens, and pointers for weak evidence:
+real git repositories, real tree-sitter, the whole pipeline."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+from conftest import make_repo
+
+from noface_ctx import build_prompt
+from noface_ctx.budget import select
+from noface_ctx.datatypes import Candidate, Form
+from noface_ctx.tokens import count_tokens
+from noface_ctx.wording import NOTHING_OMITTED
+
+PARSER = textwrap.dedent('''\
+    """Reading message headers."""
+
+
+    def parse_header(line):
+        """Split one `Name: value` header line; the value keeps inner colons."""
+        name, value = line.split(":")
+        return name.strip().lower(), value.strip()
+
+
+    def parse_headers(lines):
+        """Every header of a message, until the first blank line."""
+        out = {}
+        for line in lines:
+            if not line.strip():
+                break
+            name, value = parse_header(line)
+            out[name] = value
+        return out
+    ''')
+
+TEST_PARSER = textwrap.dedent('''\
+    from mail.parser import parse_header, parse_headers
+
+
+    def test_parse_header_lowercases_the_name():
+        assert parse_header("Subject: hi") == ("subject", "hi")
+
+
+    def test_parse_headers_stops_at_the_blank_line():
+        assert parse_headers(["A: 1", "", "B: 2"]) == {"a": "1"}
+
+
+    def test_parse_headers_empty():
+        assert parse_headers([]) == {}
+    ''')
+
+TEST_OTHER = textwrap.dedent('''\
+    def test_sending_retries_three_times():
+        attempts = [1, 2, 3]
+        assert len(attempts) == 3
+    ''')
+
+HEADER_ISSUE = {
+    "id": "m-1",
+    "title": "parse_header breaks on a value holding a colon",
+    "description": "A header like `Date: 12:30` raises ValueError in parse_header: too many values to unpack. "
+                   "The value should keep its inner colons.",
+}
+
+
+@pytest.fixture(scope="module")
+def mail(tmp_path_factory):
+    return make_repo(tmp_path_factory.mktemp("tests-beside") / "repo", {
+        "mail/__init__.py": "",
+        "mail/parser.py": PARSER,
+        "mail/send.py": "def send(message, retries=3):\n    \"\"\"Send a message.\"\"\"\n    return retries\n",
+        "tests/test_parser.py": TEST_PARSER,
+        "tests/test_send.py": TEST_OTHER,
+    })
+
+
+def test_the_test_beside_the_code_is_shown_with_a_pointer_to_its_file(mail):
+    prompt = build_prompt(HEADER_ISSUE, mail, budget=6000, embed=False)
+    rows = {(r["path"], r["symbol"]): r for r in prompt.code}
+    shown = rows[("tests/test_parser.py", "test_parse_header_lowercases_the_name")]
+    assert shown["form"] == "full" and "test beside the code: uses `parse_header`" in shown["reason"]
+    assert 'assert parse_header("Subject: hi") == ("subject", "hi")' in prompt.text  # in full
+    # the pointer: the test file's path, the other relevant tests, and the line fetching one
+    pointer = next(r for r in prompt.code if r["form"] == "pointer" and r["path"] == "tests/test_parser.py")
+    assert "goes with mail/parser.py" in pointer["reason"]
+    line = next(ln for ln in prompt.text.splitlines() if ln.startswith("tests/test_parser.py — tests of"))
+    assert "`parse_header`" in line and "test_parse_headers_stops_at_the_blank_line" in line
+    assert re.search(r"^  NEED_CODE: tests/test_parser\.py::test_parse_headers_\w+$", prompt.text, re.M)
+    # the tests come after the code they exercise, and an unrelated test file is not offered
+    code = prompt.text[prompt.text.index("CODE CONTEXT:"):]
+    assert code.index("mail/parser.py:") < code.index("tests/test_parser.py")
+    assert "test_send.py" not in prompt.text
+    assert prompt.tokens["total"] == count_tokens(prompt.text) <= 6000
+
+
+def test_no_test_is_offered_without_evidence(tmp_path):
+    repo = make_repo(tmp_path / "repo", {"mail/parser.py": PARSER, "tests/test_send.py": TEST_OTHER})
+    prompt = build_prompt(HEADER_ISSUE, repo, budget=6000, embed=False)
+    assert not any(r["path"].startswith("tests/") for r in prompt.code)
+    assert "tests of" not in prompt.text
+
+
+JSON_PROVIDER = textwrap.dedent('''\
+    import json
+
+
+    class JSONProvider:
+        """Serialize data as JSON for responses.
+
+        Subclasses change how values are encoded.
+        """
+
+        ensure_ascii = True
+        """Escape non-ASCII characters."""
+
+        sort_keys = True
+        """Sort the keys of every dict. When enabled, keys must all be strings, they are not
+        converted before sorting.
+        """
+
+        indent: int | None = None
+        mimetype = "application/json"
+
+        def dumps(self, obj, **kwargs):
+            """Serialize `obj` to a JSON string, with this provider's defaults."""
+            kwargs.setdefault("sort_keys", self.sort_keys)
+            kwargs.setdefault("ensure_ascii", self.ensure_ascii)
+            return json.dumps(obj, **kwargs)
+
+    ''') + "".join(textwrap.indent(textwrap.dedent(f'''\
+        def helper_{i}(self, value):
+            """Unrelated helper {i}: formats a value for a log line."""
+            text = str(value)
+            if len(text) > 40:
+                text = text[:40]
+            return "helper {i}: " + text
+
+    '''), "    ") for i in range(30))
+
+SORT_ISSUE = {
+    "id": "j-1",
+    "title": "dumps sorts keys and fails on mixed key types",
+    "description": "JSONProvider.dumps raises TypeError for {1: 'a', 'b': 2} because the keys are sorted. "
+                   "Sorting should be possible to turn off.",
+}
+
+
+def test_a_class_outline_holds_its_docstring_attributes_and_the_methods_that_matter(tmp_path):
+    repo = make_repo(tmp_path / "repo", {"web/provider.py": JSON_PROVIDER})
+    prompt = build_prompt(SORT_ISSUE, repo, budget=3000, embed=False)
+    rows = {r["symbol"]: r for r in prompt.code}
+    assert rows["JSONProvider.dumps"]["form"] == "full"
+    outline = next(b for b in prompt.text.split("\n\n") if "class JSONProvider — outline" in b)
+    assert '"""Serialize data as JSON for responses."""' in outline  # first paragraph only
+    assert "Subclasses change" not in outline
+    assert "sort_keys = True" in outline and "keys must all be strings" in outline  # the issue touches it
+    assert "ensure_ascii = True" in outline and 'mimetype = "application/json"' in outline
+    assert "indent: int | None = None" in outline
+    assert "def helper_" not in outline  # unrelated methods are folded ...
+    assert re.search(r"\d+ more members not listed \(.*helper_\d+.*\); fetch one by name, e\.g\. "
+                     r"NEED_CODE: web/provider\.py::JSONProvider\.\w+", outline)  # ... to a count and one line
+    cls = JSON_PROVIDER[JSON_PROVIDER.index("class JSONProvider"):]
+    assert count_tokens(outline) < count_tokens(cls)  # never more than what it stands for
+
+
+def _cand(ref: str, score: float, tokens: int, label: str = "full", lines: tuple[int, int] = (1, 5)) -> Candidate:
+    text = " ".join(["word"] * tokens)
+    form = Form(label, text, count_tokens(text))
+    return Candidate("code", "a.py", ref, ref, (form,), score, f"NEED_CODE: a.py::{ref}",
+                     start_line=lines[0], end_line=lines[1])
+
+
+def test_an_outline_never_crowds_a_ranked_definition_out():
+    first = _cand("Store.put", 2.0, 300, lines=(50, 80))
+    second = _cand("Store.get", 1.0, 300, lines=(20, 40))
+    outline = _cand("Store", 2.0, 200, label="class-outline", lines=(10, 90))
+    room = first.forms[0].tokens + second.forms[0].tokens + 8  # both methods, not the outline too
+    sel = select([], [first, second], available=room, docs_share=0.0, max_docs=0, outlines=[outline])
+    assert [c.candidate.ref for c in sel.code] == ["Store.get", "Store.put"]
+    sel = select([], [first, second], available=room + 220, docs_share=0.0, max_docs=0, outlines=[outline])
+    assert [c.candidate.ref for c in sel.code] == ["Store", "Store.get", "Store.put"]  # from what is left
+
+
+def test_weak_matches_become_pointers_and_the_prompt_never_says_nothing_was_left_out(tmp_path):
+    strong = "def apply_refund(order, amount):\n    \"\"\"Refund part of an order.\"\"\"\n    return order.total - amount\n"
+    weak = "".join(f"\ndef order_note_{i}(order):\n    \"\"\"A note on an order for the log.\"\"\"\n"
+                   f"    return 'note {i}: ' + str(order.id) + ' ' * {i}\n" for i in range(40))
+    repo = make_repo(tmp_path / "repo", {"shop/refund.py": strong + weak,
+                                         "shop/notes.py": weak.replace("order_note", "shop_note")})
+    issue = {"id": "r-1", "title": "apply_refund goes negative",
+             "description": "apply_refund returns a negative total when the refund amount is above the order total."}
+    prompt = build_prompt(issue, repo, budget=1600, embed=False)
+    forms = [r["form"] for r in prompt.code]
+    assert prompt.code[0]["symbol"] == "apply_refund" or ("apply_refund", "full") in [(r["symbol"], r["form"]) for r in prompt.code]
+    pointers = [ln for ln in prompt.text.splitlines() if " — not shown; NEED_CODE: " in ln]
+    assert len(pointers) == forms.count("pointer") - sum(1 for r in prompt.code if r["path"].startswith("tests/"))
+    for ln in pointers:  # path, lines, signature, and the line that fetches it
+        assert re.match(r"^shop/\w+\.py:\d+-\d+  def \w+\(order\): — not shown; NEED_CODE: shop/\w+\.py::\w+$", ln)
+    omitted = prompt.text[prompt.text.index("OMITTED CONTEXT:"):]
+    left_out = prompt.details["code_floor"]["below"] + len(prompt.details["skipped"])
+    if left_out:
+        assert NOTHING_OMITTED not in omitted or "weaker match" in prompt.text
+    assert count_tokens(prompt.text) <= 1600
