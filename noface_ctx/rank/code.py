@@ -93,7 +93,7 @@ def rank_code(
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
     ranked_ids = _add_near(run, ranked_ids, chunk_score, scores.reasons)
     ranked_files = _rank_files(run, ranked_ids, chunk_score, scores)
-    tests = test_candidates(run, find_tests(run, ranked_ids, chunk_score, scores), lambda j: renderer.snippet(j)[0][1])
+    tests = test_candidates(run, find_tests(run, ranked_ids, chunk_score, scores, ranked_files), lambda j: renderer.snippet(j)[0][1])
     ranked_ids = _add_tail(ranked_ids, chunk_score, scores)
     required, shown = required_candidates(run, renderer, entries, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}

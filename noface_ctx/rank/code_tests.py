@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from noface_ctx.wording import need_code
 from noface_ctx.wording_code import test_pointer, test_reason
 
 SEEDS = 8  # the best-ranked definitions whose tests are looked for
+SEED_GAP = 2.0  # ... scoring within this of the best one
 SEED_DECAY = 0.8  # each seed weighs this much of the one ranked above it
 COMMON_NAME = 30  # a name defined more often than this points at no test
 W_CALL = 1.0  # a test using a seed's name (times the seed's weight and the name's rarity)
@@ -52,9 +54,11 @@ HISTORY_TESTS = 4  # ... the most frequent test files
 SHOWN_TESTS = 2  # test functions shown in full, from the best test file
 SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of the first
 POINTER_NAMES = 8  # other tests named in a test file's pointer
+MORE_NAMES = 4  # ... in the pointer of a file none of whose tests is shown
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
-MORE_FILES = 2  # other test files given as a pointer only ...
-MORE_FILES_SHARE = 0.6  # ... when they score at least this share of the best file
+MORE_FILES = 4  # other test files given as a pointer only: named after a best-ranked module, or ...
+MORE_FILES_SHARE = 0.6  # ... scoring at least this share of the best file
+NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up
 TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
 
 
@@ -76,33 +80,72 @@ def _test_function(r: CodeRun, i: int) -> bool:
 
 
 def _seeds(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float]) -> list[int]:
+    """The best-ranked definitions outside tests, within `SEED_GAP` of the best of them."""
     out: list[int] = []
     for i in ranked_ids:
-        if len(out) >= SEEDS or score.get(i, -1e9) <= -1e8:
+        if len(out) >= SEEDS or score.get(i, -1e9) <= -1e8 or (out and score[i] < score[out[0]] - SEED_GAP):
             break
         if r.index.symbol(i) and not is_test_path(r.index.path_of(i)):
             out.append(i)
     return out
 
 
+def _module_of(path: str) -> tuple[str, str]:
+    """(folder, module name) of a source path: a package's `__init__` is named by its folder."""
+    folder, _, base = path.rpartition("/")
+    stem = base.rpartition(".")[0] or base
+    return folder, folder.rpartition("/")[2] if stem == "__init__" else stem
+
+
+def _tested_name(test_path: str) -> str:
+    """The module name a test file's name carries: `test_cli.py`, `cli_test.go`, `unittest_cli.py` → `cli`."""
+    stem = test_path.rpartition("/")[2].rpartition(".")[0]
+    for prefix in ("unittest_", "tests_", "test_", "test"):
+        if stem.startswith(prefix) and len(stem) > len(prefix):
+            stem = stem[len(prefix):]
+            break
+    for suffix in ("_tests", "_test"):
+        if stem.endswith(suffix) and len(stem) > len(suffix):
+            stem = stem[: -len(suffix)]
+            break
+    return stem
+
+
+def _named(tested: str, module: str, folder: str = "") -> bool:
+    """A test file's name carries the module's: equal (`_pprint` → `pprint`), one a word-prefix
+    of the other (`brain_builtin` for `brain_builtin_inference`), or the module's name after the
+    start of its folder's (`util_typing` for `util/typing.py`, `assertrewrite` for `assertion/rewrite.py`)."""
+    module = module.lstrip("_")
+    if not tested or not module:
+        return False
+    if tested == module:
+        return True
+    short, long = sorted((tested, module), key=len)
+    if len(short) >= 4 and long.startswith(short + "_"):
+        return True
+    head = tested[: -len(module)].rstrip("_") if tested.endswith(module) else ""
+    parent = folder.rpartition("/")[2].lstrip("_")
+    return len(head) >= 3 and parent.startswith(head)
+
+
 def _module_link(test_path: str, seed_paths: Sequence[str]) -> tuple[float, str]:
     """How a test file's place names a seed's module: by its name, or its folder beside it."""
-    folder, _, base = test_path.rpartition("/")
-    stem = base.rpartition(".")[0]
+    folder = test_path.rpartition("/")[0]
+    tested = _tested_name(test_path)
     best = (0.0, "")
     for path in seed_paths:
-        sdir, _, sbase = path.rpartition("/")
-        sstem = sbase.rpartition(".")[0]
-        module = sdir.rpartition("/")[2] if sstem == "__init__" else sstem
-        if stem in (f"test_{module}", f"{module}_test", f"{module}_tests", f"test{module}"):
+        sdir, module = _module_of(path)
+        if _named(tested, module, sdir):
             return W_NAMED, path
         if folder in (f"{sdir}/tests", f"{sdir}/test") and best[0] < W_BESIDE:
             best = (W_BESIDE, path)
     return best
 
 
-def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s: ChunkScores) -> list[TestFile]:
-    """Test files with evidence for the best-ranked definitions, best first."""
+def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s: ChunkScores,
+               ranked_files: Sequence[str] = ()) -> list[TestFile]:
+    """Test files with evidence for the best-ranked definitions, best first; the test files named
+    after the best-ranked source files (`ranked_files`) are looked up too."""
     seeds = _seeds(r, ranked_ids, score)
     if not seeds:
         return []
@@ -143,7 +186,12 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
         for j in idx.chunk_ids(name):
             if _test_function(r, j):
                 calls.setdefault(j, 0.0)
-    for name, path in _named_test_files(r, seed_paths):  # a test file named after a module, without calls
+    best_of: dict[str, float] = {}
+    for i in ranked_ids:
+        best_of.setdefault(idx.path_of(i), score.get(i, -1e9))
+    sources = [p for p in ranked_files
+               if not is_test_path(p) and best_of.get(p, -1e9) >= score[seeds[0]] - SEED_GAP][:NAMED_SEEDS]
+    for name, path in _named_test_files(r, sources, test_file):  # named after a module, without calls
         if test_file[r.file_no[name]]:
             link.setdefault(name, (W_NAMED, path))
             for j in idx.chunk_ids(name):
@@ -162,12 +210,12 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
     out = []
     for tf in by_file.values():
         tf.tests.sort(key=lambda t: (-t[1], idx.lines(t[0])[0]))
-        top = [t[1] for t in tf.tests[:3]]
+        best3 = [t[1] for t in tf.tests[:3]]
         bonus = link[tf.path][0]
         has_calls = any(t[2] for t in tf.tests) or tf.path in together
         if not has_calls and bonus <= 0:
             continue
-        tf.score = top[0] + 0.25 * sum(top[1:]) + bonus
+        tf.score = best3[0] + 0.25 * sum(best3[1:]) + bonus
         tf.seeds = list(dict.fromkeys(sym for t in tf.tests[:POINTER_NAMES] for sym in t[2]))
         out.append(tf)
     out.sort(key=lambda tf: (-tf.score, tf.path))
@@ -188,15 +236,17 @@ def _history(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> di
     return dict(tests[:HISTORY_TESTS])
 
 
-def _named_test_files(r: CodeRun, seed_paths: Sequence[str]) -> list[tuple[str, str]]:
-    """(test file, the seed module it is named after) for the best seed files, by file name."""
+def _named_test_files(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> list[tuple[str, str]]:
+    """(test file, the seed module it is named after) for the modules of the best seeds."""
+    key = "test-names"
+    if key not in r.index.memo:
+        paths = r.index.paths()
+        r.index.memo[key] = [(p, _tested_name(p)) for k, p in enumerate(paths) if test_file[k]]
+    named = cast(list[tuple[str, str]], r.index.memo[key])
     out = []
-    for path in seed_paths[:3]:
-        sdir, _, sbase = path.rpartition("/")
-        stem, dot, ext = sbase.rpartition(".")
-        module = sdir.rpartition("/")[2] if stem == "__init__" else stem
-        for base in (f"test_{module}.{ext}", f"{module}_test.{ext}") if dot else ():
-            out += [(p, path) for p in r.by_base.get(base, ())]
+    for path in seed_paths[:NAMED_SEEDS]:
+        folder, module = _module_of(path)
+        out += [(p, path) for p, tested in named if _named(tested, module, folder)]
     return out
 
 
@@ -226,15 +276,16 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
                              forms=(Form("full", text, count_tokens(text)),), score=sc,
                              request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
                              start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
-    for tf in found[1 : 1 + MORE_FILES]:
-        if tf.score >= MORE_FILES_SHARE * best.score:
-            out.append(_pointer(r, tf, [], tf.tests[0][1]))
+    more = [tf for tf in found[1:] if tf.named_after and _named(_tested_name(tf.path), *_module_of(tf.named_after)[::-1])]
+    more += [tf for tf in found[1:] if tf not in more and tf.score >= MORE_FILES_SHARE * best.score]
+    for tf in more[:MORE_FILES]:
+        out.append(_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES))
     return out
 
 
-def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float) -> Candidate:
+def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float, limit: int = POINTER_NAMES) -> Candidate:
     """One line naming a test file's relevant tests not shown, with the line fetching one."""
-    others = [t for t in tf.tests if t[0] not in shown and t[1] >= NAMED_SHARE * top][:POINTER_NAMES]
+    others = [t for t in tf.tests if t[0] not in shown and t[1] >= NAMED_SHARE * top][:limit]
     if not others:
         others = [t for t in tf.tests if t[0] not in shown][:1]
     names = [(r.index.symbol(t[0]), *r.index.lines(t[0])) for t in others]
