@@ -221,8 +221,8 @@ def snippet_candidates(
     one of the top files or scores above `POINTER_MIN`; a further chunk of the file only when its
     evidence is not weak (above `WEAK_EVIDENCE`, the pool's average, or within `WEAK_GAP` of the
     best). The others become one-line pointers (`POINTER`: path, lines, signature and the
-    `NEED_CODE` line) when they name a definition and score above `POINTER_MIN`, and are not
-    offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
+    `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
+    file's first, and are not offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
     members that are not weak."""
     usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
     best_of: dict[str, int] = {}
@@ -255,7 +255,7 @@ def snippet_candidates(
         strong = i in led or (score[i] > POINTER_MIN if first else score[i] > weak)
         if strong:
             forms = rd.snippet(i, members.get((path, symbol), ()))
-        elif score[i] > POINTER_MIN and symbol:
+        elif (first or score[i] > POINTER_MIN) and symbol:
             forms = [(POINTER, rd.pointer(i))]
         else:  # too weak, or nothing to name: not offered
             unoffered += 1
