@@ -25,6 +25,7 @@ from typing import Any, Literal
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import NofaceError, UsageError
+from noface_ctx.mcp_answers import shape
 from noface_ctx.wording import need_code, need_code_range
 
 log = logging.getLogger("noface_ctx.mcp")
@@ -81,7 +82,7 @@ class Workspace:
             self._last_issue = the_issue.id
             self._record(rows, "build_prompt")
             seconds = time.perf_counter() - t0
-        return {**_compact(details), "seconds": round(seconds, 3), "reused": reused}
+        return {**details, "seconds": round(seconds, 3), "reused": reused}
 
     def _prompt_key(self, ref: Any, budget: int | None) -> tuple[Any, Issue]:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
@@ -260,24 +261,6 @@ class Workspace:
         return ""
 
 
-MAX_EXCLUDED_LISTED = 50
-
-
-def _compact(details: dict[str, Any]) -> dict[str, Any]:
-    """`Prompt.to_dict()` with `excluded` cut to its first entries plus counts by category: on a
-    large repository the full list is most of the payload (175 KB of 300 KB on django) and an
-    agent needs the why, not every vendored file."""
-    excluded = details.get("excluded") or []
-    if len(excluded) <= MAX_EXCLUDED_LISTED:
-        return details
-    by_category: dict[str, int] = {}
-    for row in excluded:
-        cat = str(row.get("category") or row.get("reason") or "other") if isinstance(row, dict) else "other"
-        by_category[cat] = by_category.get(cat, 0) + 1
-    return {**details, "excluded": excluded[:MAX_EXCLUDED_LISTED], "excluded_total": len(excluded),
-            "excluded_by_category": by_category}
-
-
 # ---------------------------------------------------------------------- the MCP layer
 
 
@@ -295,7 +278,7 @@ def create_server(workspace: Workspace) -> Any:
     server = MCPServer(name="noface-ctx", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
     read_only = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 
-    def call(fn: Any, *args: Any, text_key: str | None = None) -> CallToolResult:
+    def call(tool: str, fn: Any, *args: Any, details: bool = False) -> CallToolResult:
         try:
             data = fn(*args)
         except NofaceError as exc:
@@ -303,14 +286,8 @@ def create_server(workspace: Workspace) -> Any:
         except (OSError, ValueError) as exc:
             log.exception("tool failed")
             raise ToolError(f"{type(exc).__name__}: {exc}") from None
-        import json
-
-        content: list[Any] = []
-        if text_key and isinstance(data.get(text_key), str):
-            content.append(TextContent(type="text", text=data[text_key]))
-        rest = {k: v for k, v in data.items() if k != text_key}  # the text is not sent twice
-        content.append(TextContent(type="text", text=json.dumps(rest, ensure_ascii=False)))
-        return CallToolResult(content=content, structured_content=data)
+        texts, structured = shape(tool, data, details=details)  # sized for the agent, see mcp_answers
+        return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=structured)
 
     @server.tool(
         name="build_prompt",
@@ -319,13 +296,14 @@ def create_server(workspace: Workspace) -> Any:
             "and code that matter, under a token budget, with OMITTED CONTEXT lines naming what was "
             "left out. `issue`: a beads id (e.g. nfc-1) or a repository-relative .md/.json issue file; "
             "optional when the server was started with --issue. `budget`: total tokens (default: the "
-            "repository's [context] budget_tokens). Returns the prompt text, then its JSON details "
-            "(docs, code, omitted, excluded, tokens, warnings)."
+            "repository's [context] budget_tokens). Returns the prompt text and a line stating its size "
+            "in tokens. `details: true` adds the JSON details (ranking of docs and code, omitted and "
+            "excluded files), whose size the line states beforehand."
         ),
         annotations=read_only,
     )
-    def build_prompt(issue: str | None = None, budget: int | None = None) -> CallToolResult:
-        return call(workspace.build_prompt, issue, budget, text_key="prompt")
+    def build_prompt(issue: str | None = None, budget: int | None = None, details: bool = False) -> CallToolResult:
+        return call("build_prompt", workspace.build_prompt, issue, budget, details=details)
 
     @server.tool(
         name="need_code",
@@ -338,7 +316,7 @@ def create_server(workspace: Workspace) -> Any:
         annotations=read_only,
     )
     def need_code(target: str) -> CallToolResult:
-        return call(workspace.need, "code", target, text_key="text")
+        return call("need_code", workspace.need, "code", target)
 
     @server.tool(
         name="need_doc",
@@ -349,7 +327,7 @@ def create_server(workspace: Workspace) -> Any:
         annotations=read_only,
     )
     def need_doc(target: str) -> CallToolResult:
-        return call(workspace.need, "doc", target, text_key="text")
+        return call("need_doc", workspace.need, "doc", target)
 
     @server.tool(
         name="search_code",
@@ -361,7 +339,7 @@ def create_server(workspace: Workspace) -> Any:
         annotations=read_only,
     )
     def search_code(query: str, k: int = 10) -> CallToolResult:
-        return call(workspace.search_code, query, k)
+        return call("search_code", workspace.search_code, query, k)
 
     @server.tool(
         name="check_docs",
@@ -374,7 +352,7 @@ def create_server(workspace: Workspace) -> Any:
         annotations=read_only,
     )
     def check_docs(paths: list[str] | None = None) -> CallToolResult:
-        return call(workspace.check_docs, paths)
+        return call("check_docs", workspace.check_docs, paths)
 
     @server.tool(
         name="report_outcome",
@@ -387,7 +365,7 @@ def create_server(workspace: Workspace) -> Any:
         annotations=ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
     )
     def report_outcome(outcome: Literal["ok", "failed"], issue: str | None = None, note: str = "") -> CallToolResult:
-        return call(workspace.report_outcome, outcome, issue, note)
+        return call("report_outcome", workspace.report_outcome, outcome, issue, note)
 
     return server
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -15,6 +16,8 @@ pytest.importorskip("mcp")
 
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from noface_ctx.tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -73,6 +76,7 @@ def _drive(repo: Path, *extra: str):
                     out["tools"] = {t.name: t for t in listed.tools}
                     calls = {
                         "prompt": ("build_prompt", {}),
+                        "prompt_details": ("build_prompt", {"details": True}),
                         "prompt2": ("build_prompt", {"issue": "issue", "budget": 3000}),
                         "code": ("need_code", {"target": "src/ledger.py::Ledger.balance"}),
                         "doc": ("need_doc", {"target": "ledger-design#rounding"}),
@@ -112,9 +116,27 @@ def test_server_over_stdio_serves_and_refuses(repo_factory):
     text = prompt.content[0].text
     assert "issue issue" in text and "Ledger balance ignores negative memo entries" in text
     assert "src/ledger.py" in text
-    details = prompt.structured_content
-    assert details["issue"]["id"] == "issue"
+    # sized for the agent: the prompt, then one line with its size; the details only when asked
+    summary = prompt.structured_content
+    assert summary["issue"]["id"] == "issue" and "code" not in summary and "prompt" not in summary
+    assert len(prompt.content) == 2 and summary["details_included"] is False
+    assert re.fullmatch(r"\[prompt: [\d,]+ tokens of a 16,000-token budget; this answer: [\d,]+ tokens\. Details .* "
+                        r"call build_prompt again with details: true to get them\.\]", prompt.content[1].text)
+    assert summary["answer_tokens"] == sum(count_tokens(c.text) for c in prompt.content)
+    full = out["prompt_details"]
+    details = full.structured_content
+    assert details["issue"]["id"] == "issue" and details["details_included"] is True
     assert all(row["path"] != "src/payroll.py" for row in details["code"])
+    assert len(full.content) == 3 and json.loads(full.content[1].text)["code"] == details["code"]
+    assert full.content[0].text == text and details["answer_tokens"] == sum(count_tokens(c.text) for c in full.content)
+    assert summary["details_tokens"] == count_tokens(full.content[1].text)  # announced before it is asked for
+    for key in ("code", "doc", "forbidden", "search", "check", "after"):  # every tool states its size
+        result = out[key]
+        tokens = result.structured_content["answer_tokens"]
+        assert result.content[-1].text.startswith(f"[this answer: {tokens:,} tokens"), key
+        assert tokens == sum(count_tokens(c.text) for c in result.content), key
+    assert "NEED_CODE: src/ledger.py::Ledger.balance  (method, lines" in out["search"].content[0].text
+    assert out["check"].content[0].text.startswith("1 doc(s) checked: ")
     assert not out["prompt2"].is_error and out["prompt2"].structured_content["tokens"]["total"] <= 3000
 
     code = out["code"]
@@ -179,7 +201,7 @@ def test_server_without_issue_needs_one_and_sees_edits(repo_factory):
                         FILES["src/ledger.py"] + "\n\nclass Journal(Ledger):\n    def reset(self):\n        self.entries = []\n")
                     out["after"] = await session.call_tool("need_code", {"target": "src/ledger.py::Journal.reset"})
                     out["payroll"] = await session.call_tool("need_code", {"target": "src/payroll.py"})
-                    out["prompt"] = await session.call_tool("build_prompt", {"issue": "issue.md"})
+                    out["prompt"] = await session.call_tool("build_prompt", {"issue": "issue.md", "details": True})
 
     anyio.run(main)
     assert out["no_issue"].is_error and "issue is required" in _text(out["no_issue"])
@@ -190,10 +212,11 @@ def test_server_without_issue_needs_one_and_sees_edits(repo_factory):
     # the same state gives the same prompt, built once; an edited file makes a new one
     a, b, c = (out[k].structured_content for k in ("prompt_a", "prompt_b", "prompt"))
     assert (a["reused"], b["reused"], c["reused"]) == (False, True, False)
-    assert a["prompt"] == b["prompt"] and "class Journal" not in a["prompt"] and "class Journal" in c["prompt"]
+    ta, tb, tc = (out[k].content[0].text for k in ("prompt_a", "prompt_b", "prompt"))
+    assert ta == tb and "class Journal" not in ta and "class Journal" in tc
     # the issue's own manifest still governs its prompt
     assert not out["prompt"].is_error
-    assert all(row["path"] != "src/payroll.py" for row in out["prompt"].structured_content["code"])
+    assert all(row["path"] != "src/payroll.py" for row in c["code"])
     json.dumps(out["prompt"].structured_content)  # plain JSON all the way down
 
 

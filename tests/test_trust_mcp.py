@@ -41,14 +41,14 @@ def _session(repo, calls):
 def test_mcp_answers_are_recorded_and_outcomes_quarantine(repo_factory, capsys):
     repo = repo_factory({**FILES, **ISSUES})
     first, code, search, bad, outcome1, _p2, outcome2, third, doc = _session(repo, [
-        ("build_prompt", {"issue": "issue1.md"}),
+        ("build_prompt", {"issue": "issue1.md", "details": True}),
         ("need_code", {"target": "src/ledger.py::Ledger.balance"}),
         ("search_code", {"query": "format amount", "k": 2}),
         ("report_outcome", {"outcome": "maybe", "issue": "issue1"}),
         ("report_outcome", {"outcome": "failed", "issue": "issue1", "note": "tests red"}),
         ("build_prompt", {"issue": "issue2.md"}),
         ("report_outcome", {"outcome": "failed", "issue": "issue2"}),
-        ("build_prompt", {"issue": "issue3.md"}),
+        ("build_prompt", {"issue": "issue3.md", "details": True}),
         ("need_doc", {"target": "ledger-design"}),
     ])
     rows = {d["path"]: d for d in first.structured_content["docs"]}
