@@ -27,7 +27,7 @@ def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callabl
         from concurrent.futures import ProcessPoolExecutor
 
         pool = ProcessPoolExecutor(max_workers=len(calls), mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_gone_on_interrupt)
+                                   initializer=_worker_setup, initargs=(os.getpid(),))
         futures = [pool.submit(fn, *args) for fn, args in calls]  # with fork, every worker starts at the first
     except (OSError, ValueError, RuntimeError, ImportError):
         return None
@@ -59,7 +59,8 @@ def start_forked(fn: Callable[..., Any], *args: Any) -> Callable[[], None] | Non
     try:
         import multiprocessing
 
-        child = multiprocessing.get_context("fork").Process(target=_run_gone_on_interrupt, args=(fn, *args), daemon=True)
+        child = multiprocessing.get_context("fork").Process(target=_run_as_worker, args=(os.getpid(), fn, *args),
+                                                            daemon=True)
         child.start()
     except (OSError, ValueError, RuntimeError, ImportError):
         return None
@@ -87,8 +88,49 @@ def _gone_on_interrupt() -> None:
     signal.signal(signal.SIGINT, lambda _sig, _frame: os._exit(130))
 
 
-def _run_gone_on_interrupt(fn: Callable[..., Any], *args: Any) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker when `parent` dies, however it dies (SIGKILL included): a worker left
+    behind would block forever on its pipe and hold the caller's stdout and stderr open, so a
+    pre-commit or CI wrapper waiting for them would hang. On Linux the kernel sends SIGKILL
+    (`PR_SET_PDEATHSIG`); elsewhere a daemon thread polls `getppid()`. Either way a parent that
+    died before this ran is noticed at once."""
+    import signal
+
+    armed = False
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            armed = libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+        except (OSError, AttributeError):
+            armed = False
+    if os.getppid() != parent:
+        os._exit(1)
+    if not armed:
+        threading.Thread(target=_watch_parent, args=(parent,), name="noface-ctx-parent-watch", daemon=True).start()
+
+
+_PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
+_PARENT_POLL_S = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(_PARENT_POLL_S)
+    os._exit(1)
+
+
+def _worker_setup(parent: int) -> None:
+    """What every forked worker does first: go quietly on Ctrl-C, die with its parent."""
     _gone_on_interrupt()
+    _die_with_parent(parent)
+
+
+def _run_as_worker(parent: int, fn: Callable[..., Any], *args: Any) -> None:
+    _worker_setup(parent)
     fn(*args)
 
 
