@@ -13,7 +13,7 @@ Operations (one TOML table each, `op` names it):
 - `sub`: the regular expression `pattern` (multiline) → `repl` in `paths`; `count` = how many
   replacements must happen in all (a case whose pattern stopped matching fails loudly).
 - `move`: cut the `def`/`class` block `name` (with its decorators) out of `src`, append it to
-  `dst` (created if missing).
+  `dst` (created if missing), or insert it before the first line of `dst` matching `before`.
 - `drop`: delete the `def`/`class` block `name` from `src`.
 - `drop_uses`: a feature removed with its callers and tests: in code files but `exclude`, delete
   every function block whose text uses the word `name`, strip it from import lists and
@@ -137,11 +137,18 @@ def _cut(root: Path, rel: str, name: str) -> str:
 
 
 def _op_move(root: Path, op: dict[str, Any]) -> int:
-    block = _cut(root, op["src"], op["name"])
+    block = _cut(root, op["src"], op["name"]).rstrip("\n")
     dst = root / op["dst"]
     dst.parent.mkdir(parents=True, exist_ok=True)
     old = dst.read_text(encoding="utf-8") if dst.exists() else ""
-    _rewrite(root, op["dst"], old.rstrip("\n") + ("\n\n\n" if old.strip() else "") + block.rstrip("\n") + "\n")
+    if op.get("before"):
+        m = re.search(op["before"], old, re.M)
+        if m is None:
+            raise RuntimeError(f"{op['dst']}: no line matching {op['before']!r}")
+        new = old[:m.start()] + block + "\n\n\n" + old[m.start():]
+    else:
+        new = old.rstrip("\n") + ("\n\n\n" if old.strip() else "") + block + "\n"
+    _rewrite(root, op["dst"], new)
     git(root, "add", "--", op["dst"])
     return 1
 

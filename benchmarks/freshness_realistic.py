@@ -235,6 +235,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, Any]:
         "default_changes_flagged": ratio(sum(any(d["flagged"] for d in c["docs"]) for c in defaults), len(defaults)),
         "pinned": {r["repo"]: {k: v for k, v in r["pinned"].items() if k != "findings"} for r in results},
         "extra_findings": sum(len(c["extra"]) for c in cases),
+        "extra_docs": sum(len({e["path"] for e in c["extra"]}) for c in cases),
         "missed": [f"{c['id']}: {d['path']} ({', '.join(d['kinds'])})" for c, d in docs if not d["flagged"]],
     }
 
@@ -243,7 +244,7 @@ def markdown(results: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     """Tables for the doc: the summary, then one row per case."""
     lines = ["| measure | value |", "|---|---|"]
     for key in ("cases", "expected_docs_flagged", "blame_right", "rename_suggests_new_name",
-                "default_changes_flagged", "extra_findings", "hook_names_expected_docs"):
+                "default_changes_flagged", "extra_findings", "extra_docs", "hook_names_expected_docs"):
         lines.append(f"| {key.replace('_', ' ')} | {summary[key]} |")
     for g, v in summary["by_group"].items():
         lines.append(f"| expected docs flagged, group `{g}` | {v} |")

@@ -88,6 +88,12 @@ def test_move_drop_and_drop_uses(tmp_path):
     assert "class Ledger" not in (repo / "pkg/core.py").read_text()
     assert (repo / "pkg/extra.py").read_text().endswith("class Ledger:\n    def record_entry(self, value):\n"
                                                         "        self.last = value\n")
+    E.apply_edits(repo, [{"op": "move", "name": "unrelated", "src": "pkg/core.py", "dst": "pkg/extra.py",
+                          "before": "^class Ledger"}], "move before")
+    extra = (repo / "pkg/extra.py").read_text()
+    assert extra.index("def unrelated") < extra.index("class Ledger") and "def unrelated" not in (
+        repo / "pkg/core.py").read_text()
+    E.apply_edits(repo, [{"op": "move", "name": "unrelated", "src": "pkg/extra.py", "dst": "pkg/core.py"}], "back")
     E.apply_edits(repo, [{"op": "drop", "name": "compute_total", "src": "pkg/core.py"},
                          {"op": "drop_uses", "name": "compute_total", "exclude": ["examples/"]}], "remove")
     init = (repo / "pkg/__init__.py").read_text()
