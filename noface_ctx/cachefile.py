@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noface_ctx.fieldcheck import checker, field_types
-from noface_ctx.filebytes import write_atomic
 from noface_ctx.state import Memo, memo
+from noface_ctx.write_gate import write_atomic
 
 if TYPE_CHECKING:  # imported when an array is read: `check-docs` never pays for numpy
     import numpy as np
@@ -349,6 +349,29 @@ def save(path: Path | None, version: Any, value: Any) -> bool:
     return True
 
 
+def prepare_dir(target: Path, root: Path) -> None:
+    """Once per cache directory and process: sweep temp files of killed writers and, for a cache
+    inside the repository, learn which files there git tracks (never read, written nor swept)."""
+    try:
+        rel = target.resolve().relative_to(Path(root).resolve())
+    except ValueError:
+        sweep_tmp(target)
+        return  # outside the repository: git cannot track it
+    import subprocess
+
+    from noface_ctx import git
+
+    try:
+        out = subprocess.run(git.argv(root, "ls-files", "-z", "--", rel.as_posix() or "."),
+                             capture_output=True, timeout=30, stdin=subprocess.DEVNULL, env=git.env())
+    except (OSError, subprocess.TimeoutExpired):
+        return
+    if out.returncode == 0:
+        names = [p for p in out.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        set_tracked({str(base / p) for base in {Path(root), Path(root).resolve()} for p in names})
+    sweep_tmp(target)
+
+
 def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> int:
     """Remove temp files of killed writers (`*.tmp`, `*.tmp.*`) older than `max_age` seconds,
     up to `depth` folder levels under `directory` (links are not followed); the count."""
@@ -359,7 +382,7 @@ def sweep_tmp(directory: Path, max_age: float = TMP_MAX_AGE, depth: int = 3) -> 
         if len(Path(folder).parts) - base >= depth - 1:
             dirs[:] = []
         for name in files:
-            if not (name.endswith(".tmp") or ".tmp." in name):
+            if not (name.endswith(".tmp") or ".tmp." in name) or is_tracked(Path(folder, name)):
                 continue
             p = Path(folder, name)
             try:

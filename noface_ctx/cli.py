@@ -199,9 +199,13 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
 
 def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.code.index import CodeIndex
+    from noface_ctx.config import cache_dir, cache_warnings
     from noface_ctx.files.gate import scan_repo
 
     config = _load_config(args)
+    cache_dir(config)
+    for w in cache_warnings(config):  # refused or unwritable: the index lives for this process only
+        print(f"{PROG}: warning: {w}", file=sys.stderr)
     repo_files = scan_repo(config)
     with _progress() as bar:
         index = CodeIndex.build(repo_files, config, progress=bar("indexing") if bar else None)

@@ -23,7 +23,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from noface_ctx.cache_location import prepare_cache_dir, repo_key, user_cache_base
+from noface_ctx import cachefile, write_gate
+from noface_ctx.cache_location import repo_key, user_cache_base
 from noface_ctx.docs.markup import RECORD_DIRS
 from noface_ctx.errors import ConfigError, UsageError
 from noface_ctx.model_choice import DEFAULT_MODEL, choose_model
@@ -160,31 +161,36 @@ def cache_dir(config: Config) -> Path:
     if known is not None:
         return known
     target = Path("~")  # (named in the warning when even the user's home cannot be found)
+    write_gate.add_repository(config.root)
     try:
-        if config.context.cache_dir:
-            target = (config.root / config.context.cache_dir).resolve()
+        if config.context.cache_dir:  # not resolved here: the gate refuses links inside the repository
+            target = config.root / config.context.cache_dir
         else:
             target = user_cache_base() / repo_key(config.root)
-        target.mkdir(parents=True, exist_ok=True)
+        target = write_gate.make_dirs(target, root=config.root, confine=True)
+        write_gate.refuse_links_under(target)
         probe = target / f".probe-{__import__('os').getpid()}"
-        probe.write_bytes(b"")
+        write_gate.append(probe, b"")
         probe.unlink()
         noface_dir = config.root / ".noface"
-        if target.is_relative_to(noface_dir) and not (noface_dir / ".gitignore").exists():
-            (noface_dir / ".gitignore").write_text("*\n")
+        if target.is_relative_to(noface_dir):
+            write_gate.create_new(noface_dir / ".gitignore", b"*\n", root=config.root)
     except (OSError, RuntimeError) as exc:  # RuntimeError: Path.home() without a HOME
         import atexit
         import shutil
         import tempfile
 
-        fallback = Path(tempfile.mkdtemp(prefix="noface-ctx-"))
+        fallback = Path(tempfile.mkdtemp(prefix="noface-ctx-")).resolve()
+        write_gate.add_private(fallback)
         atexit.register(shutil.rmtree, fallback, True)
+        refused = isinstance(exc, write_gate.WriteRefused)
+        why = f"refused ({exc})" if refused else f"is not writable ({getattr(exc, 'strerror', None) or exc})"
         _CACHE_WARNINGS.put(key, (
-            f"cache directory {target} is not writable ({getattr(exc, 'strerror', None) or exc}); "
+            f"cache directory {target} {why}; "
             "running without a persistent cache"
         ))
         return _CACHE_DIRS.put(key, fallback)
-    prepare_cache_dir(target, config.root)
+    cachefile.prepare_dir(target, config.root)
     return _CACHE_DIRS.put(key, target)
 
 

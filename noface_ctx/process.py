@@ -174,12 +174,11 @@ def write_crash_log() -> str:
 
     text = traceback.format_exc()
     try:
+        from noface_ctx import write_gate
         from noface_ctx.cache_location import user_cache_base
 
-        base = user_cache_base()
-        base.mkdir(parents=True, exist_ok=True)
-        path = base / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        path = user_cache_base() / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+        fd = write_gate.open_file(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600, confine=True)
     except (OSError, RuntimeError):
         try:
             fd, name = tempfile.mkstemp(prefix="noface-ctx-crash-", suffix=".log")

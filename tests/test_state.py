@@ -5,7 +5,8 @@ from __future__ import annotations
 import threading
 
 from noface_ctx import state
-from noface_ctx.filebytes import looks_binary, write_atomic
+from noface_ctx.filebytes import looks_binary
+from noface_ctx.write_gate import write_atomic
 
 
 def test_memo_is_bounded_oldest_first():

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from noface_ctx import cachefile
+from noface_ctx import cachefile, write_gate
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.lexical import TermMatrix
 
@@ -141,9 +141,7 @@ class IndexData:
 def index_dir(config: Config) -> Path | None:
     """The index's directory (created), or None when there is no writable cache directory."""
     try:
-        where = cache_dir(config) / "code"
-        where.mkdir(parents=True, exist_ok=True)
-        return where
+        return write_gate.make_dirs(cache_dir(config) / "code")
     except OSError:
         return None
 
@@ -174,7 +172,10 @@ def lock(where: Path | None) -> FileLock | None:
         return None
     from filelock import FileLock
 
-    return FileLock(str(where / LOCK_NAME))
+    try:
+        return FileLock(str(write_gate.checked_file(where / LOCK_NAME)))
+    except OSError:  # a link or a foreign file where the lock goes: built in memory
+        return None
 
 
 _KEYS = frozenset({"files", "file_order", "symbols", "kinds", "parents", "lines", "details", "vocab", "tf", "bm25", "file_bm25"})

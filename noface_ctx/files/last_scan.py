@@ -25,11 +25,11 @@ from noface_ctx.bounded import MAX_JSON_BYTES, read_head
 from noface_ctx.cachefile import is_tracked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest
-from noface_ctx.filebytes import write_atomic
 from noface_ctx.files.rules import LastScan, Rules, Stamp
 from noface_ctx.files.secrets import secret_path_kind
 from noface_ctx.filetypes import GRAMMAR_BY_EXTENSION
 from noface_ctx.state import Memo, memo
+from noface_ctx.write_gate import write_atomic
 
 __all__ = ["load_last_scan", "rules_key", "save_last_scan"]
 

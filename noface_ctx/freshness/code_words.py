@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from noface_ctx import cachefile, sqlitefile
+from noface_ctx import cachefile, sqlitefile, write_gate
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.filebytes import content_hash, looks_binary
 from noface_ctx.freshness.declarations import declared
@@ -209,7 +209,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
 def _open(cache: Path) -> sqlite3.Connection:
     if cachefile.is_tracked(cache):  # a committed cache is never read (nor written)
         raise sqlite3.OperationalError(f"{cache} is tracked by git")
-    db = sqlite3.connect(str(cache), timeout=30, isolation_level=None, check_same_thread=False)
+    db = write_gate.connect_sqlite(cache, timeout=30, isolation_level=None, check_same_thread=False)
     try:
         # Derived data: a commit need not reach the disk before the hook ends (WAL keeps the
         # file whole on a crash; at worst the last update is made again).

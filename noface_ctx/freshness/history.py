@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import cachefile, git, sqlitefile
+from noface_ctx import cachefile, git, sqlitefile, write_gate
 from noface_ctx.files.secrets import redact_secrets
 from noface_ctx.freshness.definitions import body, definition, signature
 from noface_ctx.freshness.versions import FileVersions
@@ -356,12 +356,12 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
     db = None
     if db_path is not None and not cachefile.is_tracked(db_path):  # a committed cache is never read
         try:
-            db = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
+            db = write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
                 db.close()
                 db_path.unlink()
-                db = sqlite3.connect(str(db_path), timeout=30, check_same_thread=False)
+                db = write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
         except (sqlite3.Error, OSError):
             db = None
     if db is None:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from noface_ctx import write_gate
 from noface_ctx.filetypes import is_test_path
 
 if TYPE_CHECKING:
@@ -60,10 +61,9 @@ def save_chunk_keys(store: CachedEmbedder, index: CodeIndex, keys: Sequence[str]
     if store.cache_dir is None or len(keys) != sum(counts):
         return
     labels = [_label(p, index.content_hash(p)) for p in paths]
-    store.cache_dir.mkdir(parents=True, exist_ok=True)
     target = store.cache_dir / KEYS_NAME
     tmp = target.with_name(f"{target.stem}.{os.getpid()}.tmp.npz")
-    with tmp.open("wb") as f:
+    with write_gate.open_stream(tmp) as f:  # the folder made, no link followed (`write_gate`)
         np.savez(f, version=np.array([VERSION], dtype=np.int64), labels=np.array(labels, dtype=bytes),
                  counts=np.array(counts, dtype=np.int64),
                  keys=np.array([k.encode("ascii") for k in keys], dtype="S32"))

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from noface_ctx import write_gate
 from noface_ctx.rank.embed import Embedder
 
 __all__ = ["DELTA_MAX", "CachedEmbedder", "content_key"]
@@ -199,10 +200,10 @@ class CachedEmbedder:
             return
         from filelock import FileLock
 
-        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        write_gate.make_dirs(self.cache_dir)
         npy, keys_path, lock = self._paths()
         delta = {**self._delta, **self._new}
-        with FileLock(str(lock), timeout=60):
+        with FileLock(str(write_gate.checked_file(lock)), timeout=60):
             if self._matrix is not None and not self._pruned and len(delta) <= DELTA_MAX:
                 self._save_delta(delta)
                 self._delta, self._new = delta, {}
@@ -214,7 +215,7 @@ class CachedEmbedder:
         path = self._delta_path()
         tmp = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npz")
         keys = np.array([k.encode("ascii") for k in delta], dtype="S32")
-        with tmp.open("wb") as f:
+        with write_gate.open_stream(tmp) as f:
             np.savez(f, keys=keys, vectors=np.stack(list(delta.values())).astype(np.float32))
         os.replace(tmp, path)
 
@@ -228,7 +229,7 @@ class CachedEmbedder:
         tmp_keys = keys_path.with_suffix(f".{os.getpid()}.tmp")
         rows = np.fromiter(self._rows.values(), dtype=np.int64, count=len(self._rows))
         step = 8192  # copy stored rows in slices: never the whole matrix in memory at once
-        with tmp_npy.open("wb") as f:  # plain writes, not a writable map (whose pages count as RSS)
+        with write_gate.open_stream(tmp_npy) as f:  # plain writes, not a writable map (whose pages count as RSS)
             np.lib.format.write_array_header_1_0(
                 f, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False,
                     "shape": (len(keys), dim)})
@@ -236,7 +237,8 @@ class CachedEmbedder:
                 np.ascontiguousarray(self._matrix[rows[s:s + step]], dtype=np.float32).tofile(f)  # type: ignore[index]
             if extra:
                 np.stack(list(extra.values())).astype(np.float32).tofile(f)
-        tmp_keys.write_text(json.dumps(keys))
+        with write_gate.open_stream(tmp_keys) as fk:
+            fk.write(json.dumps(keys).encode("utf-8"))
         matrix = np.load(tmp_npy, allow_pickle=False, mmap_mode="r")  # what this process reads from now
         os.replace(tmp_npy, npy)
         os.replace(tmp_keys, keys_path)

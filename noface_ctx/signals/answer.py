@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from noface_ctx import write_gate
 from noface_ctx.datatypes import CodeChunk, Doc, Section
 from noface_ctx.signals.values import AnswerItem, Outcome, Request
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
@@ -366,16 +367,11 @@ def write_log(config: Any, items: Iterable[AnswerItem], issue_id: str | None) ->
         json.dumps({"time": now, "issue": issue_id, **item.to_dict()}, ensure_ascii=False) + "\n" for item in items
     )
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         noface_dir = root / ".noface"
-        if path.is_relative_to(noface_dir) and not (noface_dir / ".gitignore").exists():
-            (noface_dir / ".gitignore").write_text("*\n")
+        if path.is_relative_to(noface_dir):
+            write_gate.create_new(noface_dir / ".gitignore", b"*\n", root=root, confine=True)
         # One O_APPEND write per answer, so two orchestrators appending at once never interleave lines.
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-        try:
-            os.write(fd, lines.encode("utf-8", "backslashreplace"))
-        finally:
-            os.close(fd)
+        write_gate.append(path, lines.encode("utf-8", "backslashreplace"), root=root, confine=True)
     except OSError as exc:
         return None, f"request log {path}: not written ({exc.strerror or exc})"
     return str(path), ""
