@@ -90,9 +90,12 @@ class Workspace:
         Key None (no reuse) when the state cannot be fingerprinted."""
         from noface_ctx.files.gate import scan_repo
         from noface_ctx.git import head
-        from noface_ctx.issue.load import load_issue
+        from noface_ctx.issue_sources import in_folder, load_issue_ref
 
-        the_issue = ref if isinstance(ref, Issue) else load_issue(ref, self.root)
+        # A tool argument is not the user's: a file is read only inside the repository, after the
+        # NEED_CODE gate (secrets, forbidden files, links leaving it refused), else it is an id.
+        the_issue = ref if isinstance(ref, Issue) else load_issue_ref(
+            ref, self.config, in_folder(self.root, self.root), manifest=self.manifest)[0]
         files = scan_repo(self.config, the_issue.manifest)
         commit, _dirty = head(self.root)
         if not files.fingerprint or not commit:
@@ -238,18 +241,7 @@ class Workspace:
             return self.issue
         if not issue or not isinstance(issue, str) or not issue.strip():
             raise UsageError("issue is required: a beads id or a repository-relative .md/.json issue file")
-        issue = issue.strip()
-        if "/" in issue or issue.endswith((".md", ".txt", ".json")):
-            from noface_ctx.signals.parse import normalise_path
-
-            norm, problem = normalise_path(issue)
-            if problem:
-                raise UsageError(f"issue {issue}: {problem}")
-            full = (self.root / norm).resolve()
-            if not full.is_relative_to(self.root):
-                raise UsageError(f"issue {issue}: outside the repository")
-            return str(full)
-        return issue
+        return issue.strip()  # an id, or a file the reader gate judges (`_prompt_key`)
 
     def _refused(self, path: str) -> str:
         from noface_ctx.files.gate import is_secret_path

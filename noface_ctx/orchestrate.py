@@ -25,7 +25,6 @@ import argparse
 import datetime as _dt
 import hashlib
 import json
-import os
 import re
 import shlex
 import shutil
@@ -35,9 +34,12 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.errors import InputError, UsageError
+
+if TYPE_CHECKING:
+    from noface_ctx.agent_process import AgentResult
 
 DEFAULT_LOG = ".noface/runs.jsonl"
 DEFAULT_MAX_TURNS = 6
@@ -87,17 +89,21 @@ def run_from_args(args: argparse.Namespace, config: Any) -> int:
     agent = shlex.split(args.agent)
     if not agent:
         raise UsageError("--agent is empty")
+    from noface_ctx.issue_sources import IDS_ONLY, TYPED, in_folder
+
     root = Path(config.root)
+    # an issue id names an issue, never a file: only refs the user typed or files in --issues-dir are read
+    files = TYPED if args.issues else in_folder(args.issues_dir, root) if args.issues_dir else IDS_ONLY
     refs = list(args.issues) or ready_issues(root, args.issues_dir)
     if not refs:
         print("noface-ctx run: no ready issues", file=sys.stderr)
         return 0
-    log_path = Path(args.log) if args.log else root / DEFAULT_LOG
+    log_path = _checked_log(Path(args.log) if args.log else root / DEFAULT_LOG, root, confine=not args.log)
     results = []
     for ref in refs:
         result = run_issue(ref, config, agent, max_turns=args.max_turns, budget=args.budget,
                            answer_budget=args.answer_budget, timeout=args.timeout, log_path=log_path,
-                           embed=False if args.no_embed else None)
+                           embed=False if args.no_embed else None, files=files)
         results.append(result)
         detail = f": {result.reason}" if result.reason else ""
         print(f"{result.issue}: {result.outcome} after {result.turns} turn(s){detail}", file=sys.stderr)
@@ -124,28 +130,26 @@ def ready_issues(root: Path, issues_dir: str | None = None) -> list[str]:
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise InputError(f"bd ready --json failed: {exc}") from None
         if out.returncode == 0:
-            try:
-                data = json.loads(out.stdout or "[]")
-            except json.JSONDecodeError:
-                raise InputError("bd ready --json printed something that is not JSON") from None
-            return [str(i["id"]) for i in data if isinstance(i, dict) and i.get("id")]
+            from noface_ctx.bounded import loads_json
+
+            data = loads_json(out.stdout or "[]", "bd ready --json")  # bounded: size and depth
+            items = data if isinstance(data, list) else []
+            return [str(i["id"]) for i in items if isinstance(i, dict) and i.get("id")]
     return _jsonl_ready(root)
 
 
 def _jsonl_ready(root: Path) -> list[str]:
-    """Without `bd`: open issues in `.beads/issues.jsonl`, by priority then id."""
-    path = root / ".beads" / "issues.jsonl"
-    if not path.is_file():
-        return []
+    """Without `bd`: open issues in `.beads/issues.jsonl`, by priority then id (the bounded
+    reader `preview` uses: a bad line is skipped with a warning)."""
+    from noface_ctx.issue.beads import jsonl_issues
+
+    warnings: list[str] = []
+    issues = jsonl_issues(root, warnings) or []
+    for warning in warnings:
+        print(f"noface-ctx run: {warning}", file=sys.stderr)
     found = []
-    for n, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError:
-            raise InputError(f"line {n} is not JSON", where=str(path)) from None
-        if isinstance(item, dict) and item.get("id") and item.get("status", "open") in ("open", "ready"):
+    for item in issues:
+        if item.get("id") and item.get("status", "open") in ("open", "ready"):
             prio = item.get("priority") if isinstance(item.get("priority"), int) else 9
             found.append((prio, str(item["id"])))
     return [i for _p, i in sorted(found)]
@@ -156,16 +160,19 @@ def _jsonl_ready(root: Path) -> list[str]:
 
 def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = DEFAULT_MAX_TURNS,
               budget: int | None = None, answer_budget: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-              log_path: Path | None = None, embed: Any = None) -> IssueResult:
-    """Drive one issue to ISSUE_COMPLETE / BLOCKED / the turn limit; log one record per turn."""
-    from noface_ctx.issue.load import load_issue
+              log_path: Path | None = None, embed: Any = None, files: Any = None) -> IssueResult:
+    """Drive one issue to ISSUE_COMPLETE / BLOCKED / the turn limit; log one record per turn.
+    `files` (`issue_sources.IssueFiles`, default: typed by the user) says whether `ref` may name a file."""
+    from noface_ctx.issue_sources import TYPED, load_issue_ref
     from noface_ctx.pipeline import build_prompt
     from noface_ctx.signals.parse import parse_signals_detailed
     from noface_ctx.signals.respond import resolve_requests
     from noface_ctx.tokens import count_tokens
 
     root = Path(config.root)
-    issue = load_issue(ref, root)
+    issue, issue_warnings = load_issue_ref(ref, config, files or TYPED)
+    for warning in issue_warnings:
+        print(f"noface-ctx run: {warning}", file=sys.stderr)
     prompt = build_prompt(issue, repo=root, config=config, budget=budget, embed=embed)
     served_docs = [d["path"] for d in prompt.docs if d.get("included")]
     served_code = [_code_label(c) for c in prompt.code]
@@ -187,6 +194,7 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
             "requests": [],
             "answers": [],
             "agent_exit": proc.returncode,
+            **({"agent_output_dropped": proc.dropped} if proc.dropped else {}),
         }
         assistant = _assistant_text(proc.stdout)
         outcome, reason = _outcome(assistant)
@@ -213,7 +221,7 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
         result.records.append(record)
         result.turns = turn
         if log_path is not None:
-            _append(log_path, record)
+            _append(log_path, record, root)
         if outcome in ("complete", "blocked", "agent_failed"):
             result.outcome, result.reason = outcome, reason
             return result
@@ -221,16 +229,10 @@ def run_issue(ref: str, config: Any, agent: Sequence[str], *, max_turns: int = D
     return result
 
 
-def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(list(agent), input=text, check=False, capture_output=True, text=True, cwd=cwd,
-                              timeout=timeout, env={**os.environ, **env}, errors="replace")
-    except FileNotFoundError:
-        raise UsageError(f"--agent: command not found: {agent[0]}") from None
-    except PermissionError:
-        raise UsageError(f"--agent: not executable: {agent[0]}") from None
-    except subprocess.TimeoutExpired:
-        return subprocess.CompletedProcess(list(agent), 124, "", f"timed out after {timeout:.0f}s")
+def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, env: dict[str, str]) -> AgentResult:
+    from noface_ctx.agent_process import run_agent
+
+    return run_agent(agent, text, cwd=cwd, timeout=timeout, env=env)
 
 
 def _assistant_text(stdout: str) -> str:
@@ -260,10 +262,22 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else "(no stderr)"
 
 
-def _append(path: Path, record: dict[str, Any]) -> None:
+def _checked_log(path: Path, root: Path, *, confine: bool) -> Path:
+    """The run log's real path, checked before any agent runs (`write_gate`: no link inside the
+    repository followed; the default log confined to the repository and the user cache)."""
+    from noface_ctx import write_gate
+
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+        return write_gate.checked_file(path, root=root, confine=confine)
+    except OSError as exc:
+        raise UsageError(f"cannot write the run log: {exc.strerror or exc}", where=str(path)) from None
+
+
+def _append(path: Path, record: dict[str, Any], root: Path | None = None) -> None:
+    from noface_ctx import write_gate
+
+    try:
+        write_gate.append(path, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace"),
+                          root=root)
     except OSError as exc:
         raise UsageError(f"cannot write the run log: {exc.strerror or exc}", where=str(path)) from None

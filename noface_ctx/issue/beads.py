@@ -4,6 +4,7 @@ issue object becomes an `Issue` (text fields only, never raw JSON)."""
 from __future__ import annotations
 
 import difflib
+import os
 import shutil
 import subprocess
 from collections.abc import Mapping
@@ -15,7 +16,7 @@ from noface_ctx.datatypes import Issue
 from noface_ctx.errors import InputError
 from noface_ctx.issue.text import as_text, comment_text, ordered_comments, read_text, unescape
 
-__all__ = ["BD_TIMEOUT", "JSONL_PATH", "TEXT_FIELDS", "from_beads", "from_beads_id"]
+__all__ = ["BD_TIMEOUT", "JSONL_PATH", "TEXT_FIELDS", "from_beads", "from_beads_id", "jsonl_issues"]
 
 BD_TIMEOUT = 15  # seconds; `bd` may sync its database on first use
 JSONL_PATH = ".beads/issues.jsonl"
@@ -104,13 +105,17 @@ def _has_comment_bodies(comments: Any) -> bool:
     return any(comment_text(c).strip() for c in comments)
 
 
-def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str, Any]:
+def jsonl_issues(root: Path, warnings: list[str]) -> list[Mapping[str, Any]] | None:
+    """Every issue object of `.beads/issues.jsonl` in file order (None without the file), read
+    with the bounded JSON reader: a bad line (not JSON, nested too deep, not an object) is
+    skipped with a warning naming it. A file whose real path leaves the repository is refused."""
     path = root / JSONL_PATH
     if not path.is_file():
-        raise InputError(f"unknown issue id {issue_id!r} (bd is not available and there is no {JSONL_PATH})",
-                         where=str(root))
-    found: Mapping[str, Any] | None = None
-    ids: list[str] = []
+        return None
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    if os.path.commonpath([real, top]) != top:
+        raise InputError("a symlink leading outside the repository; refused", where=str(path))
+    found: list[Mapping[str, Any]] = []
     for lineno, line in enumerate(read_text(path).splitlines(), 1):
         if not line.strip():
             continue
@@ -123,6 +128,19 @@ def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str
         if not isinstance(obj, Mapping):
             warnings.append(f"{JSONL_PATH}:{lineno}: skipped: not a JSON object")
             continue
+        found.append(obj)
+    return found
+
+
+def _jsonl_lookup(issue_id: str, root: Path, warnings: list[str]) -> Mapping[str, Any]:
+    path = root / JSONL_PATH
+    issues = jsonl_issues(root, warnings)
+    if issues is None:
+        raise InputError(f"unknown issue id {issue_id!r} (bd is not available and there is no {JSONL_PATH})",
+                         where=str(root))
+    found: Mapping[str, Any] | None = None
+    ids: list[str] = []
+    for obj in issues:
         ids.append(str(obj.get("id", "")))
         if obj.get("id") == issue_id:
             found = obj  # a later line for the same id wins

@@ -31,19 +31,22 @@ _MD_SUFFIXES = (".md", ".markdown", ".txt")
 
 
 def load_issue(
-    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None
+    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None,
+    as_id: bool = False,
 ) -> Issue:
     """Read an issue from `ref` (see `load_issue_with_warnings`), dropping the warnings."""
-    return load_issue_with_warnings(ref, repo, manifest=manifest, stdin=stdin)[0]
+    return load_issue_with_warnings(ref, repo, manifest=manifest, stdin=stdin, as_id=as_id)[0]
 
 
 def load_issue_with_warnings(
-    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None
+    ref: IssueRef, repo: str | Path = ".", *, manifest: ManifestRef | None = None, stdin: TextIO | None = None,
+    as_id: bool = False,
 ) -> tuple[Issue, list[str]]:
     """Read an issue and attach its manifest; return it with warnings a person should see.
 
     `ref` is an `Issue`, a beads dict, `"-"` (stdin: JSON or Markdown), a `.json` file (object,
-    or array whose first element is the issue), a `.md`/`.txt` file, or a beads issue id.
+    or array whose first element is the issue), a `.md`/`.txt` file, or a beads issue id. With
+    `as_id` a string is a beads id only, never a file (`issue_sources`: ids a tracker listed).
     """
     root = Path(repo)
     warnings: list[str] = []
@@ -55,6 +58,8 @@ def load_issue_with_warnings(
         issue, raw_comments = from_beads(ref, source="dict")
     elif not isinstance(ref, (str, Path)):
         raise InputError(f"cannot read an issue from {type(ref).__name__}")
+    elif as_id:
+        issue, raw_comments = from_beads_id(str(ref), root, warnings)
     elif str(ref) == "-":
         issue, raw_comments = _from_text((stdin or sys.stdin).read(), source="stdin", default_id="stdin")
     else:
