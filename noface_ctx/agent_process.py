@@ -68,20 +68,22 @@ class _Capture:
             del self.last[:cut]
             self.dropped += cut
 
-    def text(self) -> str:
+    def text(self) -> tuple[str, int]:
+        """The text kept and how many bytes were left out of it."""
         if not self.dropped:
-            return (self.first + self.last).decode("utf-8", "replace")
-        head = self.first.decode("utf-8", "replace")
-        # the tail from its first whole line, so the marker never splits one
+            return (self.first + self.last).decode("utf-8", "replace"), 0
+        # whole lines only on both sides of the marker (a cut stream-json event would not parse)
+        end = self.first.rfind(b"\n") + 1
+        head = self.first[:end].decode("utf-8", "replace")
         nl = self.last.find(b"\n")
         tail = self.last[nl + 1:] if nl >= 0 else self.last
-        dropped = self.dropped + (nl + 1 if nl >= 0 else 0)
-        marker = f"\n[noface-ctx: {dropped} bytes of agent output not kept]\n"
-        return head + marker + tail.decode("utf-8", "replace")
+        dropped = self.dropped + (len(self.first) - end) + (nl + 1 if nl >= 0 else 0)
+        marker = f"[noface-ctx: {dropped} bytes of agent output not kept]\n"
+        return head + marker + tail.decode("utf-8", "replace"), dropped
 
 
 def run_agent(agent: Sequence[str], prompt: str, *, cwd: Path, timeout: float, env: Mapping[str, str],
-              max_stdout: int = MAX_STDOUT_BYTES) -> AgentResult:
+              max_stdout: int = MAX_STDOUT_BYTES, tail: int = TAIL_BYTES) -> AgentResult:
     """Run `agent` once with `prompt` on stdin (see the module docstring)."""
     try:
         proc = subprocess.Popen(list(agent), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -90,7 +92,7 @@ def run_agent(agent: Sequence[str], prompt: str, *, cwd: Path, timeout: float, e
         raise UsageError(f"--agent: command not found: {agent[0]}") from None
     except PermissionError:
         raise UsageError(f"--agent: not executable: {agent[0]}") from None
-    out, err = _Capture(max_stdout, TAIL_BYTES), _Capture(0, MAX_STDERR_BYTES)
+    out, err = _Capture(max_stdout, tail), _Capture(0, MAX_STDERR_BYTES)
     try:
         timed_out = _pump(proc, prompt.encode("utf-8", "replace"), out, err, timeout)
     except BaseException:
@@ -103,11 +105,12 @@ def run_agent(agent: Sequence[str], prompt: str, *, cwd: Path, timeout: float, e
                     stream.close()
                 except OSError:
                     pass
+    stdout, dropped = out.text()
     if timed_out:
         _kill(proc)
-        return AgentResult(TIMEOUT_CODE, out.text(), f"timed out after {timeout:.0f}s", out.dropped)
-    return AgentResult(proc.returncode if proc.returncode is not None else TIMEOUT_CODE, out.text(), err.text(),
-                       out.dropped)
+        return AgentResult(TIMEOUT_CODE, stdout, f"timed out after {timeout:.0f}s", dropped)
+    code = proc.returncode if proc.returncode is not None else TIMEOUT_CODE
+    return AgentResult(code, stdout, err.text()[0], dropped)
 
 
 def _pump(proc: subprocess.Popen[bytes], data: bytes, out: _Capture, err: _Capture, timeout: float) -> bool:

@@ -96,6 +96,8 @@ def _judge(ref: str, config: Config, folder: Path, manifest: Manifest | None) ->
     top = Path(os.path.realpath(folder))
     if not (_under(lexical, Path(os.path.abspath(folder))) or _under(lexical, top)):
         return f"not inside the issues folder {folder}", None
+    if _under(Path(os.path.abspath(folder)), Path(os.path.abspath(config.root))) and not _under(top, root):
+        return f"the issues folder {folder} is a symlink leading outside the repository", None
     if lexical.suffix.lower() not in ISSUE_SUFFIXES:
         return f"not an issue file ({', '.join(ISSUE_SUFFIXES)})", None
     real = Path(os.path.realpath(lexical))

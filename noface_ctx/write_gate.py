@@ -281,12 +281,13 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def checked_file(path: Path | str, *, root: Path | str | None = None, confine: bool = False) -> Path:
+def checked_file(path: Path | str, *, root: Path | str | None = None, confine: bool = False,
+                 create: bool = True) -> Path:
     """For an API that opens a path itself (sqlite, a file lock, numpy): its folders created
-    under the rules, and the file, when it exists, a regular file that is not a link (nor, in a
-    repository, hard-linked). Returns the real path to hand over."""
+    (with `create`) under the rules, and the file, when it exists, a regular file that is not a
+    link (nor, in a repository, hard-linked). Returns the real path to hand over."""
     path = Path(path)
-    dfd, real = _walk(path.parent, root=root, create=True, confine=confine)
+    dfd, real = _walk(path.parent, root=root, create=create, confine=confine)
     try:
         try:
             st = os.lstat(path.name, dir_fd=dfd)
@@ -306,9 +307,9 @@ def checked_file(path: Path | str, *, root: Path | str | None = None, confine: b
 def connect_sqlite(path: Path | str, **kwargs: object) -> sqlite3.Connection:
     """`sqlite3.connect` on a checked path: the database and its `-wal`, `-shm` and `-journal`
     files are no links (sqlite's own `nofollow` refuses a link at the database meanwhile)."""
-    real = checked_file(path)
+    real = checked_file(path, create=False)  # (a missing folder stays missing, as for sqlite)
     for suffix in ("-wal", "-shm", "-journal"):
-        checked_file(real.with_name(real.name + suffix))
+        checked_file(real.with_name(real.name + suffix), create=False)
     from urllib.parse import quote
 
     uri = f"file:{quote(str(real))}?nofollow=1"

@@ -4,6 +4,7 @@ the newest `MANIFEST:` comment of an issue, `.noface/state.json`; each path norm
 from __future__ import annotations
 
 import difflib
+import os
 import posixpath
 import re
 from collections.abc import Iterable, Mapping
@@ -200,6 +201,10 @@ def _relative_label(source: str, root: Path) -> str:
 def manifest_from_state(issue_id: str, root: Path, warnings: list[str]) -> Manifest | None:
     path = root / STATE_PATH
     if not issue_id or not path.is_file():
+        return None
+    top = os.path.realpath(root)
+    if os.path.commonpath([os.path.realpath(path), top]) != top:
+        warnings.append(f"{STATE_PATH}: ignored: a symlink leading outside the repository")
         return None
     try:
         state = read_bounded_json(path, STATE_PATH)

@@ -95,6 +95,29 @@ def test_run_issues_dir_files_pass_the_need_code_gate(tmp_path):
     assert code == 2 and "outside" in out
 
 
+def test_an_issues_dir_that_is_a_link_out_of_the_repository_is_refused(tmp_path):
+    repo, private = _world(tmp_path)
+    os.symlink(private, repo / "issues")
+    agent, seen = _agent(tmp_path)
+    code, out = _main("run", "--repo", str(repo), "--issues-dir", "issues", "--agent", agent,
+                      "--log", str(tmp_path / "log.jsonl"))
+    assert not seen.exists() or PRIVATE not in seen.read_text()
+    assert code == 2 and "symlink leading outside the repository" in out
+
+
+def test_a_state_json_link_out_of_the_repository_is_ignored(tmp_path):
+    from noface_ctx.issue.load import load_issue_with_warnings
+
+    repo, private = _world(tmp_path)
+    (private / "state.json").write_text(json.dumps(
+        {"issues": {"issue": {"manifest": {"primary_files": ["PRIVATE-ENTRY.py"]}}}}))
+    (repo / ".noface").mkdir()
+    os.symlink(private / "state.json", repo / ".noface" / "state.json")
+    issue, warnings = load_issue_with_warnings("issue.md", repo)
+    assert issue.manifest is None or "PRIVATE-ENTRY" not in repr(issue.manifest)
+    assert any("state.json: ignored: a symlink" in w for w in warnings)
+
+
 def test_run_still_reads_the_files_a_user_names(tmp_path):
     repo, private = _world(tmp_path)
     agent, seen = _agent(tmp_path)
