@@ -129,11 +129,12 @@ class Ledger:
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
+        from noface_ctx import write_gate
         from noface_ctx.sqlitefile import tune
 
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self.path, timeout=30)
+        try:  # through the writer gate: no link in the repository or at the file followed
+            write_gate.make_dirs(self.path.parent)
+            db = write_gate.connect_sqlite(self.path, timeout=30)
         except (OSError, sqlite3.Error) as exc:
             raise UsageError(f"cannot open the ledger: {exc}", where=str(self.path)) from None
         try:

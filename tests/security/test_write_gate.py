@@ -189,7 +189,8 @@ _DIRS = [".noface", ".noface/cache", ".noface/cache/code", ".noface/cache/embedd
 _FILES = [".noface/runs.jsonl", ".noface/requests.jsonl", ".noface/.gitignore", ".noface/cache/code/index.cache",
           ".noface/cache/code/index.lock", ".noface/cache/history.sqlite", ".noface/cache/history.sqlite-wal",
           ".noface/cache/words.sqlite", ".noface/cache/scan.json", ".noface/cache/gate.json",
-          ".noface/cache/docs.cache", ".noface/cache/doc-terms.cache"]
+          ".noface/cache/docs.cache", ".noface/cache/doc-terms.cache", ".noface/cache/ledger.sqlite",
+          ".noface/cache/ledger.sqlite-wal"]
 _DIR_KINDS = st.sampled_from(["real", "real", "link", "dangling", "absent"])  # folders mostly real: more below them
 _FILE_KINDS = st.sampled_from(["absent", "real", "link", "dangling", "hardlink"])
 _CONFIGS = {"none": None, "in-repo cache": IN_REPO_CACHE.replace("false", "true"),
