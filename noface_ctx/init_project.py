@@ -132,9 +132,10 @@ def init_project(root: str | os.PathLike[str], *, force: bool = False) -> InitRe
         if not force:
             return InitResult(target, "kept", text, found)
     status = "overwritten" if target.exists() else "written"
-    tmp = target.with_name(f".{CONFIG_NAME}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, target)
+    from noface_ctx import write_gate
+
+    if not write_gate.write_atomic(target, text.encode("utf-8"), root=base, confine=True):  # no link followed
+        raise UsageError("cannot be written", where=str(target))
     return InitResult(target, status, text, found)
 
 
