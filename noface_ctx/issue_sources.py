@@ -35,6 +35,7 @@ __all__ = ["IDS_ONLY", "ISSUE_SUFFIXES", "TYPED", "IssueFiles", "in_folder", "is
 ISSUE_SUFFIXES = (".md", ".markdown", ".txt", ".json")
 HOW_TO_ALLOW = ("an issue id names an issue, never a file: to read an issue from a file, pass the file "
                 "on the command line or put it in the folder given with --issues-dir")
+_MISSING = "no such file"
 _MAX_ISSUE_BYTES = 32 * 1024 * 1024  # the bounded readers' limit (`bounded.MAX_JSON_BYTES`)
 
 
@@ -81,6 +82,8 @@ def issue_file(ref: str, config: Config, files: IssueFiles, manifest: Manifest |
     if files.typed or files.folder is None or not names_file(ref):
         return None
     why, path = _judge(ref, config, files.folder, manifest)
+    if why == _MISSING:  # nothing to refuse: the same words as a missing file the user names
+        raise InputError("issue file not found", where=ref)
     if why:
         raise InputError(f"issue file refused: {why}; {HOW_TO_ALLOW}", where=ref)
     return path
@@ -104,7 +107,7 @@ def _judge(ref: str, config: Config, folder: Path, manifest: Manifest | None) ->
     if not _under(real, top):
         return "a symlink leading outside the issues folder", None
     if not os.path.lexists(lexical):
-        return "no such file", None
+        return _MISSING, None
     if not real.is_file():
         return "not a regular file", None
     if _under(real, root):
