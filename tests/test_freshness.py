@@ -496,6 +496,7 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
                        "        self.max_length = max_length\n"),
         "docs/mention.md": "Build links with `url_for(...)`; a `CharField` holds text; `scale()` multiplies.\n",
         "docs/stated.md": "`scale(x, factor=2)` multiplies.\n",
+        "docs/factor.md": "`scale()` multiplies by its `factor`.\n",
         "docs/example.md": ("```python\nfrom src.web import url_for, send\nurl_for('index', page=2)\n"
                             "send(folder, name)\nscale(3)\n```\n"),
     }, date=JAN)
@@ -514,7 +515,9 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
     commit(root, "incompatible", date="2025-02-10T12:00:00+00:00")
     fresh = assess(root)
     assert [(c.ref, c.what) for c in fresh.by_slug["example"].changed] == [("send", "signature")]  # the import, judged by the call
-    assert [(c.ref, c.what) for c in fresh.by_slug["mention"].changed] == [("scale()", "signature")]  # a new default
+    # a new default of `factor` (issue 25 rule 6): the doc naming `factor` is told, the one naming only `scale()` not
+    assert [(c.ref, c.what) for c in fresh.by_slug["factor"].changed] == [("scale()", "signature")]
+    assert fresh.by_slug["mention"].changed == ()
 
 
 def test_autodoc_directives_follow_the_code_and_only_break_when_it_is_gone(repo_factory):

@@ -52,14 +52,13 @@ from typing import Any
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import doc_stem, is_record
-from noface_ctx.freshness.ancestry import Ancestry
+from noface_ctx.freshness.changes import Worktree, changed_defaults, changed_symbols
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
-    UNCOMMITTED,
     DocFreshness,
     changed_reason,
     from_json,
@@ -68,7 +67,6 @@ from noface_ctx.freshness.judgement import (
     to_json,
     verdict,
 )
-from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import Presence, record_removals
 from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
@@ -175,7 +173,6 @@ class DocJudge:
         self._edits: dict[str, Edits] = {}  # by the commit compared with the work tree
         self._index: HistoryIndex | None = None
         self._head_commit: Commit | None = None
-        self._ancestry: Ancestry | None = None
 
     # ---------------------------------------------------------------- plumbing
 
@@ -319,7 +316,10 @@ class DocJudge:
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
                 (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans],
                 self._dirty_files())
-            self._changed(scans_with, index)
+            checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
+            tree = Worktree(str(self.root), frozenset(self._dirty_files()))
+            changed_symbols(checked, index, tree, self._codebase().ancestry)
+            changed_defaults(checked, index, tree)
             record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
             s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]
@@ -357,47 +357,6 @@ class DocJudge:
         """The commit the doc's words are checked against: its last commit, or HEAD while edited."""
         return self._head_commit if s.editing else s.commit
 
-    def _changed(self, scans: list[DocScan], index: HistoryIndex) -> None:
-        dirty = self._dirty_files()
-        texts: dict[str, str | None] = {}
-        index.prefetch(  # the versions every doc's symbols are first looked up in, read in one pass
-            (since.sha, path) for s in scans if (since := self._since(s)) is not None for ref, files in s.symbols
-            if ref.source != "autodoc" for path in files if path in dirty or index.touched_after(path, since.seq))
-        for s in scans:
-            since = self._since(s)
-            if since is None:
-                continue
-            seen: set[str] = set()
-            for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
-                if ref.name in seen or ref.source == "autodoc":  # an autodoc directive renders the code as it is
-                    continue
-                seen.add(ref.name)
-                for path in files:
-                    now_text = None
-                    if path in dirty:
-                        if path not in texts:
-                            texts[path] = _read(self.repo_files.abspath(path))
-                        now_text = texts[path]
-                    name = index.def_name(since.sha, path, ref.name) if (
-                        now_text is not None or index.touched_after(path, since.seq)) else None
-                    if name is None:
-                        continue
-                    got = index.symbol_change(path, name, since, now_text, signature_only=not ref.documented,
-                                              counts=counts_for(s.doc, ref, self._ancestors(path)))
-                    if got is not None:
-                        commit, what = got
-                        label = commit.label() if commit is not None else UNCOMMITTED
-                        s.changed.append(ChangedRef(ref.ref, ref.line, path, label, what))
-                        break
-
-    def _ancestors(self, home: str) -> Callable[[Iterable[str]], set[str]]:
-        """names → their ancestor classes in the current code, for bases of a class defined in
-        `home` (files read once per run)."""
-        if self._ancestry is None:
-            self._ancestry = self._codebase().ancestry
-        ancestry = self._ancestry
-        return lambda names: ancestry.ancestors(names, home)
-
     def _reuse(self, doc: Doc, value: Mapping[str, Any]) -> DocFreshness:
         """A stored judgement, its age counted again against today's latest commit."""
         old = from_json(doc, value)
@@ -410,10 +369,3 @@ class DocJudge:
         return verdict(doc, missing, changed, updated, latest, self.config.context.stale_after_days,
                        references, signatures, files)
 
-
-def _read(path: str) -> str | None:
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            return fh.read()
-    except OSError:
-        return None

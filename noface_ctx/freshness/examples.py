@@ -114,8 +114,9 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 continue
             if "." in name:
                 refs.append(Reference(name + "()", name, "method", lineno, True, lang))
-            elif codeish(name):
-                refs.append(Reference(name + "()", name, "call", lineno, True, lang))
+            elif codeish(name) or (python and name[:1].isupper() and not name.isupper()):
+                # a class made (`Flask(__name__)`): not strict, but its call is judged against its signature
+                refs.append(Reference(name + "()", name, "call", lineno, codeish(name), lang))
         if typed_attr is not None and python:
             for am in typed_attr.finditer(line):
                 refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}", "method", lineno, True, lang))

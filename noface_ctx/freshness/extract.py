@@ -50,6 +50,7 @@ _PROSE_CALL = re.compile(rf"(?<![\w.`/:$-])({DOTTED})\([^()\n]{{0,60}}\)")
 _PROSE_PATH = re.compile(
     rf"(?<![\w/.@`-])((?:\.{{1,2}}/)*(?:[\w@+.-]+/)+[\w@+.-]+\.(?:{'|'.join(sorted(CODE_EXTS))}))(?::(\d+))?(?![\w/])"
 )
+_KEYWORD_SPAN = re.compile(rf"^({IDENT})\s*=\s*[^=\s].*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{,]*)")
 _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
 _AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
@@ -296,6 +297,9 @@ def _span_ref(text: str, lineno: int) -> Reference | None:
         dunder = name.rsplit(".", 1)[-1].startswith("__")
         strict = not placeholder(name) and not dunder and ("." in name or name not in EXTERNAL_NAMES)
         return Reference(text, name, "method" if "." in name else "call", lineno, strict)
+    keyword = _KEYWORD_SPAN.match(text)  # ``instance_relative_config=True``: a keyword argument, named
+    if keyword is not None and codeish(keyword.group(1)) and not placeholder(keyword.group(1)):
+        return Reference(text, keyword.group(1), "symbol", lineno, True)
     if any(c.isspace() for c in text) or any(c in text for c in "*?[]{}<>|=,;'\"()"):
         return None
     path_m = _LINE_SUFFIX.match(text)

@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from noface_ctx import state
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.parameters import binds, compatible_change, parameters
+from noface_ctx.freshness.parameters import binds, changed_parameters, compatible_change, parameters
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
 from noface_ctx.freshness.scan import SIGNATURE
 
@@ -26,7 +27,7 @@ def counts_for(doc: Doc, ref: Reference,
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
-        return None if stated else lambda before, now: not compatible_change(before, now, ancestors)
+        return None if stated else _uses_changed(doc, ancestors)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
         called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")
@@ -37,13 +38,37 @@ def counts_for(doc: Doc, ref: Reference,
     else:
         args = _call_args(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
 
+    mention = _uses_changed(doc, ancestors)
+
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
         if args is not None and pb is not None and pn is not None and binds(pb, *args):
             return not binds(pn, *args)
-        return not compatible_change(before, now, ancestors)
+        return mention(before, now)
 
     return counts
+
+
+def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None) -> Callable[[str, str], bool]:
+    """For a doc that names a symbol without stating its parameters: a change a caller would
+    notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
+    concerns the docs that use that keyword, not every doc naming `Flask`); a change of
+    anything else a caller notices (a new required parameter, the bases) counts as before."""
+    def counts(before: str, now: str) -> bool:
+        if compatible_change(before, now, ancestors):
+            return False
+        changed = changed_parameters(before, now)
+        return not changed or bool(changed & _words(doc.text))
+
+    return counts
+
+
+_WORDS: state.Memo[str, frozenset[str]] = state.memo("freshness.notice.words", maxsize=64)
+
+
+def _words(text: str) -> frozenset[str]:
+    found = _WORDS.get(text)
+    return found if found is not None else _WORDS.put(text, frozenset(re.findall(r"[A-Za-z_]\w*", text)))
 
 
 def _call_args(text: str, line: int, name: str) -> tuple[int, list[str]] | None:

@@ -94,6 +94,18 @@ def compatible(before: list[Param], now: list[Param]) -> bool:
         all(d or k in ("*", "**") for (k, n, d) in new_pos[len(old_pos):])
 
 
+def changed_parameters(before: str, now: str) -> set[str] | None:
+    """The parameters of `before` a call could notice changing in `now`: gone (removed or
+    renamed), made positional- or keyword-only, or given another default; None when a list does
+    not parse."""
+    pb, pn = parameters(before), parameters(now)
+    if pb is None or pn is None:
+        return None
+    new = {n: (k, d) for k, n, d in pn}
+    return {n for k, n, d in pb if n not in new or new[n][1] != d or (new[n][0] != k and "any" not in (k, new[n][0]))
+            or (k == "any" and new[n][0] != "any")}
+
+
 def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> bool:
     """Whether two `definition`s differ only in ways no caller notices: the same header but for
     the parameter list, and `compatible` parameters. A container's bases may change when every

@@ -56,7 +56,7 @@ class Presence:
         for at, names, _editing in self.asks:
             wanted.setdefault(at.sha, set()).update(names)
         scopes = _touched_since(index, wanted)
-        edited = _code_files(dirty)
+        edited = code_files(dirty)
         mark = "+" + hashlib.sha1("\0".join(edited).encode()).hexdigest()[:12] if edited else ""  # the answers' key
         self._pool = ThreadPoolExecutor(max_workers=2)  # each `git grep` is a process: two at a time
         self._first = _Search(root, index, {
@@ -79,7 +79,7 @@ class Presence:
                 if parent is None or not lacking:
                     continue
                 parents[at.sha] = parent
-                scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), _code_files(self.index.files_of(at.seq))))
+                scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), code_files(self.index.files_of(at.seq))))
                 scope[1].update(lacking)
             found = _Search(self.root, self.index, narrow, self._pool).result()
         finally:
@@ -109,7 +109,7 @@ def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[s
     return out
 
 
-def _code_files(paths: Iterable[str]) -> list[str]:
+def code_files(paths: Iterable[str]) -> list[str]:
     return sorted(p for p in paths if file_ext(p) not in NOT_CODE)
 
 

@@ -63,7 +63,9 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             if res.path:
                 scan.files.setdefault(res.path, ref.line)
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
-                    scan.symbols.append((ref, [res.path]))
+                    homes = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)]
+                    # re-exported (`from pkg.app import Flask` in pkg/__init__.py): where it is defined
+                    scan.symbols.append((ref, [res.path] if res.path in homes or not homes else homes))
             elif ref.kind != "path":
                 files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)]
                 for p in files:

@@ -1,0 +1,167 @@
+"""Defaults a doc states, against the code's (issue 25, rule 5).
+
+`stated_defaults(doc)` finds where a doc states a default: a `:default:` option under a
+directive (`.. confval:: tmp_path_retention_count` then `:default: ``"3"```), or a sentence
+saying "by default" / "defaults to" / "Default:" next to a name in code (``prefix``,
+:confval:`name`, on that line or the one before or after in its paragraph), with the value it
+gives when it quotes one. `code_default(text, name, near)` reads a name's default in a code
+file: a registration call (`add_config_value('name', '¶', ...)`, `addini("name", ...,
+default="3")`), a parameter (`def from_prefixed_env(self, prefix: str = "FLASK", ...)`; with
+several, the one of a function the doc's sentence names), or a class or module level
+assignment (a dataclass field, a settings constant).
+
+`changed_defaults` reports a stated default whose code default changed since the doc's last
+commit (and differs from what the doc says), naming the commit that changed it; a default the
+code never states, or that did not change, is never a finding.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from noface_ctx.datatypes import ChangedRef, Doc
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.references import IDENT, codeish
+
+_DEFAULT_WORD = re.compile(r"(?i)\bdefault(?:s|ed)?\b")
+_OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
+_DIRECTIVE = re.compile(rf"^\s*\.\.\s+[\w:-]+::\s+({IDENT}(?:\.{IDENT})*)")
+_SPAN = re.compile(r"(?::[\w:-]+:)?(`+)([^`]+?)\1")
+_TITLE = re.compile(r"^.*<([^<>]+)>$")
+_LITERAL = re.compile(r"[\d.]+|True|False|None|[A-Z][A-Z0-9_]*")  # a value prose states unquoted
+_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last)?|default:)\s+([\w.'\"+-]+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Stated:
+    """A default a doc states: the names it may be about, the line, the value quoted (or "")."""
+
+    names: tuple[str, ...]
+    line: int
+    value: str
+
+
+def stated_defaults(doc: Doc) -> list[Stated]:
+    """Where the doc states a default (see the module docstring)."""
+    lines = doc.text.split("\n")
+    out: list[Stated] = []
+    target = ""
+    for i, line in enumerate(lines):
+        d = _DIRECTIVE.match(line)
+        if d is not None:
+            target = d.group(1).rsplit(".", 1)[-1]
+            continue
+        option = _OPTION.match(line)
+        if option is not None and target:
+            out.append(Stated((target,), i + 1, _value(option.group(1))))
+            continue
+        if not line.strip():
+            target = ""
+        if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
+            continue
+        around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
+        names = tuple(dict.fromkeys(n for text in around for n in _names(text)))
+        if names:
+            spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names]
+            after = _VALUE_AFTER.search(line)
+            value = _value(spans[0]) if spans else _value(after.group(1)) if after else ""
+            value = value if spans or _LITERAL.fullmatch(value) else ""
+            out.append(Stated(names, i + 1, value))
+    return out
+
+
+def _spans(line: str) -> list[str]:
+    return [(t.group(1) if (t := _TITLE.match(m.group(2))) else m.group(2)).strip().lstrip("~.!")
+            for m in _SPAN.finditer(line)]
+
+
+def _names(line: str) -> list[str]:
+    """Code names a line's spans and roles give: `prefix`, `~flask.Config.from_prefixed_env`."""
+    out = []
+    for span in _spans(line):
+        name = span.removesuffix("()").rsplit(".", 1)[-1]
+        if re.fullmatch(IDENT, name) and (codeish(name) or name.islower()) and len(name) > 2:
+            out.append(name)
+    return out
+
+
+def _value(text: str) -> str:
+    """A stated or coded default, comparable: quotes, backticks, roles and a trailing `_` aside."""
+    text = re.sub(r":[\w:-]+:", "", text).strip()
+    spans = re.findall(r"`+([^`]+)`+", text)
+    text = spans[0] if spans else text.split(" (", 1)[0]
+    return text.strip().strip("'\"").rstrip("_").strip()
+
+
+def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
+    """The default the code in `text` gives `name` (see the module docstring), or None."""
+    word = re.escape(name)
+    call = re.search(rf"""(["']){word}\1\s*,\s*([^,)\n]+)""", text)  # `add_config_value('name', '¶', ...)`
+    if call is not None:
+        rest = text[call.end(): call.end() + 400]
+        keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
+        positional = call.group(2).strip()
+        if keyword is not None:
+            return _value(keyword.group(1))
+        if not re.match(r"^\w+\s*=", positional):
+            return _value(positional)
+    params = {}
+    for head in re.finditer(rf"(?:^|\n)[ \t]*(?:async\s+)?def\s+({IDENT})\s*\(", text):
+        body = _until_close(text, head.end())
+        m = re.search(rf"(?:^|[,(\s]){word}\s*(?::[^=,]+)?=\s*([^,\n]+)", body)
+        if m is not None:
+            params[head.group(1)] = _value(m.group(1))
+    if params:
+        chosen = [v for f, v in params.items() if f in set(near)]
+        values = set(chosen or params.values())
+        return values.pop() if len(values) == 1 else None
+    assign = re.search(rf"(?:^|\n)[ \t]*{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)
+    return _value(assign.group(1)) if assign is not None else None
+
+
+def _until_close(text: str, start: int) -> str:
+    depth, i = 1, start
+    while i < len(text) and depth and i - start < 4000:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    return text[start:i - 1]
+
+
+def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
+                     holders: dict[str, set[str]], now_text: Callable[[str], str | None],
+                     touched: Callable[[str], bool]) -> list[ChangedRef]:
+    """The stated defaults whose code default changed since commit `since` (the doc's last):
+    `holders` maps a name to the code files holding it now, `now_text` reads a file now,
+    `touched(path)` tells whether it changed since `since` (commits or uncommitted edits)."""
+    out: list[ChangedRef] = []
+    seen: set[str] = set()
+    for st in stated:
+        for name in st.names:
+            if name in seen:
+                continue
+            for path in sorted(holders.get(name, ())):
+                if not touched(path):
+                    continue
+                now = code_default(now_text(path) or "", name, st.names)
+                then_text = index.versions.text_at(since.sha, path)
+                then = code_default(then_text, name, st.names) if then_text is not None else None
+                if now is None or then is None or now == then or (st.value and st.value == now):
+                    continue
+                seen.add(name)
+                out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st.names, then),
+                                      "default"))
+                break
+    return out
+
+
+def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, near: Sequence[str], then: str) -> str:
+    """The label of the first commit after `since` where `path`'s default for `name` is no
+    longer `then` ("uncommitted edits" when no commit changed it)."""
+    for commit, current in index.path_history(path, since.seq):
+        text = index.versions.text_at(commit.sha, current) if current is not None else None
+        if text is None or code_default(text, name, near) != then:
+            return commit.label()
+    return UNCOMMITTED

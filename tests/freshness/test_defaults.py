@@ -1,0 +1,81 @@
+"""Defaults a doc states (issue 25, rule 5): compared with the code's, a changed one is a warning
+naming the commit that changed it."""
+
+from __future__ import annotations
+
+from conftest import commit, git
+
+from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.check import check_docs
+from noface_ctx.freshness.defaults import code_default, stated_defaults
+
+JAN = "2025-01-01T12:00:00+00:00"
+FEB = "2025-02-01T12:00:00+00:00"
+
+CONFIG = '''import json
+
+
+class Config(dict):
+    def from_prefixed_env(self, prefix: str = "FLASK", *, loads=json.loads):
+        return prefix
+
+    def from_file(self, filename, load, silent=False, text=True):
+        return filename
+
+
+def pytest_addoption(parser):
+    parser.addini(
+        "tmp_path_retention_count",
+        help="How many sessions should we keep the `tmp_path` directories",
+        default="3",
+    )
+
+
+class Options:
+    timeout: int = 10
+'''
+CONFIG_DOC = """Configuration
+=============
+
+The prefix is ``FLASK_`` by default. This is configurable via the
+``prefix`` argument of :meth:`~pkg.config.Config.from_prefixed_env`.
+
+Files are read as text by default: see :meth:`~pkg.config.Config.from_file`.
+
+.. confval:: tmp_path_retention_count
+   :type: ``str``
+   :default: ``"3"``
+
+   How many sessions to keep.
+"""
+OPTIONS_DOC = "# Options\n\nThe `timeout` defaults to `10` seconds.\n"
+
+
+def test_stated_defaults_and_code_defaults_are_read():
+    stated = stated_defaults(Doc(path="docs/config.rst", slug="config", title="c", text=CONFIG_DOC))
+    assert [(s.names, s.line, s.value) for s in stated] == [
+        (("prefix", "from_prefixed_env"), 4, "FLASK"), (("from_file",), 7, ""), (("tmp_path_retention_count",), 11, "3")]
+    assert code_default(CONFIG, "prefix", ["from_prefixed_env"]) == "FLASK"
+    assert code_default(CONFIG, "tmp_path_retention_count") == "3"
+    assert code_default(CONFIG, "timeout") == "10"
+    assert code_default(CONFIG, "text") == "True"
+
+
+def test_a_changed_default_warns_the_docs_that_state_it(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/config.py": CONFIG, "docs/config.rst": CONFIG_DOC,
+                         "docs/options.md": OPTIONS_DOC}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    text = CONFIG.replace('prefix: str = "FLASK"', 'prefix: str = "APP"').replace('default="3"', 'default="5"')
+    (root / "pkg/config.py").write_text(text.replace("timeout: int = 10", "timeout: int = 30"))
+    commit(root, "new defaults", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = {(f.path, f.line, f.code, f.severity): f.message for f in check_docs(repo=root).findings}
+    assert set(got) == {("docs/config.rst", 4, "changed-ref", "warning"), ("docs/config.rst", 11, "changed-ref", "warning"),
+                        ("docs/options.md", 3, "changed-ref", "warning")}
+    assert got[("docs/config.rst", 4, "changed-ref", "warning")].startswith(
+        f"default of `prefix` (pkg/config.py) changed in {head}")
+    # the doc brought up to date: no finding
+    (root / "docs/options.md").write_text(OPTIONS_DOC.replace("`10`", "`30`"))
+    commit(root, "docs: timeout")
+    assert ("docs/options.md", 3, "changed-ref", "warning") not in {
+        (f.path, f.line, f.code, f.severity) for f in check_docs(repo=root).findings}
