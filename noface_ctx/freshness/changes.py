@@ -11,13 +11,16 @@ from pathlib import Path
 
 from noface_ctx import git
 from noface_ctx.datatypes import ChangedRef
+from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.ancestry import Ancestry
+from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, code_files
+from noface_ctx.freshness.references import file_ext
 from noface_ctx.freshness.scan import DocScan
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
@@ -83,6 +86,7 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree)
         for name in names:
             if name in text:
                 holders.setdefault(name, set()).add(path)
+    holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
     for s, since, stated in asks:
         s.changed += defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
 

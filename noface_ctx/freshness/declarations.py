@@ -6,7 +6,7 @@ it is now (`code_words` keeps them per file) and for any commit (`presence`, `hi
 - `names`: what a doc can mean by a bare or qualified name — a `def` or `class` at any depth, a
   function's parameter, an assignment or annotation outside function bodies (module level, in an
   `if` / `try` there, or in a class body: dataclass fields and enum members too), a name an
-  `import` binds (a re-export), a string in `__all__`, and a string a module-level
+  `import` outside function bodies binds (a re-export), a string in `__all__`, and a string a module-level
   `__getattr__` answers for (an alias or a deprecation shim);
 - `attributes`: instance attributes set in methods (`self.name = ...`), which a doc can reach
   as a member (`Flask.config`), never as a bare name.
@@ -89,10 +89,11 @@ def _read(text: str) -> Declared:
             names.update(n.strip() for n in m.group("names").split(","))
         names.update(n for n in _ANNOTATION.findall(text, lo, hi) if n not in _KEYWORDS)
     stars = []
-    for m in _IMPORT_LINE.finditer(text):
-        names.update(_imported(text, m.start("stmt")))
-        if m.group("star") is not None:
-            stars.append(m.group("module"))
+    for lo, hi in gaps:  # an import in a function binds a local, not a name of the module
+        for m in _IMPORT_LINE.finditer(text, lo, hi):
+            names.update(_imported(text, m.start("stmt")))
+            if m.group("star") is not None:
+                stars.append(m.group("module"))
     for block in _ALL.findall(text):
         names.update(_STRING_NAME.findall(block))
     names.difference_update(_KEYWORDS)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from noface_ctx.datatypes import ChangedRef, Doc
+from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.references import IDENT, codeish
@@ -79,13 +80,20 @@ def _spans(line: str) -> list[str]:
 
 
 def _names(line: str) -> list[str]:
-    """Code names a line's spans and roles give: `prefix`, `~flask.Config.from_prefixed_env`."""
+    """Code names a line's spans and roles give: `prefix`, `~flask.Config.from_prefixed_env`
+    (a plain word, `prefix`, only counts as a parameter of a function named beside it)."""
     out = []
     for span in _spans(line):
-        name = span.removesuffix("()").rsplit(".", 1)[-1]
-        if re.fullmatch(IDENT, name) and (codeish(name) or name.islower()) and len(name) > 2:
-            out.append(name)
+        parts = span.removesuffix("()").split(".")
+        for name in parts[-2:][::-1]:  # `Options.timeout`: the field, and the class it belongs to
+            if re.fullmatch(IDENT, name) and (codeish(name) or name.islower() or (name[:1].isupper() and not name.isupper())) and len(name) > 2:
+                out.append(name)
     return out
+
+
+def _plain(name: str) -> bool:
+    """A plain word (`prefix`, `path`): too common to stand for a setting or field alone."""
+    return not codeish(name)
 
 
 def _value(text: str) -> str:
@@ -99,7 +107,9 @@ def _value(text: str) -> str:
 def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     """The default the code in `text` gives `name` (see the module docstring), or None."""
     word = re.escape(name)
-    call = re.search(rf"""(["']){word}\1\s*,\s*([^,)\n]+)""", text)  # `add_config_value('name', '¶', ...)`
+    near = [n for n in near if n != name]
+    # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
+    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text)
     if call is not None:
         rest = text[call.end(): call.end() + 400]
         keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
@@ -114,8 +124,16 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
         m = re.search(rf"(?:^|[,(\s]){word}\s*(?::[^=,]+)?=\s*([^,\n]+)", body)
         if m is not None:
             params[head.group(1)] = _value(m.group(1))
+    chosen = [v for f, v in params.items() if f in set(near)]
+    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({IDENT})\b", text):  # a field of a class named beside it
+        if cls.group(2) in near:
+            end = block_end(text, cls.end(), len(cls.group(1).expandtabs(4)))
+            field = re.search(rf"\n[ \t]+{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
+            if field is not None:
+                chosen.append(_value(field.group(1)))
+    if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
+        return chosen[0] if len(set(chosen)) == 1 else None
     if params:
-        chosen = [v for f, v in params.items() if f in set(near)]
         values = set(chosen or params.values())
         return values.pop() if len(values) == 1 else None
     assign = re.search(rf"(?:^|\n)[ \t]*{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)

@@ -69,7 +69,8 @@ def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
                 last = cls.rsplit(".", 1)[-1]
                 if last[:1].isupper() and not last.isupper() and cls.split(".", 1)[0] not in local:
                     seen.setdefault(var, set()).add(cls)
-    return {var: next(iter(classes)) for var, classes in seen.items() if len(classes) == 1}
+    # one class however it is written (`requests.Session()` here, `Session()` there): its longest spelling
+    return {var: max(classes, key=len) for var, classes in seen.items() if len({c.rsplit(".", 1)[-1] for c in classes}) == 1}
 
 
 def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]) -> list[Reference]:

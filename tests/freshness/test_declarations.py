@@ -58,6 +58,8 @@ def __getattr__(name):
     for name in ("in_docstring", "load", "local_value", "handle", "helper_call", "not_defined_here", "to_zarr", "self"):
         assert not table.defines(name), name
     assert table.defines("handle", member=True)
+    assert not declared("def f(r):\n    from .adapters import get_encoding\n    return get_encoding(r)\n").defines(
+        "get_encoding")  # an import in a function binds a local
     assert declared("from .core import *\n").stars == (".core",)
 
 
