@@ -314,7 +314,8 @@ class DocJudge:
                 scans_with = scans
             plans = [(s, since) for s in scans_with if s.candidates and (since := self._since(s)) is not None]
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
-                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing) for s, since in plans],
+                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing, s.doc.path)
+                for s, since in plans],
                 self._dirty_files())
             checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
             tree = Worktree(str(self.root), frozenset(self._dirty_files()))

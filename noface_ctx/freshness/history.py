@@ -193,6 +193,34 @@ class HistoryIndex:
                 break
         return out
 
+    def earlier(self, path: str, seq: int, limit: int = 6) -> list[tuple[Commit, str]]:
+        """The commits before `seq` that changed `path`, newest first, at most `limit`: (commit,
+        the file's path at it), back through renames and a conversion to another format (a
+        file added where one of the same name in the same folder was deleted: `x.rst` → `x.md`)."""
+        out: list[tuple[Commit, str]] = []
+        cur, start, first = path, seq, True
+        while len(out) < limit:
+            row = self.db.execute(  # the commit at `seq` itself first: it may have renamed or added the file
+                "SELECT c.seq, c.sha, c.time, c.subject, t.status, t.old FROM touches t JOIN commits c ON c.seq = t.seq "
+                f"WHERE t.path = ? AND t.seq {'<=' if first else '<'} ? ORDER BY t.seq DESC LIMIT 1",
+                (cur, seq)).fetchone()
+            first = False
+            if row is None:
+                break
+            seq, status = row[0], row[4]
+            if seq != start:
+                out.append((Commit(*row[:4]), cur))
+            if row[5] and row[5] != cur:
+                cur = row[5]
+            elif status == "A":
+                stem = cur.rsplit(".", 1)[0] + "."
+                gone = [p for (p,) in self.db.execute("SELECT path FROM touches WHERE seq = ? AND status = 'D'", (seq,))
+                        if p.startswith(stem) and "/" not in p[len(stem):]]
+                if len(gone) != 1:
+                    break
+                cur = gone[0]
+        return out
+
     def path_now(self, path: str, seq: int) -> str | None:
         """Where `path` (as of commit `seq`) is now, following renames (None: deleted)."""
         hist = self.path_history(path, seq)

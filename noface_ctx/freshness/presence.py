@@ -47,13 +47,14 @@ class Presence:
     (processes; threads only wait for them) while the caller does other work; `result()`
     collects them and looks at parents."""
 
-    def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool]],
+    def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
                  dirty: Iterable[str] = ()) -> None:
-        """`dirty`: files with uncommitted edits, searched at every commit too (the edits may be
-        what removed a name)."""
+        """`asks`: per doc, the commit it is checked against, the names, whether it is being
+        edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
+        (the edits may be what removed a name)."""
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
-        for at, names, _editing in self.asks:
+        for at, names, _editing, _doc in self.asks:
             wanted.setdefault(at.sha, set()).update(names)
         scopes = _touched_since(index, wanted)
         edited = code_files(dirty)
@@ -70,10 +71,10 @@ class Presence:
             first = self._first.result()
             found = {key.removesuffix(self._mark) if self._mark else key: value for key, value in first.items()}
             out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)}
-                               for at, names, _ in self.asks]
+                               for at, names, _, _ in self.asks]
             narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
             parents: dict[str, Commit] = {}
-            for (at, names, editing), held in zip(self.asks, out, strict=True):
+            for (at, names, editing, _doc), held in zip(self.asks, out, strict=True):
                 parent = self.index.parent(at) if not editing else None
                 lacking = {n for n in names if n not in held}
                 if parent is None or not lacking:
@@ -82,13 +83,45 @@ class Presence:
                 scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), code_files(self.index.files_of(at.seq))))
                 scope[1].update(lacking)
             found = _Search(self.root, self.index, narrow, self._pool).result()
+            for (at, _names, _editing, _doc), held in zip(self.asks, out, strict=True):
+                for n, files in found.get(at.sha + "^", {}).items():
+                    if files and n not in held:
+                        held[n] = (parents[at.sha], files)
+            self._unlaundered(out)
         finally:
             self._pool.shutdown()
-        for (at, _names, _editing), held in zip(self.asks, out, strict=True):
-            for n, files in found.get(at.sha + "^", {}).items():
-                if files and n not in held:
-                    held[n] = (parents[at.sha], files)
         return out
+
+    def _unlaundered(self, out: list[Held]) -> None:
+        """No laundering: a name a doc still uses, found neither at the doc's commit nor its
+        parent, is looked for where the doc *started* using it — the oldest of its earlier
+        versions (6 at most, back through renames and format conversions) that hold the word
+        without a break — so that a later edit of the doc (a typo fixed, a conversion to
+        Markdown) does not turn a stale reference into no reference."""
+        origins: dict[str, tuple[Commit, set[str]]] = {}
+        asked: list[dict[str, Commit]] = []
+        for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
+            lacking = {n for n in names if n not in held}
+            start: dict[str, Commit] = {}
+            for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
+                text = self.index.versions.text_at(commit.sha, path) or ""
+                lacking = {n for n in lacking if re.search(rf"\b{re.escape(n)}\b", text)}
+                start.update(dict.fromkeys(lacking, commit))
+                if not lacking:
+                    break
+            for n, commit in start.items():
+                origins.setdefault(commit.sha, (commit, set()))[1].add(n)
+            asked.append(start)
+        if not origins:
+            return
+        scopes = _touched_since(self.index, origins)
+        found = _Search(self.root, self.index, {
+            sha + "<": (sha, names, scopes.get(sha)) for sha, (_c, names) in origins.items()}, self._pool).result()
+        for start, held in zip(asked, out, strict=True):
+            for n, commit in start.items():
+                files = found.get(commit.sha + "<", {}).get(n)
+                if files and n not in held:
+                    held[n] = (commit, files)
 
 
 def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[str]]:

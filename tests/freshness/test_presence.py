@@ -1,0 +1,46 @@
+"""No laundering (issue 25, rule 4): a reference that was checkable stays checked until the doc
+text stops making it, whatever later commits did to the doc (an edit, a conversion to Markdown)."""
+
+from __future__ import annotations
+
+from conftest import commit, git
+
+from noface_ctx.freshness.check import check_docs
+
+JAN = "2025-01-01T12:00:00+00:00"
+FEB = "2025-02-01T12:00:00+00:00"
+MAR = "2025-03-01T12:00:00+00:00"
+
+CODING = '''class UnsignedIntegerCoder:
+    def encode(self, variable):
+        return variable
+
+
+class BooleanCoder:
+    def encode(self, variable):
+        return variable
+'''
+RST = """How to add a backend
+====================
+
+Decode with :py:class:`~pkg.coding.UnsignedIntegerCoder` or :py:class:`~pkg.coding.BooleanCoder`.
+"""
+MD = """# How to add a backend
+
+Decode with {py:class}`~pkg.coding.UnsignedIntegerCoder` or {py:class}`~pkg.coding.BooleanCoder`.
+"""
+
+
+def test_a_reference_stays_checked_after_the_doc_is_edited_or_converted(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/coding.py": CODING, "docs/backend.rst": RST,
+                         "docs/other.rst": RST.replace("How to add a backend", "Decoding")}, date=JAN)
+    (root / "pkg/coding.py").write_text(CODING.split("\n\n\n", 1)[1])
+    commit(root, "remove UnsignedIntegerCoder", date=FEB)
+    removal = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    git(root, "mv", "docs/backend.rst", "docs/backend.md")
+    (root / "docs/backend.md").write_text(MD)
+    (root / "docs/other.rst").write_text((root / "docs/other.rst").read_text() + "\nA typo fixed.\n")
+    commit(root, "docs: backend guide to Markdown; a typo", date=MAR)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert set(got) == {("docs/backend.md", 3), ("docs/other.rst", 4)}
+    assert all(f"removed in {removal}" in message and "UnsignedIntegerCoder" in message for message in got.values())
