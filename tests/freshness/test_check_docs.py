@@ -23,7 +23,7 @@ from noface_ctx.config import load_config
 from noface_ctx.errors import UsageError
 from noface_ctx.freshness.check import check_docs
 
-MAIN = Path(__file__).resolve().parents[1]
+MAIN = Path(__file__).resolve().parents[2]
 # recent dates, so no doc is old enough for an age finding (stale_after_days = 180)
 _BASE = datetime.now(timezone.utc).replace(hour=12, minute=0, second=0, microsecond=0) - timedelta(days=30)
 
