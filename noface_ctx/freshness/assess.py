@@ -320,7 +320,7 @@ class DocJudge:
             checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
             tree = Worktree(str(self.root), frozenset(self._dirty_files()))
             changed_symbols(checked, index, tree, self._codebase().ancestry)
-            changed_defaults(checked, index, tree)
+            changed_defaults(checked, index, tree, self._codebase())
             record_removals(plans, presence.result(), index, code, self._dirty_files())
         for s in no_history:  # no history to tell: only members of the repository's modules and classes
             s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]

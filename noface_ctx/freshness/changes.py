@@ -14,13 +14,14 @@ from noface_ctx.datatypes import ChangedRef
 from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS
+from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import counts_for
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, code_files
-from noface_ctx.freshness.references import file_ext
+from noface_ctx.freshness.references import codeish, file_ext
 from noface_ctx.freshness.scan import DocScan
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
@@ -71,22 +72,36 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, 
                     break
 
 
-def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree) -> None:
+def _holding(root: str, names: Sequence[str], scope: Sequence[str]) -> set[str]:
+    """The files of `scope` (all, past `MAX_SCOPE`) holding one of `names` at HEAD (`git grep -l`)."""
+    if not names or not scope:
+        return set()
+    args = ["grep", "-l", "-z", "-w", "-F", "-I", *(a for n in names for a in ("-e", n)), "HEAD", "--"]
+    paths = [f":(literal){p}" for p in scope] if len(scope) <= MAX_SCOPE else [".", *(f":(exclude){e}" for e in EXCLUDES)]
+    out = git.run(root, *args, *paths, check=False)
+    return {p.partition(":")[2] for p in out.split("\0") if p}
+
+
+def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, code: Codebase) -> None:
     """Defaults the docs state whose code default changed since (`defaults`): one `git grep` at
     HEAD for every name, in the code files changed since the oldest of these docs' commits."""
     asks = [(s, since, stated) for s, since in plans if (stated := stated_defaults(s.doc))]
     if not asks:
         return
     names = {n for _, _, stated in asks for st in stated for n in st.names}
-    scope = code_files(index.files_after(min(since.seq for _, since, _ in asks) - 1))
-    holders = git.grep_words(tree.root, ["HEAD"], names, exclude=EXCLUDES,
-                             paths=scope if len(scope) <= MAX_SCOPE else None) if scope else {}
-    for path in code_files(tree.dirty):  # uncommitted edits: read as they are
+    scope = [p for p in code_files(index.files_after(min(since.seq for _, since, _ in asks) - 1))
+             if file_ext(p) in PYTHON_EXTS and not is_test_path(p)]
+    # where a setting or field is coded: the changed files holding a code-shaped name; a plain
+    # word (`prefix`) only in the files defining what its sentence names
+    shaped = sorted(n for n in names if codeish(n))
+    files = _holding(tree.root, shaped, scope) | {p for p in code_files(tree.dirty) if file_ext(p) in PYTHON_EXTS}
+    files |= {p for n in names if not codeish(n) for p in code.defining_files(n) if not is_test_path(p)}
+    holders: dict[str, set[str]] = {}
+    for path in files:
         text = tree.read(path) or ""
         for name in names:
             if name in text:
                 holders.setdefault(name, set()).add(path)
-    holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
     for s, since, stated in asks:
         s.changed += defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
 

@@ -21,6 +21,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from noface_ctx import state
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -106,6 +107,8 @@ def _value(text: str) -> str:
 
 def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     """The default the code in `text` gives `name` (see the module docstring), or None."""
+    if name not in text:
+        return None
     word = re.escape(name)
     near = [n for n in near if n != name]
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
@@ -119,13 +122,13 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
         if not re.match(r"^\w+\s*=", positional):
             return _value(positional)
     params = {}
-    for head in re.finditer(rf"(?:^|\n)[ \t]*(?:async\s+)?def\s+({IDENT})\s*\(", text):
-        body = _until_close(text, head.end())
-        m = re.search(rf"(?:^|[,(\s]){word}\s*(?::[^=,]+)?=\s*([^,\n]+)", body)
+    for function, body in _parameter_lists(text):
+        m = re.search(rf"(?:^|[,(\s]){word}\s*(?::[^=,]+)?=\s*([^,\n]+)", body) if name in body else None
         if m is not None:
-            params[head.group(1)] = _value(m.group(1))
+            params[function] = _value(m.group(1))
     chosen = [v for f, v in params.items() if f in set(near)]
-    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({IDENT})\b", text):  # a field of a class named beside it
+    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
+            f"class {n}" in text for n in near) else ():  # a field of a class named beside it
         if cls.group(2) in near:
             end = block_end(text, cls.end(), len(cls.group(1).expandtabs(4)))
             field = re.search(rf"\n[ \t]+{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
@@ -140,12 +143,14 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     return _value(assign.group(1)) if assign is not None else None
 
 
-def _until_close(text: str, start: int) -> str:
-    depth, i = 1, start
-    while i < len(text) and depth and i - start < 4000:
-        depth += {"(": 1, ")": -1}.get(text[i], 0)
-        i += 1
-    return text[start:i - 1]
+_HEADERS = re.compile(rf"(?:^|\n)[ \t]*(?:async\s+)?def\s+({IDENT})\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))")
+_LISTS: state.Memo[str, list[tuple[str, str]]] = state.memo("freshness.defaults.parameters", maxsize=64)
+
+
+def _parameter_lists(text: str) -> list[tuple[str, str]]:
+    """(function, its parameter list) for every `def` of a text, read once per text."""
+    found = _LISTS.get(text)
+    return found if found is not None else _LISTS.put(text, [(m.group(1), m.group(2)[1:-1]) for m in _HEADERS.finditer(text)])
 
 
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,

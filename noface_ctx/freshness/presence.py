@@ -105,7 +105,7 @@ class Presence:
             start: dict[str, Commit] = {}
             for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
                 text = self.index.versions.text_at(commit.sha, path) or ""
-                lacking = {n for n in lacking if re.search(rf"\b{re.escape(n)}\b", text)}
+                lacking &= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break
