@@ -131,7 +131,7 @@ def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable
     one batch; records are never judged (see the module docstring). The answer holds the docs
     judged, in `slugs` order (`by_path`: in `docs` order, every doc judged). `building`: the
     history index being built (`start_history`)."""
-    judge = DocJudge(docs, repo_files, symbols, config, building)
+    judge = DocJudge(docs, repo_files, symbols, config, run_state(repo_files), building)
     chosen = list(docs) if slugs is None else [judge.by_slug[s] for s in dict.fromkeys(slugs) if s in judge.by_slug]
     by_path = judge.judge_docs(chosen)
     judged = judge.judge(judge.by_slug if slugs is None else slugs)
@@ -140,12 +140,41 @@ def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable
                      MappingProxyType(by_path))
 
 
+@dataclass(frozen=True, slots=True)
+class RunState:
+    """What a run judges against, read from git once, before any judging (`run_state`): HEAD,
+    whether the clone is shallow, the files with uncommitted edits, and what the checks can
+    not do here (`warnings`)."""
+
+    head: str | None
+    shallow: bool
+    dirty: frozenset[str]
+    warnings: tuple[str, ...]
+
+
+def run_state(repo_files: RepoFiles) -> RunState:
+    """The run's `RunState`: one `git rev-parse` and one `git status` (none without git)."""
+    head, shallow = git.head(repo_files.root) if repo_files.has_git else (None, False)
+    warnings = []
+    if not repo_files.has_git:
+        warnings.append("not a git repository: freshness checks only that members of the repository's "
+                        "modules and classes named by docs exist (no dates, no history)")
+    elif head is None:
+        warnings.append("no commits yet: freshness checks only that names docs use exist")
+    elif shallow:
+        warnings.append("shallow clone: docs whose last commit is missing are checked for names that do "
+                        "not exist only (no history)")
+    dirty = frozenset(git.dirty_files(repo_files.root)) if head is not None else frozenset()
+    return RunState(head, shallow, dirty, tuple(warnings))
+
+
 class DocJudge:
     """Judges docs in batches, reusing the judgements `history.sqlite` keeps; a doc once judged
-    is answered from memory. Use one per run (it holds HEAD and the working tree's state)."""
+    is answered from memory. Use one per run, with the run's `RunState` (HEAD and the working
+    tree's state: it runs no git itself until it judges)."""
 
     def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
-                 building: Callable[[], None] | None = None) -> None:
+                 state: RunState, building: Callable[[], None] | None = None) -> None:
         self._building = building  # the history index being built in another process: wait for it first
         ctx = config.context
         records = {d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
@@ -154,21 +183,12 @@ class DocJudge:
         self.doc_paths = [d.path for d in docs]
         self.repo_files, self.symbols, self.config = repo_files, symbols, config
         self.root = repo_files.root
-        self.head, shallow = git.head(self.root) if repo_files.has_git else (None, False)
-        self.shallow = shallow
-        self.warnings: list[str] = []
-        if not repo_files.has_git:
-            self.warnings.append("not a git repository: freshness checks only that members of the repository's "
-                                 "modules and classes named by docs exist (no dates, no history)")
-        elif self.head is None:
-            self.warnings.append("no commits yet: freshness checks only that names docs use exist")
-        elif shallow:
-            self.warnings.append("shallow clone: docs whose last commit is missing are checked for names that do "
-                                 "not exist only (no history)")
+        self.head, self.shallow = state.head, state.shallow
+        self.warnings: list[str] = list(state.warnings)
         self.results: dict[str, DocFreshness] = {}  # by doc path
         self._keys: dict[str, str] = {}  # doc path -> `_key`
         self._code: Codebase | None = None
-        self._dirty: set[str] | None = None
+        self._dirty: set[str] = set(state.dirty)
         self._edit_state: dict[str, str] | None = None
         self._edits: dict[str, Edits] = {}  # by the commit compared with the work tree
         self._index: HistoryIndex | None = None
@@ -222,8 +242,6 @@ class DocJudge:
             self._building is not None or (path is not None and not path.exists()))
 
     def _dirty_files(self) -> set[str]:
-        if self._dirty is None:
-            self._dirty = git.dirty_files(self.root) if self.head is not None else set()
         return self._dirty
 
     def _state(self) -> dict[str, str]:

@@ -79,9 +79,9 @@ class Resolver:
     def staleness_note(self, doc: Doc) -> str:
         """The doc's staleness note ('' when fresh); docs are assessed together on first use."""
         if self._fresh is None:
-            from noface_ctx.freshness.assess import DocJudge
+            from noface_ctx.freshness.assess import DocJudge, run_state
 
-            self._fresh = DocJudge(list(self.docs), self.repo_files, self.index, self.config)
+            self._fresh = DocJudge(list(self.docs), self.repo_files, self.index, self.config, run_state(self.repo_files))
         judged = self._fresh.judge_docs([doc]).get(doc.path)  # by path: two docs may share a slug
         return judged.staleness.note() if judged is not None else ""
 
