@@ -139,6 +139,8 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     if params:
         values = set(chosen or params.values())
         return values.pop() if len(values) == 1 else None
+    if name != name.lower():  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
+        return None
     assign = re.search(rf"(?:^|\n)[ \t]*{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)
     return _value(assign.group(1)) if assign is not None else None
 

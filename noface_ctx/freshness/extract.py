@@ -116,10 +116,10 @@ def extract_references(doc: Doc) -> list[Reference]:
                     lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
                 blocks.append((body, lang))
                 if literal:  # a paragraph ending in `::` is prose too
-                    prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno)
+                    prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno, module)
                 continue
             if IGNORE_MARK not in line:
-                found = _prose_refs(line, lineno)
+                found = _prose_refs(line, lineno, module)
                 if _is_heading(lines, i, rst):
                     found = [replace(r, documented=True) for r in found]
                 api = _API_DIRECTIVE.match(line) if rst else None
@@ -247,13 +247,13 @@ def _frontmatter_end(lines: list[str]) -> int:
     return 0
 
 
-def _prose_refs(line: str, lineno: int) -> list[Reference]:
+def _prose_refs(line: str, lineno: int, module: str = "") -> list[Reference]:
     refs: list[Reference] = []
     for m in _SPAN.finditer(line):
         role = _ROLE.search(line, 0, m.start())
         kind = (role.group(1) or role.group(2)).rsplit(":", 1)[-1] if role is not None else ""
         if kind in _OBJECT_ROLES:  # `:meth:`~.Flask.register_blueprint``, `{py:func}`corr``
-            ref = _role_ref(m.group(2).strip(), lineno)
+            ref = _role_ref(m.group(2).strip(), lineno, module)
         else:
             ref = _span_ref(m.group(2).strip(), lineno)
         if ref is not None:
@@ -274,15 +274,20 @@ def _prose_refs(line: str, lineno: int) -> list[Reference]:
     return refs
 
 
-def _role_ref(text: str, lineno: int) -> Reference | None:
+def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     """The target of a Python object role: a title's target (`title <target>`), without `~`,
-    `!` and a leading `.` (a search by suffix); a code name whatever its shape."""
+    `!` and a leading `.` (a search by suffix); a code name whatever its shape. A bare name in
+    a module context is read in that module (`BaseSearch` under `.. currentmodule::
+    sphinxcontrib.websupport.search` is that package's, not the repository's)."""
     role = _ROLE_TARGET.match(text)
-    target = (role.group(1) if role else text).lstrip("~!.")
+    written = (role.group(1) if role else text).lstrip("~!")
+    target = written.lstrip(".")
     ref = _span_ref(target, lineno) if target else None
-    if ref is None or ref.kind == "path" or placeholder(ref.name) or ref.strict:
+    if ref is None or ref.kind == "path" or placeholder(ref.name):
         return ref
-    return replace(ref, strict=True, source="role")  # a word the role alone makes code (`:func:`redirect``)
+    if module and "." not in written.removesuffix("()"):
+        return _in_module(replace(ref, strict=True, source="role"), module)
+    return ref if ref.strict else replace(ref, strict=True, source="role")  # a word only the role makes code
 
 
 def _span_ref(text: str, lineno: int) -> Reference | None:

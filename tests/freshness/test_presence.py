@@ -44,3 +44,19 @@ def test_a_reference_stays_checked_after_the_doc_is_edited_or_converted(repo_fac
     got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
     assert set(got) == {("docs/backend.md", 3), ("docs/other.rst", 4)}
     assert all(f"removed in {removal}" in message and "UnsignedIntegerCoder" in message for message in got.values())
+
+
+def test_a_name_whose_module_context_left_the_repository_is_not_ours(repo_factory):
+    # sphinx's websupport moved to sphinxcontrib.websupport: its docs kept `:class:`BaseSearch``
+    # under a `currentmodule` of the external package
+    doc = "Search\n======\n\n.. currentmodule:: pkg.search\n\nSubclass :class:`BaseSearch`.\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/search.py": "class BaseSearch:\n    pass\n",
+                         "pkg/app.py": "def run():\n    pass\n", "docs/search.rst": doc}, date=JAN)
+    (root / "pkg/search.py").write_text("from contrib.websupport.search import BaseSearch as _Base  # noqa\n")
+    commit(root, "websupport moves out to contrib.websupport", date=FEB)
+    (root / "docs/search.rst").write_text(doc.replace("pkg.search", "contrib.websupport.search"))
+    commit(root, "docs: the external package's module", date=MAR)
+    assert check_docs(repo=root).findings == ()
+    (root / "docs/search.rst").write_text(doc)  # still in the repository's module context: stale
+    commit(root, "docs: back", date="2025-04-01T12:00:00+00:00")
+    assert [(f.path, f.line) for f in check_docs(repo=root).findings] == [("docs/search.rst", 6)]
