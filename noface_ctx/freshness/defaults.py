@@ -130,8 +130,11 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
             f"class {n}" in text for n in near) else ():  # a field of a class named beside it
         if cls.group(2) in near:
-            end = block_end(text, cls.end(), len(cls.group(1).expandtabs(4)))
-            field = re.search(rf"\n[ \t]+{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
+            indent = len(cls.group(1).expandtabs(4))
+            end = block_end(text, cls.end(), indent)
+            inner = re.search(r"\n([ \t]+)\S", text[cls.end():end])  # the body's own level: not a method's locals
+            level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
+            field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
             if field is not None:
                 chosen.append(_value(field.group(1)))
     if _plain(name):  # a plain word: only as a parameter or field of what is named beside it

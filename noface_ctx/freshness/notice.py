@@ -67,8 +67,14 @@ _WORDS: state.Memo[str, frozenset[str]] = state.memo("freshness.notice.words", m
 
 
 def _words(text: str) -> frozenset[str]:
+    """The names a doc uses as code: in backticks, or as a keyword (`name=`) — not its prose
+    (a parameter called `code` or `path` is not named by a sentence about code or paths)."""
     found = _WORDS.get(text)
-    return found if found is not None else _WORDS.put(text, frozenset(re.findall(r"[A-Za-z_]\w*", text)))
+    if found is None:
+        spans = " ".join(re.findall(r"`+([^`]+)`+", text))
+        found = _WORDS.put(text, frozenset(re.findall(r"[A-Za-z_]\w*", spans)) | frozenset(
+            re.findall(r"([A-Za-z_]\w*)\s*=(?!=)", text)))
+    return found
 
 
 def _call_args(text: str, line: int, name: str) -> tuple[int, list[str]] | None:

@@ -16,7 +16,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
-from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, codeish, file_ext
 
 
 @dataclass(slots=True)
@@ -57,6 +57,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     for ref, res in resolved:
         if ref.name.split(".", 1)[0] in foreign:
             continue
+        if ref.source == "role" and res.status == "found" and not _about(ref.name.rsplit(".", 1)[-1]):
+            continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
         if res.status == "found":
             if res.key and res.key not in scan.keys:
                 scan.keys.append(res.key)
@@ -110,3 +112,8 @@ _KINDS = frozenset(get_args(RefKind))
 
 
 SIGNATURE = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
+
+
+def _about(name: str) -> bool:
+    """A name that says what a doc is about: code-shaped, or a class-like word (`Flask`)."""
+    return codeish(name) or (name[:1].isupper() and len(name) > 3)
