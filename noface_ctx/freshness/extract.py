@@ -126,7 +126,9 @@ def extract_references(doc: Doc) -> list[Reference]:
                 target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
                 if api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
                     strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not placeholder(target.name))
-                    found.insert(0, replace(target, strict=strict, documented=True))
+                    target = replace(target, strict=strict, documented=True)
+                    bare = "." not in re.sub(r"\(.*$", "", api.group(2))
+                    found.insert(0, _in_module(target, module) if bare and not _AUTODOC.match(line) else target)
                 if _AUTODOC.match(line):
                     found = [_in_module(replace(r, source="autodoc"), module) for r in found]
                 prose += found
