@@ -58,7 +58,8 @@ MORE_NAMES = 4  # ... in the pointer of a file none of whose tests is shown
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
 MORE_FILES = 4  # other test files given as a pointer only: named after a best-ranked module, or ...
 MORE_FILES_SHARE = 0.6  # ... scoring at least this share of the best file
-NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up
+NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
+NAMED_ABOVE = 0.0  # ... whose best definition scores above the pool's average (or near the best)
 TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
 
 
@@ -189,8 +190,8 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
     best_of: dict[str, float] = {}
     for i in ranked_ids:
         best_of.setdefault(idx.path_of(i), score.get(i, -1e9))
-    sources = [p for p in ranked_files
-               if not is_test_path(p) and best_of.get(p, -1e9) >= score[seeds[0]] - SEED_GAP][:NAMED_SEEDS]
+    reach = min(NAMED_ABOVE, score[seeds[0]] - SEED_GAP)  # above the pool's average, or near the best
+    sources = [p for p in ranked_files if not is_test_path(p) and best_of.get(p, -1e9) > reach][:NAMED_SEEDS]
     for name, path in _named_test_files(r, sources, test_file):  # named after a module, without calls
         if test_file[r.file_no[name]]:
             link.setdefault(name, (W_NAMED, path))
