@@ -47,6 +47,8 @@ CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_
 POINTER = "pointer"  # the form label of a one-line pointer to code not shown
 WEAK_EVIDENCE = 0.0  # a ranked chunk at or below this score (the pool's average) ...
 WEAK_GAP = 2.0  # ... and this far under the best is offered as a pointer (a small pool has no real average)
+TOP_FILES = 3  # the best-ranked files, whose further definitions need only be above WEAK_EVIDENCE ...
+OUTER_EVIDENCE = 1.0  # ... while those of other files need this much
 POINTER_MIN = -1.0  # ... when it scores above this; weaker ones are counted in the note closing CODE CONTEXT
 
 
@@ -219,8 +221,8 @@ def snippet_candidates(
 
     Budget follows evidence, file by file: a file's first chunk is offered as code when it leads
     one of the top files or scores above `POINTER_MIN`; a further chunk of the file only when its
-    evidence is not weak (above `WEAK_EVIDENCE`, the pool's average, or within `WEAK_GAP` of the
-    best). The others become one-line pointers (`POINTER`: path, lines, signature and the
+    evidence is not weak: above `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked
+    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best). The others become one-line pointers (`POINTER`: path, lines, signature and the
     `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
     file's first, and are not offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
     members that are not weak."""
@@ -233,6 +235,8 @@ def snippet_candidates(
     order = lead + sorted((i for i in usable if i not in led), key=lambda i: -score[i])
     top = max((score[i] for i in usable), default=0.0)
     weak = min(WEAK_EVIDENCE, top - WEAK_GAP)
+    outer = min(OUTER_EVIDENCE, top - WEAK_GAP)  # later definitions of files below the top ones need more
+    file_rank = {p: n for n, p in enumerate(files)}
     members: dict[tuple[str, str], list[str]] = {}  # a class's members that matter, best first
     for i in usable:
         owner = r.index.parent(i)
@@ -252,7 +256,8 @@ def snippet_candidates(
         why = tuple(dict.fromkeys(reasons.get(i, ())))
         first = path not in seen
         seen.add(path)
-        strong = i in led or (score[i] > POINTER_MIN if first else score[i] > weak)
+        bar = weak if file_rank.get(path, len(files)) < TOP_FILES else outer
+        strong = i in led or (score[i] > POINTER_MIN if first else score[i] > bar)
         if strong:
             forms = rd.snippet(i, members.get((path, symbol), ()))
         elif (first or score[i] > POINTER_MIN) and symbol:
