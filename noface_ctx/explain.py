@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
-from noface_ctx.budget import omitted_cost
+from noface_ctx.budget import TEST_MAX, TEST_SHARE, omitted_cost
 from noface_ctx.datatypes import Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.rank.code import CodeRanking
 from noface_ctx.rank.code_forms import code_location
@@ -77,6 +77,8 @@ def assemble_prompt(issue: Issue, total: int, files: RepoFiles, doc_rank: DocRan
         "embedded_now": run.embedded_now,
         "skipped": [_omitted_dict(o) for o in sel.skipped],
         "code_floor": {"score": code_floor, "below": packed.below_floor},
+        "tests_beside_code": {"tokens": sum(c.form.tokens for c in sel.code if c.candidate in code_rank.tests),
+                              "share": TEST_SHARE, "max_tokens": TEST_MAX},
         "result_warnings": list(run.important),  # the warnings `preview -q` still prints
     }
     return Prompt(

@@ -37,7 +37,7 @@ def print_summary(prompt: Any) -> None:
         )
     console.print(docs)
     code = Table(title="code")
-    for col in ("item", "kind", "tokens", "score"):
+    for col in ("item", "kind", "tokens", "score", "why"):
         code.add_column(col, overflow="fold")
     for row in prompt.code:
         start, end = row.get("start_line") or 0, row.get("end_line") or 0
@@ -45,8 +45,12 @@ def print_summary(prompt: Any) -> None:
         label = f"{where} {row.get('symbol') or ''}".strip()
         score = row.get("score")
         code.add_row(escape(label), str(row.get("form") or row.get("kind", "")), str(row.get("tokens", "")),
-                     f"{score:.2f}" if isinstance(score, (int, float)) else "")
+                     f"{score:.2f}" if isinstance(score, (int, float)) else "", escape(str(row.get("reason") or "")))
     console.print(code)
+    beside = details.get("tests_beside_code") or {}
+    if beside.get("tokens"):
+        console.print(escape(f"tests beside the code: {beside['tokens']} tokens (their share: at most "
+                             f"{beside['share']:.0%} of the code budget and {beside['max_tokens']} tokens)"))
     if prompt.omitted:
         console.print(f"omitted (listed in the prompt): {len(prompt.omitted)}")
     unlisted = sum(1 for s in prompt.details.get("skipped", ()) if "not listed: over" in str(s.get("reason", "")))

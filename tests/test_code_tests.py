@@ -93,6 +93,11 @@ def test_the_test_beside_the_code_is_shown_with_a_pointer_to_its_file(mail):
     code = prompt.text[prompt.text.index("CODE CONTEXT:"):]
     assert code.index("mail/parser.py:") < code.index("tests/test_parser.py")
     assert "test_send.py" not in prompt.text
+    # a small, explained share: the JSON says how much went to tests and what the share is
+    beside = prompt.details["tests_beside_code"]
+    tests = [r for r in prompt.code if r["path"].startswith("tests/")]
+    assert beside["tokens"] == sum(r["tokens"] for r in tests) > 0
+    assert beside["tokens"] <= beside["share"] * prompt.details["code_budget"] + 1
     assert prompt.tokens["total"] == count_tokens(prompt.text) <= 6000
 
 
