@@ -56,8 +56,9 @@ SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of 
 POINTER_NAMES = 8  # other tests named in a test file's pointer
 MORE_NAMES = 4  # ... in the pointer of a file none of whose tests is shown
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
-MORE_FILES = 4  # other test files given as a pointer only: named after a best-ranked module, or ...
-MORE_FILES_SHARE = 0.6  # ... scoring at least this share of the best file
+MORE_FILES = 6  # other test files given as a pointer only, best first, ...
+MORE_FILES_SHARE = 0.3  # ... scoring at least this share of the best file
+AMBIGUOUS_NAME = 3  # a module name more test files carry than this names only those in a related folder
 NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
 NAMED_ABOVE = 0.0  # ... whose best definition scores above the pool's average (or near the best)
 TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
@@ -238,7 +239,9 @@ def _history(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> di
 
 
 def _named_test_files(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> list[tuple[str, str]]:
-    """(test file, the seed module it is named after) for the modules of the best seeds."""
+    """(test file, the source module it is named after) for the modules of the best-ranked
+    files. A module name many test files carry (`test_models.py` in every django app) names
+    only those in a folder sharing a word with the module's path."""
     key = "test-names"
     if key not in r.index.memo:
         paths = r.index.paths()
@@ -247,8 +250,18 @@ def _named_test_files(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarr
     out = []
     for path in seed_paths[:NAMED_SEEDS]:
         folder, module = _module_of(path)
-        out += [(p, path) for p, tested in named if _named(tested, module, folder)]
+        hits = [p for p, tested in named if _named(tested, module, folder)]
+        if len(hits) > AMBIGUOUS_NAME:
+            words = _words(folder)
+            hits = [p for p in hits if _words(p.rpartition("/")[0]) & words]
+        out += [(p, path) for p in hits]
     return out
+
+
+def _words(folder: str) -> set[str]:
+    """The words of a folder path (`tests/forms_tests/tests` → forms, ...), test folders aside."""
+    return {w for part in folder.split("/") for w in part.split("_")
+            if len(w) > 2 and w not in ("test", "tests", "testing", "src", "lib")}
 
 
 def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int], str]) -> list[Candidate]:
@@ -277,8 +290,7 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
                              forms=(Form("full", text, count_tokens(text)),), score=sc,
                              request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
                              start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
-    more = [tf for tf in found[1:] if tf.named_after and _named(_tested_name(tf.path), *_module_of(tf.named_after)[::-1])]
-    more += [tf for tf in found[1:] if tf not in more and tf.score >= MORE_FILES_SHARE * best.score]
+    more = [tf for tf in found[1:] if tf.score >= MORE_FILES_SHARE * best.score]
     for tf in more[:MORE_FILES]:
         out.append(_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES))
     return out
