@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -59,8 +60,9 @@ def test_two_turn_issue_completes_and_logs_what_each_turn_served(repo_factory):
     first, second = records
     assert first["issue"] == second["issue"] == "void"
     assert first["outcome"] == "answered" and second["outcome"] == "complete"
-    assert "src/ledger.py" in [c.split("::")[0] for c in first["code"]]
-    assert "src/payroll.py" not in [c.split("::")[0] for c in first["code"]]
+    # every served piece is `path:start-end`, in every turn
+    assert "src/ledger.py:1-6" in first["code"] and first["docs"] == ["docs/ledger-design.md:1-7"]
+    assert "src/payroll.py" not in [c.split(":")[0] for c in first["code"]]
     assert first["requests"] == ["NEED_CODE: src/ledger.py::Ledger.balance", "NEED_DOC: ledger-design#rounding",
                                  "NEED_CODE: src/payroll.py"]
     outcomes = {a["request"]: a["outcome"] for a in first["answers"]}
@@ -68,7 +70,7 @@ def test_two_turn_issue_completes_and_logs_what_each_turn_served(repo_factory):
                         "NEED_DOC: ledger-design#rounding": "served",
                         "NEED_CODE: src/payroll.py": "refused"}
     # turn 2's input served the answers to turn 1's requests (the forbidden file was not among them)
-    assert second["code"] == ["src/ledger.py::Ledger.balance"] and second["docs"] == ["ledger-design#rounding"]
+    assert second["code"] == ["src/ledger.py:5-6"] and second["docs"] == ["docs/ledger-design.md:5-7"]
     assert first["prompt_sha256"] != second["prompt_sha256"] and len(first["prompt_sha256"]) == 64
     assert second["prompt_tokens"] > first["prompt_tokens"]
 
@@ -80,7 +82,10 @@ def test_blocked_turn_limit_and_agent_failure(repo_factory, tmp_path):
     assert records[0]["outcome"] == "blocked" and records[0]["reason"] == "the issue names no failing input"
 
     code, records = _run(repo, "Thinking about it.\n", "issues/void.md", "--max-turns", "2")
-    assert code == 1 and [r["outcome"] for r in records] == ["no_signal", "no_signal"]
+    # the last record carries the issue's outcome; each record says what its turn did
+    assert code == 1 and [r["outcome"] for r in records] == ["no_signal", "turn_limit"]
+    assert [r["turn_outcome"] for r in records] == ["no_signal", "no_signal"]
+    assert records[-1]["reason"] == "no ISSUE_COMPLETE within 2 turn(s)"
 
     log = tmp_path / "fail.jsonl"
     agent = shlex.join([sys.executable, "-c", "import sys; sys.stderr.write('model unavailable\\n'); sys.exit(3)"])
@@ -123,5 +128,8 @@ def test_readme_demo_on_this_repository(tmp_path):
     first, second = [json.loads(line) for line in log.read_text().splitlines()]
     assert first["outcome"] == "answered" and second["outcome"] == "complete"
     assert {a["outcome"] for a in first["answers"]} == {"served"}
-    assert second["code"] == ["noface_ctx/signals/answer.py::write_log"] and second["docs"] == ["context-requests"]
-    assert "noface_ctx/signals/respond.py" in first["code"]  # the manifest's editable file is in the prompt
+    assert [c.split(":")[0] for c in second["code"]] == ["noface_ctx/signals/answer.py"]
+    assert [d.split(":")[0] for d in second["docs"]] == ["docs/context-requests.md"]
+    assert all(re.fullmatch(r"[^:]+:\d+-\d+", x) for r in (first, second) for x in (*r["code"], *r["docs"]))
+    # the manifest's editable file is in the prompt
+    assert "noface_ctx/signals/respond.py" in [c.split(":")[0] for c in first["code"]]

@@ -324,7 +324,7 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
     for i, d in final.items():
         if i in fits:
             f = fits[i]
-            items.append(AnswerItem(d.request, f.outcome, f.reason, f.tokens, (), f.next, *_served(d.piece, f)))
+            items.append(AnswerItem(d.request, f.outcome, f.reason, f.tokens, (), f.next, *_served(d.piece, f), f.text))
         else:
             tokens = count_tokens(problems[i]) if i in problems else 0
             items.append(AnswerItem(d.request, d.outcome, d.reason, tokens, d.suggestions))

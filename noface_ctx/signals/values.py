@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from noface_ctx.schema import SCHEMA_VERSION, AnswerItemJSON, AnswerJSON, ParseResultJSON, RequestJSON
@@ -93,6 +93,7 @@ class AnswerItem:
     path: str = ""  # what was served: the file, its lines, and how completely
     ranges: tuple[tuple[int, int], ...] = ()
     form: str = ""
+    text: str = field(default="", repr=False, compare=False)  # its block in the answer (`run` evicts by item)
 
     @property
     def where(self) -> str:
