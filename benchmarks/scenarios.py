@@ -17,7 +17,9 @@ caches live in `--workdir/cache` (`NOFACE_CTX_CACHE_DIR`), never the user's.
    an edit (target yes).
 2. **Good docs, unrelated failures.** Fifty issues across Flask's documented topics; a seeded 10 %
    of them fail `--verify` whatever they were served. Measured per seed: docs halved (allowed),
-   docs withheld (target 0).
+   docs withheld (target 0), and what a rule without the completions check would have withheld.
+   Run twice: as written, and with every issue naming `docs/design.rst`, so one good doc is
+   served to all fifty issues and every failure.
 3. **Long run.** One issue, 20 turns, two `NEED_CODE` requests per turn for 40 distinct Flask
    definitions and a new `PLAN:` each turn, `ISSUE_COMPLETE` at turn 20, at the default budget
    (16,000). Measured: turns over budget (target 0), turns whose last section is not the latest
@@ -238,7 +240,12 @@ def poisoned(bench: Bench) -> dict[str, Any]:
             "served_after_edit": "Flask no longer has a hook" in after_text, "after_edit_outcome": after.outcome}
 
 
-def unrelated_failures(bench: Bench, seed: int) -> dict[str, Any]:
+SHARED_DOC = "docs/design.rst"
+
+
+def unrelated_failures(bench: Bench, seed: int, shared: bool = False) -> dict[str, Any]:
+    """50 issues, 10 % failing at random; with `shared`, every issue also names one doc (so it
+    is served to all 50, and to every failure)."""
     bench.fresh()
     os.environ["SCENARIO_POISON"] = "no poison here"
     rng = random.Random(seed)
@@ -249,7 +256,7 @@ def unrelated_failures(bench: Bench, seed: int) -> dict[str, Any]:
     withheld: set[str] = set()
     served_docs = 0
     for name, (title, body) in zip(names, TOPICS, strict=True):
-        ref = bench.issue(name, title, body)
+        ref = bench.issue(name, title, body + (f" The design notes are in {SHARED_DOC}." if shared else ""))
         prompt = bench.preview(ref)  # what this issue is about to be served, with its trust effects
         for row in prompt.docs:
             trust = row.get("trust") or {}
@@ -264,7 +271,7 @@ def unrelated_failures(bench: Bench, seed: int) -> dict[str, Any]:
     failed_issues = {o.issue for o in ledger.outcomes() if o.outcome == "failed"}
     serves = ledger.full_serves(str(p.relative_to(bench.repo)) for p in (bench.repo / "docs").rglob("*.rst"))
     naive = sorted(path for path, rows in serves.items() if len({i for i, _b, _id in rows} & failed_issues) >= 2)
-    return {"seed": seed, "issues": len(names), "failed": len(fail), "docs_served": served_docs,
+    return {"seed": seed, "shared_doc": SHARED_DOC if shared else None, "issues": len(names), "failed": len(fail), "docs_served": served_docs,
             "halved": sorted(halved), "withheld": sorted(withheld), "withheld_by_a_rule_without_completions": naive}
 
 
@@ -345,6 +352,7 @@ def main() -> int:
         out["poisoned"] = poisoned(bench)
     if "unrelated" in only:
         out["unrelated"] = [unrelated_failures(bench, seed) for seed in args.seeds]
+        out["unrelated_shared_doc"] = [unrelated_failures(bench, seed, shared=True) for seed in args.seeds]
     if "long" in only:
         out["long_run"] = long_run(bench)
     out["seconds"] = round(time.perf_counter() - t0, 1)

@@ -176,3 +176,19 @@ def test_bad_outcome_input_is_one_line(repo_factory, capsys):
     err = capsys.readouterr().err
     assert "no such file" in err and "not inside the repository" in err and "Traceback" not in err
     assert weigh_docs(load_config(repo), []) == {}
+
+
+def test_the_ledger_is_bounded_oldest_rows_first(repo_factory, monkeypatch):
+    from noface_ctx.trust import ledger as ledger_module
+    from noface_ctx.trust.ledger import ServedRow
+
+    repo = repo_factory(FILES)
+    monkeypatch.setattr(ledger_module, "MAX_SERVED_ROWS", 40)
+    monkeypatch.setattr(ledger_module, "_PRUNE_EVERY", 10)
+    ledger = Ledger.of(load_config(repo))
+    for turn in range(1, 11):
+        ledger.record_served("old" if turn <= 5 else "new", turn, "run",
+                            [ServedRow("code", "src/billing.py", start_line=n, end_line=n) for n in range(1, 11)],
+                            root=repo)
+    assert ledger.served("old") == [] and len(ledger.served("new")) == 40  # the oldest went first
+    assert [r.turn for r in ledger.served("new")][0] == 7

@@ -82,17 +82,20 @@ def weigh_docs(config: Config, docs: Iterable[Doc], updated: Mapping[str, str | 
     if not docs:
         return {}
     root = Path(config.root)
-    now = repo_time(root) if now is None else now
     ledger = ledger if ledger is not None else Ledger.of(config)
     blobs = {d.path: _blob(root, d.path) for d in docs}
     serves = ledger.full_serves(blobs)
+    volatile = {d.path for d in docs if is_volatile(d, config.context.notes_dirs)}
+    if not serves and not volatile:
+        return {}  # nothing to weigh: no `git` call, no ledger read beyond the served rows
+    now = repo_time(root) if now is None else now
     outcomes = _latest_outcomes(ledger.outcomes()) if serves else {}
     restored = ledger.restores() if serves else {}
     out: dict[str, DocTrust] = {}
     for doc in docs:
         trust = _from_outcomes(doc.path, blobs[doc.path], serves.get(doc.path, []), outcomes,
                                restored.get(doc.path, 0), now)
-        if is_volatile(doc, config.context.notes_dirs):
+        if doc.path in volatile:
             trust = _decayed(trust, (updated or {}).get(doc.path), now, config.context.notes_half_life_days)
         if trust.touched:
             out[doc.path] = trust
