@@ -79,6 +79,9 @@ def run_from_args(args: argparse.Namespace, config: Any) -> int:
         detail = f": {result.reason}" if result.reason else ""
         print(f"{result.issue}: {result.outcome} after {result.turns} turn(s){detail}", file=sys.stderr)
     print(f"run log: {log_path}", file=sys.stderr)
+    from noface_ctx.trust.ledger import Ledger
+
+    print(f"ledger: {Ledger.of(config).path} (`noface-ctx why ISSUE` prints what each issue was served)", file=sys.stderr)
     return 0 if all(r.outcome == "complete" for r in results) else 1
 
 

@@ -191,4 +191,4 @@ def test_the_ledger_is_bounded_oldest_rows_first(repo_factory, monkeypatch):
                             [ServedRow("code", "src/billing.py", start_line=n, end_line=n) for n in range(1, 11)],
                             root=repo)
     assert ledger.served("old") == [] and len(ledger.served("new")) == 40  # the oldest went first
-    assert [r.turn for r in ledger.served("new")][0] == 7
+    assert ledger.served("new")[0].turn == 7
