@@ -68,7 +68,7 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
     default: typed by the user) says whether `ref` may name a file."""
     from noface_ctx import write_gate
     from noface_ctx.issue_sources import TYPED, load_issue_ref
-    from noface_ctx.run_plan import plan_file
+    from noface_ctx.run_plan import plan_file, read_plan_file
     from noface_ctx.trust.ledger import Ledger
     from noface_ctx.turn_window import Window
 
@@ -80,6 +80,7 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
     share = answer_budget if answer_budget is not None else max(100, int(total * ANSWER_SHARE))
     ledger = Ledger.of(config)
     state = _State(issue.id, ledger, ledger.last_turn(issue.id), ledger.plan(issue.id), plan_file(config, issue.id))
+    state.file_text = read_plan_file(state.plan_path)
     write_gate.make_dirs(state.plan_path.parent, root=root, confine=True)  # the agent writes its plan file there
     result = IssueResult(issue.id, "turn_limit", 0)
     prompt_budget = total - plan_reserve(total) - (share if max_turns > 1 else 0)
@@ -147,6 +148,7 @@ class _State:
     plan: str | None
     plan_path: Path
     seen: set[str] = field(default_factory=set)
+    file_text: str | None = None  # the plan file as last read: only a change to it is a new plan
 
     def record_prompt(self, config: Config, prompt: Prompt, turn: int) -> None:
         from noface_ctx.trust.record import record_prompt
@@ -173,7 +175,10 @@ class _State:
         """The plan the agent wrote this turn (a `PLAN:` block, else a changed plan file), stored."""
         from noface_ctx.run_plan import plan_from_output, read_plan_file
 
-        new = plan_from_output(assistant) or read_plan_file(self.plan_path)
+        in_file = read_plan_file(self.plan_path)
+        changed = in_file if in_file != self.file_text else None  # an old file never overrides a newer plan
+        self.file_text = in_file
+        new = plan_from_output(assistant) or changed
         if new and new != self.plan:
             self.ledger.save_plan(self.issue, new, self.base + turn)  # re-read and compared: an error if not equal
             self.plan = new

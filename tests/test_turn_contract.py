@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import sys
 
 from noface_ctx.cli import main
@@ -105,6 +106,12 @@ def test_plan_survives_a_restart_and_may_live_in_the_plan_file(repo_factory, tmp
     assert first.rstrip().endswith("YOUR PLAN (latest, as you last wrote it):\nfix step 3 first")  # from the ledger
     assert "NOFACE_PLAN_FILE" not in first and "/plans/long-" in first  # the prompt names the plan file
     assert second.rstrip().endswith("1. clamp every step\n2. add a test")
+    # a later PLAN: block wins, and the unchanged old plan file never brings the old plan back
+    (tmp_path / "script.json").write_text(json.dumps(
+        ["PLAN: third plan\n\nNEED_CODE: src/steps.py::step_1", "NEED_CODE: src/steps.py::step_2", "ISSUE_COMPLETE"]))
+    shutil.rmtree(tmp_path / "dump")
+    assert _run(repo, agent, tmp_path, "--max-turns", "3")[0] == 0
+    assert _inputs(tmp_path)[3].rstrip().endswith("YOUR PLAN (latest, as you last wrote it):\nthird plan")
 
 
 def test_budget_gate_and_verify(repo_factory, tmp_path, monkeypatch, capsys):
