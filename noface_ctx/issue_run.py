@@ -88,7 +88,8 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
     window = Window(total)
     note = ""
     if isinstance(prompt, str):  # the budget gate, before any turn
-        return _end(result, state, config, log_path, _gate_record(issue.id, 1, prompt), "over_budget", prompt)
+        why = f"{prompt} (the prompt's share of the turn budget of {total})"
+        return _end(result, state, config, log_path, _gate_record(issue.id, 1, why), "over_budget", why)
     state.record_prompt(config, prompt, 1)
     served = _prompt_served(prompt, root)
     for turn in range(1, max_turns + 1):
