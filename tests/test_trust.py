@@ -192,3 +192,20 @@ def test_the_ledger_is_bounded_oldest_rows_first(repo_factory, monkeypatch):
                             root=repo)
     assert ledger.served("old") == [] and len(ledger.served("new")) == 40  # the oldest went first
     assert ledger.served("new")[0].turn == 7
+
+
+def test_run_with_verify_quarantines_the_doc_its_failed_issues_read(repo_factory, tmp_path, capsys):
+    import shlex
+    import sys
+
+    repo = repo_factory(FILES)
+    agent = shlex.join([sys.executable, "-c", "print('ISSUE_COMPLETE')"])
+    fail = shlex.join([sys.executable, "-c", "raise SystemExit(1)"])
+    for n in (1, 2):
+        code = main(["run", _issue(repo, n), "--repo", str(repo), "--log", str(tmp_path / "runs.jsonl"),
+                     "--agent", agent, "--verify", fail, "--no-embed"])
+        assert code == 1
+    records = [json.loads(line) for line in (tmp_path / "runs.jsonl").read_text().splitlines()]
+    assert [r["outcome"] for r in records] == ["failed", "failed"]
+    row = _row(_preview(repo, 3, capsys), "docs/session-tokens.md")
+    assert row["trust"]["quarantined"] and row["trust"]["failures"] == ["issue-1", "issue-2"]
