@@ -16,6 +16,7 @@ Without the code index (`check-docs`), `LightSymbols` stands in for it.
 from __future__ import annotations
 
 import posixpath
+import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -169,6 +170,14 @@ class Codebase:
             if not source or depth >= 3 or self.module_defines(source, name, depth + 1):
                 return True
         return False
+
+    def reexported_from(self, path: str, name: str) -> str:
+        """The repository module file `path` imports `name` from (`from _pytest.outcomes import
+        skip` in `pytest/__init__.py`), or "" when it does not."""
+        text = _read_text(self._abspath(path)) if file_ext(path) in PYTHON_EXTS else None
+        m = re.search(rf"^\s*from\s+([\w.]+)\s+import\s+(?:\([^)]*\b{re.escape(name)}\b[^)]*\)|[^\n]*\b{re.escape(name)}\b)",
+                      text or "", re.M)
+        return self._star_source(path, m.group(1)) if m is not None else ""
 
     def _star_files(self, path: str) -> list[str]:
         """`path` and the repository modules it imports with `*`, through them too (3 levels)."""

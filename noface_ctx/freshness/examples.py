@@ -28,7 +28,7 @@ from noface_ctx.freshness.references import (
     placeholder,
 )
 
-_CODE_CALL = re.compile(rf"(?<![\w.$@])({DOTTED})\s*\(")
+_CODE_CALL = re.compile(rf"(?<![\w.$@])({DOTTED})\s*(?:\[[^\]\n]*\]\s*)?\(")  # `StashKey[bool]()` too
 _CODE_DEF = re.compile(
     rf"\b(?:def|class|function|fn|func|struct|enum|interface|trait|type|let|const|var|val)\s+(?:\([^)]*\)\s*)?(?:mut\s+)?({IDENT})"
 )

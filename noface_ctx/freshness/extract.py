@@ -129,7 +129,7 @@ def extract_references(doc: Doc) -> list[Reference]:
                     target = replace(target, strict=strict, documented=True)
                     bare = "." not in re.sub(r"\(.*$", "", api.group(2))
                     found.insert(0, _in_module(target, module) if bare and not _AUTODOC.match(line) else target)
-                if _AUTODOC.match(line):
+                if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
                     found = [_in_module(replace(r, source="autodoc"), module) for r in found]
                 prose += found
         i += 1

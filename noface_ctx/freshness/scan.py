@@ -65,9 +65,12 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             if res.path:
                 scan.files.setdefault(res.path, ref.line)
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
-                    homes = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)]
-                    # re-exported (`from pkg.app import Flask` in pkg/__init__.py): where it is defined
-                    scan.symbols.append((ref, [res.path] if res.path in homes or not homes else homes))
+                    last = ref.name.rsplit(".", 1)[-1]
+                    homes = [p for p in code.defining_files(last) if not is_test_path(p)]
+                    if res.path not in homes:  # re-exported (`from pkg.app import Flask` in pkg/__init__.py)
+                        source = code.reexported_from(res.path, last)
+                        homes = [source] if source else homes
+                    scan.symbols.append((ref, homes or [res.path]))
             elif ref.kind != "path":
                 files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)]
                 for p in files:

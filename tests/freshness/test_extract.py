@@ -150,3 +150,12 @@ def test_every_form_of_a_renamed_or_removed_name_is_flagged_with_its_commit(repo
     assert "renamed to `App.add_blueprint`?" in got[("docs/example.md", 5)]
     assert "renamed to `streamed`?" in got[("docs/stream.md", 3)]
     assert "renamed to" not in got[("docs/stream.md", 19)]  # deleted: nothing guessed
+
+
+def test_a_subscripted_class_call_and_a_written_out_autodoc_signature():
+    text = ("Stash\n=====\n\n.. autofunction:: pkg.skip(reason, [allow_module_level=False])\n\n"
+            ".. autoclass:: pkg.StashKey\n\n.. code-block:: python\n\n    key = pkg.StashKey[bool]()\n")
+    got = names(text, "docs/stash.rst")
+    assert (4, "pkg.skip", "method", True, "span") in got  # its signature is the doc's own: it can go stale
+    assert (6, "pkg.StashKey", "method", True, "autodoc") in got
+    assert (10, "pkg.StashKey", "method", True, "python") in got

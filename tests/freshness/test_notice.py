@@ -34,3 +34,17 @@ def test_renaming_one_keyword_warns_only_the_docs_that_use_it(repo_factory):
                    ("docs/factory.md", 2, "changed-ref", "warning")}  # the import, judged by its call
     messages = [f.message for f in check_docs(repo=root).findings]
     assert all(head in m for m in messages)
+
+
+def test_a_keyword_renamed_in_a_function_the_package_re_exports(repo_factory):
+    # pytest's `pytest.skip` is `_pytest.outcomes.skip`, imported by `pytest/__init__.py`
+    outcomes = 'def skip(reason="", *, allow_module_level=False):\n    raise RuntimeError(reason)\n'
+    root = repo_factory({"pkg/__init__.py": "from pkg._outcomes import skip\n", "pkg/_outcomes.py": outcomes,
+                         "pkg/other.py": "def skip(x):\n    return x\n", "pkg/more.py": "def skip(y):\n    return y\n",
+                         "pkg/last.py": "def skip(z):\n    return z\n",
+                         "docs/skipping.rst": ("Skipping\n========\n\nSkip a module with "
+                                               "``pkg.skip(reason, allow_module_level=True)``.\n")}, date=JAN)
+    (root / "pkg/_outcomes.py").write_text(outcomes.replace("allow_module_level", "module_level"))
+    commit(root, "rename allow_module_level", date=FEB)
+    got = [(f.path, f.line, f.code) for f in check_docs(repo=root).findings]
+    assert got == [("docs/skipping.rst", 4, "changed-ref")]
