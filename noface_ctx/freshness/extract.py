@@ -279,16 +279,17 @@ def _prose_refs(line: str, lineno: int, module: str = "") -> list[Reference]:
 def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     """The target of a Python object role: a title's target (`title <target>`), without `~`,
     `!` and a leading `.` (a search by suffix); a code name whatever its shape. A bare name in
-    a module context is read in that module (`BaseSearch` under `.. currentmodule::
-    sphinxcontrib.websupport.search` is that package's, not the repository's)."""
+    a module context, or a member of a class named without its module, is read in that module
+    (`BaseSearch`, `BaseSearch.add_document` under `.. currentmodule::
+    sphinxcontrib.websupport.search` are that package's, not the repository's)."""
     role = _ROLE_TARGET.match(text)
     written = (role.group(1) if role else text).lstrip("~!")
     target = written.lstrip(".")
     ref = _span_ref(target, lineno) if target else None
     if ref is None or ref.kind == "path" or placeholder(ref.name):
         return ref
-    if module and "." not in written.removesuffix("()"):
-        return _in_module(replace(ref, strict=True, source="role"), module)
+    if module and not written.startswith(".") and ("." not in written.removesuffix("()") or written[:1].isupper()):
+        return _in_module(replace(ref, strict=True, source="role"), module)  # `Name`, `Class.member`: the module's
     return ref if ref.strict else replace(ref, strict=True, source="role")  # a word only the role makes code
 
 

@@ -50,8 +50,8 @@ def test_a_name_whose_module_context_left_the_repository_is_not_ours(repo_factor
     # sphinx's websupport moved to sphinxcontrib.websupport: its docs kept `:class:`BaseSearch``
     # under a `currentmodule` of the external package
     doc = ("Search\n======\n\n.. currentmodule:: pkg.search\n\nSubclass :class:`BaseSearch`.\n\n"
-           ".. class:: BaseSearch\n\n   The interface.\n")
-    root = repo_factory({"pkg/__init__.py": "", "pkg/search.py": "class BaseSearch:\n    pass\n",
+           ".. class:: BaseSearch\n\n   The interface: override :meth:`~BaseSearch.add_document`.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/search.py": "class BaseSearch:\n    def add_document(self):\n        pass\n",
                          "pkg/app.py": "def run():\n    pass\n", "docs/search.rst": doc}, date=JAN)
     (root / "pkg/search.py").write_text("from contrib.websupport.search import BaseSearch as _Base  # noqa\n")
     commit(root, "websupport moves out to contrib.websupport", date=FEB)
