@@ -5,6 +5,7 @@ work tree (`Worktree`); each adds `ChangedRef`s to a scan's `changed`."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -72,16 +73,6 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, 
                     break
 
 
-def _holding(root: str, names: Sequence[str], scope: Sequence[str]) -> set[str]:
-    """The files of `scope` (all, past `MAX_SCOPE`) holding one of `names` at HEAD (`git grep -l`)."""
-    if not names or not scope:
-        return set()
-    args = ["grep", "-l", "-z", "-w", "-F", "-I", *(a for n in names for a in ("-e", n)), "HEAD", "--"]
-    paths = [f":(literal){p}" for p in scope] if len(scope) <= MAX_SCOPE else [".", *(f":(exclude){e}" for e in EXCLUDES)]
-    out = git.run(root, *args, *paths, check=False)
-    return {p.partition(":")[2] for p in out.split("\0") if p}
-
-
 def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, code: Codebase) -> None:
     """Defaults the docs state whose code default changed since (`defaults`): one `git grep` at
     HEAD for every name, in the code files changed since the oldest of these docs' commits."""
@@ -94,14 +85,21 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
     shaped = sorted(n for n in names if codeish(n))
-    files = _holding(tree.root, shaped, scope) | {p for p in code_files(tree.dirty) if file_ext(p) in PYTHON_EXTS}
-    files |= {p for n in names if not codeish(n) for p in code.defining_files(n) if not is_test_path(p)}
-    holders: dict[str, set[str]] = {}
-    for path in files:
-        text = tree.read(path) or ""
-        for name in names:
-            if name in text:
+    holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES,
+                             paths=scope if len(scope) <= MAX_SCOPE else None) if shaped and scope else {}
+    holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
+    for path in code_files(tree.dirty):  # uncommitted edits: read as they are
+        if file_ext(path) in PYTHON_EXTS:
+            words = set(re.findall(r"[A-Za-z_]\w*", tree.read(path) or ""))
+            for name in words.intersection(names):
                 holders.setdefault(name, set()).add(path)
+    near = {n for _, _, stated in asks for st in stated for n in st.names if not codeish(n)}
+    for st in (st for _, _, stated in asks for st in stated):  # a plain word: in the files of what its sentence names
+        for name in st.names:
+            if not codeish(name):
+                holders.setdefault(name, set()).update(
+                    p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
+                    if not is_test_path(p))
     for s, since, stated in asks:
         s.changed += defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
 

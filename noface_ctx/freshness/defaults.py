@@ -21,7 +21,6 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from noface_ctx import state
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -121,11 +120,8 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
             return _value(keyword.group(1))
         if not re.match(r"^\w+\s*=", positional):
             return _value(positional)
-    params = {}
-    for function, body in _parameter_lists(text):
-        m = re.search(rf"(?:^|[,(\s]){word}\s*(?::[^=,]+)?=\s*([^,\n]+)", body) if name in body else None
-        if m is not None:
-            params[function] = _value(m.group(1))
+    params = {m.group(1): _value(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
+        rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
     chosen = [v for f, v in params.items() if f in set(near)]
     for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
             f"class {n}" in text for n in near) else ():  # a field of a class named beside it
@@ -146,16 +142,6 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
         return None
     assign = re.search(rf"(?:^|\n)[ \t]*{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)
     return _value(assign.group(1)) if assign is not None else None
-
-
-_HEADERS = re.compile(rf"(?:^|\n)[ \t]*(?:async\s+)?def\s+({IDENT})\s*(\((?:[^()]|\((?:[^()]|\([^()]*\))*\))*\))")
-_LISTS: state.Memo[str, list[tuple[str, str]]] = state.memo("freshness.defaults.parameters", maxsize=64)
-
-
-def _parameter_lists(text: str) -> list[tuple[str, str]]:
-    """(function, its parameter list) for every `def` of a text, read once per text."""
-    found = _LISTS.get(text)
-    return found if found is not None else _LISTS.put(text, [(m.group(1), m.group(2)[1:-1]) for m in _HEADERS.finditer(text)])
 
 
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
