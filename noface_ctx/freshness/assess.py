@@ -334,7 +334,8 @@ class DocJudge:
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
                 (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing, s.doc.path)
                 for s, since in plans],
-                self._dirty_files())
+                self._dirty_files(), {lookup for s, _ in plans for ref, lookup, _ in s.candidates
+                                      if ref.kind == "symbol" and ref.source in ("span", "prose")})
             checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
             tree = Worktree(str(self.root), frozenset(self._dirty_files()))
             changed_symbols(checked, index, tree, self._codebase().ancestry)

@@ -97,11 +97,13 @@ def _plain(name: str) -> bool:
 
 
 def _value(text: str) -> str:
-    """A stated or coded default, comparable: quotes, backticks, roles and a trailing `_` aside."""
+    """A stated or coded default, comparable: quotes (either style), backticks, roles, a comment,
+    white space and a trailing `_` aside (Black's reformatting changes no default)."""
     text = re.sub(r":[\w:-]+:", "", text).strip()
     spans = re.findall(r"`+([^`]+)`+", text)
-    text = spans[0] if spans else text.split(" (", 1)[0]
-    return text.strip().strip("'\"").rstrip("_").strip()
+    text = spans[0] if spans else text.split(" (", 1)[0].split("  #", 1)[0]
+    text = re.sub(r"\s+", "", text.strip().rstrip(",")).replace("'", '"')
+    return text.strip('"').rstrip("_")
 
 
 def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
@@ -156,7 +158,12 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
         for name in st.names:
             if name in seen:
                 continue
-            for path in sorted(holders.get(name, ())):
+            homes = sorted(holders.get(name, ()))
+            if len(homes) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
+                named = [p for p in homes if any(re.search(rf"\b(?:class|def)\s+{re.escape(n)}\b", now_text(p) or "")
+                                                 for n in st.names if n != name)]
+                homes = named if len(named) == 1 else []
+            for path in homes:
                 if not touched(path):
                     continue
                 now = code_default(now_text(path) or "", name, st.names)

@@ -48,10 +48,13 @@ class Presence:
     collects them and looks at parents."""
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
-                 dirty: Iterable[str] = ()) -> None:
+                 dirty: Iterable[str] = (), plain: Iterable[str] = ()) -> None:
         """`asks`: per doc, the commit it is checked against, the names, whether it is being
         edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
-        (the edits may be what removed a name)."""
+        (the edits may be what removed a name). `plain`: names a doc uses only as a plain
+        literal (``template_postgis``): not followed into the doc's past (a database or a
+        setting can share a name with code that once was)."""
+        self.plain = set(plain)
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
         for at, names, _editing, _doc in self.asks:
@@ -101,7 +104,7 @@ class Presence:
         origins: dict[str, tuple[Commit, set[str]]] = {}
         asked: list[dict[str, Commit]] = []
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
-            lacking = {n for n in names if n not in held}
+            lacking = {n for n in names if n not in held and n not in self.plain}
             start: dict[str, Commit] = {}
             for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
                 text = self.index.versions.text_at(commit.sha, path) or ""
