@@ -256,7 +256,7 @@ class Codebase:
             part = parts[k]
             if not (self.module_defines(holder, part) or part in EXTERNAL_NAMES or not ref.strict
                     or "/".join(parts[:k + 1]) in self.dirs
-                    or ((ref.source == "role" or ref.documented) and self.defined(part))):  # a role, a directive: Sphinx looks further
+                    or (ref.source == "role" and self.defined(part))):  # a role's name: Sphinx looks further
                 return Resolution("missing", lookup=part, scope=tuple(self._star_files(holder)))
             if k == len(parts) - 1:
                 return Resolution("found", ref.name, path=holder)

@@ -142,7 +142,7 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
         return values.pop() if len(values) == 1 else None
     if name != name.lower():  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
         return None
-    assign = re.search(rf"(?:^|\n)[ \t]*{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)
+    assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
     return _value(assign.group(1)) if assign is not None else None
 
 

@@ -223,8 +223,9 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
 
 
 def _in_module(ref: Reference, module: str) -> Reference:
-    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`)."""
-    if not module or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
+    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`); a plain word
+    that is no reference (`.. attribute:: regex`) stays one."""
+    if not module or not ref.strict or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
         return ref
     return replace(ref, name=f"{module}.{ref.name}", kind="method")
 

@@ -142,7 +142,7 @@ def _same_lineage(old: str, new: str, ancestors: Callable[[Iterable[str]], set[s
     a, b = bases(old), bases(new)
     if a is None or b is None or a[0] != b[0] or a[2] != b[2]:
         return False
-    missing = set(a[1]) - set(b[1])
+    missing = set(a[1]) - set(b[1]) - {"object"}  # `class A(object)` → `class A`: the same class
     return not missing or (ancestors is not None and missing <= ancestors(b[1]))
 
 
