@@ -27,7 +27,7 @@ from noface_ctx.errors import UsageError
 
 __all__ = ["DRAIN_SECONDS", "MAX_STDERR_BYTES", "MAX_STDOUT_BYTES", "TAIL_BYTES", "AgentResult", "run_agent"]
 
-MAX_STDOUT_BYTES = 32 * 1024 * 1024
+MAX_STDOUT_BYTES = 16 * 1024 * 1024  # parsed whole afterwards (stream-json: ~10x in objects)
 TAIL_BYTES = 1024 * 1024
 MAX_STDERR_BYTES = 64 * 1024
 DRAIN_SECONDS = 2.0  # after the agent exits: the longest we keep reading what its children write
