@@ -41,7 +41,6 @@ TEST_SHARE = 0.15  # share of the code budget kept for the tests beside the code
 TEST_MAX = 1500  # ... and at most this many tokens
 # At most this share of the room goes to OMITTED CONTEXT lines: context first, pointers second.
 OMITTED_SHARE = 0.25
-_REQUIRED_PREFIX = REQUIRED_REASON
 
 
 def omitted_line(item: Omitted) -> str:
@@ -357,11 +356,12 @@ def _label(cand: Candidate) -> str:
 
 def _too_big(cand: Candidate, room: int, pool: str) -> str:
     smallest = min((f.tokens for f in cand.forms), default=0)
-    return needs_tokens(_REQUIRED_PREFIX if cand.required else RELEVANT_REASON, smallest, max(room, 0), pool)
+    return needs_tokens(REQUIRED_REASON if cand.required else RELEVANT_REASON, smallest, max(room, 0), pool)
 
 
 def _omit(cand: Candidate, reason: str) -> Omitted:
-    return Omitted(kind=cand.kind, path=cand.path, ref=cand.ref, reason=reason, request=cand.request, score=cand.score)
+    return Omitted(kind=cand.kind, path=cand.path, ref=cand.ref, reason=reason, request=cand.request, score=cand.score,
+                   required=cand.required)
 
 
 def _worth_listing(omitted: Sequence[Omitted], above: float) -> tuple[list[Omitted], list[Omitted]]:
@@ -369,14 +369,14 @@ def _worth_listing(omitted: Sequence[Omitted], above: float) -> tuple[list[Omitt
     worth: list[Omitted] = []
     low: list[Omitted] = []
     for o in omitted:
-        is_low = o.kind == "code" and o.score <= above and not o.reason.startswith(_REQUIRED_PREFIX)
+        is_low = o.kind == "code" and o.score <= above and not o.required
         (low if is_low else worth).append(o)
     return worth, low
 
 
 def _cap_omitted(omitted: Sequence[Omitted], cap: int) -> tuple[list[Omitted], list[Omitted]]:
     """Required (manifest) items first, then by score; the first `cap` are listed."""
-    ranked = sorted(omitted, key=lambda o: (not o.reason.startswith(_REQUIRED_PREFIX), -o.score))
+    ranked = sorted(omitted, key=lambda o: (not o.required, -o.score))
     return ranked[: max(cap, 0)], ranked[max(cap, 0):]
 
 

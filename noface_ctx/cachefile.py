@@ -68,11 +68,10 @@ class CacheFormatError(ValueError):
 
 def _classes() -> dict[str, tuple[type, Callable[[Any], Any] | None, Callable[[Any], Any] | None]]:
     from noface_ctx.datatypes import Doc, ManifestEntry, MissingRef, Section, Staleness, WikiLink
-    from noface_ctx.freshness.references import Reference
     from noface_ctx.lexical import BM25
 
     out: dict[str, tuple[type, Any, Any]] = {}
-    for cls in (Doc, Section, WikiLink, MissingRef, Staleness, ManifestEntry, Reference):
+    for cls in (Doc, Section, WikiLink, MissingRef, Staleness, ManifestEntry):
         out[cls.__name__] = (cls, None, None)
     out["BM25"] = (BM25, BM25.to_state, BM25.from_state)
     return out

@@ -25,8 +25,8 @@ else:  # pragma: no cover
 
 from noface_ctx import cachefile, write_gate
 from noface_ctx.cache_location import repo_key, user_cache_base
-from noface_ctx.docs.markup import RECORD_DIRS
 from noface_ctx.errors import ConfigError, UsageError
+from noface_ctx.filetypes import RECORD_DIRS
 from noface_ctx.model_choice import DEFAULT_MODEL, choose_model
 from noface_ctx.state import Memo, memo
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any, Literal, TypeAlias
 
-from noface_ctx.issue.environment import without_environment
 from noface_ctx.schema import SCHEMA_VERSION, CodeRow, DocRow, PromptJSON, TokensJSON
 
 # --------------------------------------------------------------------------- issue + manifest
@@ -95,16 +94,6 @@ class Issue:
     issue_type: str = ""
     source: str = ""  # where it was read from, for messages
     manifest: Manifest | None = None
-
-    def query_text(self) -> str:
-        """The text retrieval ranks against: every prose field, without MANIFEST comments and
-        without the environment reports an issue template asks for (`issue.environment`)."""
-        parts = [self.description, self.design, self.acceptance_criteria, self.notes]
-        parts += [c for c in self.comments if not c.lstrip().startswith("MANIFEST:")]
-        parts = [without_environment(p) for p in parts]
-        if self.labels:
-            parts.append(" ".join(self.labels))
-        return "\n\n".join(p for p in [self.title, *parts] if p)
 
 
 # What a caller may pass where an issue or a manifest is expected (`build_prompt`, `load_issue`):
@@ -365,6 +354,7 @@ class Omitted:
     reason: str
     request: str
     score: float = 0.0
+    required: bool = False  # a manifest item: listed first, never dropped as low-scored
 
 
 @dataclass(frozen=True, slots=True)

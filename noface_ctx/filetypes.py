@@ -190,3 +190,8 @@ def is_test_path(path: str) -> bool:
     what a doc describes."""
     parts = path.lower().split("/")
     return any(p in _TEST_DIRS for p in parts[:-1]) or _TEST_NAME.match(parts[-1]) is not None
+
+
+# Folders of release notes and changelogs: never ranked as design docs nor judged for freshness
+# (`docs.markup.is_record`); the default of `[context] record_dirs`.
+RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history", "announce")

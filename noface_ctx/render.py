@@ -87,7 +87,7 @@ def fixed_sections(
 
 
 def _issue_parts(issue: Issue) -> list[tuple[str, str]]:
-    comments = [c.strip() for c in issue.comments if c.strip() and not c.lstrip().startswith("MANIFEST:")]
+    comments = [c.strip() for c in issue.comments if c.strip() and not w.is_manifest_text(c)]
     label = w.ISSUE_LABELS
     parts = [
         (label["description"], issue.description.strip()),

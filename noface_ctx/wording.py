@@ -124,8 +124,19 @@ def issue_truncated(missing: int, source: str, issue_id: str) -> str:
 
 # --------------------------------------------------------------------------- manifest, commands
 
+# The word that opens a manifest: a line or comment of an issue that starts with it declares the
+# files (`issue/manifest.py` reads it, the issue text and the ranking leave it out), and the
+# prompt's MANIFEST section is headed by it.
+MANIFEST_MARK = "MANIFEST:"
+
+
+def is_manifest_text(text: str) -> bool:
+    """True for a line or comment that is a manifest (it starts with `MANIFEST_MARK`)."""
+    return text.lstrip().startswith(MANIFEST_MARK)
+
+
 NO_MANIFEST = (
-    "MANIFEST:\nNo manifest for this issue: edit only the files the issue needs; "
+    f"{MANIFEST_MARK}\nNo manifest for this issue: edit only the files the issue needs; "
     "files excluded from context (secrets, generated files) stay untouched."
 )
 MANIFEST_ROLES = ("Editable", "Read-only", "Forbidden (never read or modify)")  # primary, read, forbidden
@@ -133,7 +144,7 @@ MANIFEST_ROLES = ("Editable", "Read-only", "Forbidden (never read or modify)")  
 
 def manifest_head(source: str) -> str:
     """The MANIFEST section's first line."""
-    return "MANIFEST:" + (f" (from {source})" if source else "")
+    return MANIFEST_MARK + (f" (from {source})" if source else "")
 
 
 def manifest_row(role: str, entries: list[str]) -> str:
@@ -238,7 +249,7 @@ def clash_block(clashes: list[str]) -> str:
 
 # --------------------------------------------------------------------------- omitted items
 
-REQUIRED_REASON = "manifest file"  # how a manifest item's reason starts (the packer lists those first)
+REQUIRED_REASON = "manifest file"  # the start of a manifest item's reason for being left out
 RELEVANT_REASON = "relevant"
 NOT_LISTED_CAP = " (not listed: over the omitted-items cap or its share of the budget)"
 NOT_LISTED_LOW = " (not listed: low score)"

@@ -104,6 +104,18 @@ def test_required_item_that_cannot_fit_is_omitted_first_with_its_request():
     assert sel.omitted[0].path == "huge.py"
     assert sel.omitted[0].request == "NEED_CODE: huge.py"
     assert re.fullmatch(r"manifest file, but needs \d+ tokens \(\d+ left for code\)", sel.omitted[0].reason)
+    assert sel.omitted[0].required and not any(o.required for o in sel.omitted[1:])
+
+
+def test_a_manifest_item_is_known_by_its_field_not_by_its_reason():
+    """`Omitted.required` decides the listing order and the low-score rule, whatever the reason
+    text says (the wording may change; the packer's decision must not)."""
+    cands = [
+        code("req.py", "", -5.0, (9000,), required=True),
+        code("good.py", "g", 0.8, (9000,), lines=(1, 90)),
+    ]
+    sel = select([], cands, available=3000, docs_share=0.0, max_docs=0, list_code_above=0.0)
+    assert [(o.path, o.required) for o in sel.omitted] == [("req.py", True), ("good.py", False)]
 
 
 def test_items_that_do_not_fit_are_skipped_and_smaller_later_ones_still_packed():

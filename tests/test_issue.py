@@ -12,6 +12,7 @@ import pytest
 
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.errors import InputError
+from noface_ctx.issue.environment import query_text
 from noface_ctx.issue.load import load_issue, load_issue_with_warnings, load_manifest, parse_manifest_comment
 
 BEADS_ISSUE = {
@@ -76,7 +77,7 @@ def test_beads_id_from_jsonl_skips_bad_line_with_line_number(repo_factory, no_bd
     # comments keep their text in chronological order, never raw JSON
     assert issue.comments == ("MANIFEST: primary=[src/old.py] read=[docs/]",
                               "MANIFEST: primary=[src/new.py] read=[]", "Looks good")
-    assert "depends_on_id" not in issue.query_text() and "{" not in issue.query_text()
+    assert "depends_on_id" not in query_text(issue) and "{" not in query_text(issue)
 
 
 def test_newest_manifest_comment_wins(repo_factory, no_bd):
@@ -164,7 +165,7 @@ def test_markdown_with_heading_and_manifest_line(tmp_path):
     assert m.primary == (ManifestEntry("src/cache.py", 10, 40),)
     assert m.read == (ManifestEntry("web/"),)  # an existing directory gets its trailing slash
     assert m.forbidden == (ManifestEntry("secrets/"),)
-    assert "MANIFEST" not in issue.query_text()
+    assert "MANIFEST" not in query_text(issue)
 
 
 def test_text_file_without_heading_uses_first_line(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 
 from noface_ctx.datatypes import Issue
-from noface_ctx.issue.environment import without_environment
+from noface_ctx.issue.environment import query_text, without_environment
 
 XARRAY = textwrap.dedent(
     """\
@@ -80,7 +80,7 @@ def test_a_comment_in_code_is_no_heading():
 def test_the_query_text_leaves_reports_out_and_keeps_the_title():
     issue = Issue(id="t-1", title="Versions of the API are mixed up", description=XARRAY,
                   comments=("### Versions\n\nastropy 5.1", "MANIFEST: primary_files: a.py"))
-    query = issue.query_text()
+    query = query_text(issue)
     assert query.startswith("Versions of the API are mixed up\n\n")  # a title is never cut
     assert "numpy" not in query and "astropy 5.1" not in query and "MANIFEST" not in query
     assert "computes the dask array" in query

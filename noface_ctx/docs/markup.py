@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from noface_ctx.datatypes import Section, WikiLink
+from noface_ctx.filetypes import RECORD_DIRS
 
 # --------------------------------------------------------------------------- slugs
 
@@ -315,8 +316,6 @@ PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })
 
-
-RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history", "announce")  # `[context] record_dirs`
 
 
 def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:

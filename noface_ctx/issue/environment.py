@@ -4,15 +4,29 @@ Issue trackers' templates ask for `pip list`, `show_versions()` output, the oper
 the library's version, and leave their own instructions in HTML comments. Those lines name every
 dependency of the reporter's machine and no code of the repository, yet a ranker weighs them like
 the description (`print_versions.py` ranked first for a question about `Dataset.update`).
-`without_environment` drops them from the text retrieval ranks against; the prompt still shows
-the issue as written.
+`without_environment` drops them from the text retrieval ranks against (`query_text`); the
+prompt still shows the issue as written.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["without_environment"]
+from noface_ctx.datatypes import Issue
+from noface_ctx.wording import is_manifest_text
+
+__all__ = ["query_text", "without_environment"]
+
+
+def query_text(issue: Issue) -> str:
+    """The text retrieval ranks against: every prose field of `issue`, without MANIFEST comments
+    and without the environment reports an issue template asks for."""
+    parts = [issue.description, issue.design, issue.acceptance_criteria, issue.notes]
+    parts += [c for c in issue.comments if not is_manifest_text(c)]
+    parts = [without_environment(p) for p in parts]
+    if issue.labels:
+        parts.append(" ".join(issue.labels))
+    return "\n\n".join(p for p in [issue.title, *parts] if p)
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.S)
 _DETAILS = re.compile(r"<details>\s*<summary>(?P<summary>.*?)</summary>.*?(?:</details>|\Z)", re.S | re.I)

@@ -21,6 +21,7 @@ from noface_ctx.errors import InputError
 from noface_ctx.issue.beads import TEXT_FIELDS, from_beads, from_beads_id
 from noface_ctx.issue.manifest import load_manifest, manifest_from_comments, manifest_from_state, parse_manifest_comment
 from noface_ctx.issue.text import find_file, read_json, read_text
+from noface_ctx.wording import is_manifest_text
 
 __all__ = ["load_issue", "load_issue_with_warnings", "load_manifest", "parse_manifest_comment"]
 
@@ -163,9 +164,9 @@ def _from_markdown(text: str, *, source: str, default_id: str) -> tuple[Issue, l
         if end is not None:
             lines = lines[end + 1:]
     skipped = len(text.replace("\r\n", "\n").split("\n")) - len(lines)  # frontmatter lines, for line numbers
-    manifest_at = [(n + skipped, ln.strip()) for n, ln in enumerate(lines, 1) if ln.lstrip().startswith("MANIFEST:")]
+    manifest_at = [(n + skipped, ln.strip()) for n, ln in enumerate(lines, 1) if is_manifest_text(ln)]
     manifest_lines = [ln for _n, ln in manifest_at]
-    body = [ln for ln in lines if not ln.lstrip().startswith("MANIFEST:")]
+    body = [ln for ln in lines if not is_manifest_text(ln)]
     idx = next((i for i, ln in enumerate(body) if re.match(r"#\s+\S", ln)), None)
     if idx is None:
         idx = next((i for i, ln in enumerate(body) if ln.strip()), None)

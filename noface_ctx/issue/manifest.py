@@ -15,6 +15,7 @@ from noface_ctx.bounded import read_json as read_bounded_json
 from noface_ctx.datatypes import Manifest, ManifestEntry
 from noface_ctx.errors import InputError
 from noface_ctx.issue.text import comment_text, find_file, read_json, unescape
+from noface_ctx.wording import MANIFEST_MARK, is_manifest_text
 
 __all__ = ["STATE_PATH", "load_manifest", "manifest_from_comments", "manifest_from_state", "parse_manifest_comment"]
 
@@ -34,7 +35,7 @@ def load_manifest(value: Any, *, where: str | None = None, repo: str | Path | No
         return value
     if isinstance(value, (str, Path)):
         text = str(value)
-        if text.lstrip().startswith("MANIFEST:"):
+        if is_manifest_text(text):
             parsed = parse_manifest_comment(text, repo=root, source=where or "explicit")
             if parsed is None:
                 raise InputError("not a manifest line", where=where)
@@ -49,7 +50,7 @@ def load_manifest(value: Any, *, where: str | None = None, repo: str | Path | No
     raise InputError(f"cannot read a manifest from {type(value).__name__}", where=where)
 
 
-_MANIFEST_RE = re.compile(r"MANIFEST:")
+_MANIFEST_RE = re.compile(re.escape(MANIFEST_MARK))
 _KEY_RE = re.compile(r"[ \t]*([A-Za-z_][A-Za-z0-9_-]*)[ \t]*[=:][ \t]*")
 _SEP_RE = re.compile(r"[ \t,;]*")
 _QUOTED_RE = re.compile(r'"([^"\n]*)"|\'([^\'\n]*)\'|`([^`\n]*)`')
@@ -176,7 +177,7 @@ def manifest_from_comments(raw_comments: list[Any], root: Path) -> Manifest | No
     for number in range(len(raw_comments), 0, -1):
         comment = raw_comments[number - 1]
         text = unescape(comment_text(comment))
-        if "MANIFEST:" not in text:
+        if MANIFEST_MARK not in text:
             continue
         when = comment.get("created_at") if isinstance(comment, Mapping) else None
         label = f"beads comment {number}" + (f" ({when})" if when else "")

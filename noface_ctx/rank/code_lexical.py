@@ -20,6 +20,7 @@ from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, RepoFiles
 from noface_ctx.filetypes import is_test_path
+from noface_ctx.issue.environment import query_text
 from noface_ctx.lexical import tokenize
 from noface_ctx.rank.hints import extract_hints, title_names_tests
 
@@ -76,7 +77,7 @@ class CodeRun:
         self.manifest = issue.manifest
         self.notes: list[str] = []
         self.warnings: list[str] = []
-        self.query = issue.query_text()
+        self.query = query_text(issue)
         self.hints = extract_hints(self.query)
         paths = index.paths()
         self.allowed = np.array([self._allowed(p) for p in paths], dtype=bool)

@@ -15,6 +15,7 @@ from typing import TypedDict
 
 from noface_ctx.datatypes import Issue
 from noface_ctx.filetypes import MENTIONED_PATH_EXTENSIONS, bare
+from noface_ctx.issue.environment import query_text
 from noface_ctx.rank.hints import looks_like_code
 from noface_ctx.state import cached
 
@@ -70,7 +71,7 @@ def assess_complexity(
     max_docs: int,
 ) -> Complexity:
     """Score the issue from its manifest, the files and symbols it names, scope words, type and length."""
-    text = issue.query_text()
+    text = query_text(issue)
     parts: list[tuple[float, str]] = []
     primary_files = _manifest_signal(issue, parts)
     named = _named_files(text, known_paths)

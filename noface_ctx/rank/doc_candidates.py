@@ -22,6 +22,7 @@ from noface_ctx.datatypes import Doc, Issue, Section
 from noface_ctx.docs.cache import TermCache, Terms
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.markup import is_record, parse_wikilinks
+from noface_ctx.issue.environment import query_text
 from noface_ctx.lexical import BM25, bm25_idf, tokenize
 from noface_ctx.state import Memo, memo
 
@@ -193,7 +194,7 @@ def choose_docs(issue: Issue, docset: DocSet, config: Config, complexity: Comple
     neighbours; every doc of a small vault when `embedding`), records left out, with their BM25
     and lexical evidence. Reads the term cache; writes nothing (see `DocPool.save_terms`)."""
     ctx = config.context
-    query = issue.query_text()
+    query = query_text(issue)
     warnings: list[str] = []
     items: dict[str, DocItem] = {}
     _add_explicit(issue, query, docset, config, items, warnings)
