@@ -12,7 +12,6 @@ import contextlib
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
@@ -198,53 +197,15 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
 
 
 def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.code.index import CodeIndex
     from noface_ctx.config import cache_dir, cache_warnings
-    from noface_ctx.files.gate import scan_repo
+    from noface_ctx.stages import index_repository
 
     config = _load_config(args)
     cache_dir(config)
     for w in cache_warnings(config):  # refused or unwritable: the index lives for this process only
         print(f"{PROG}: warning: {w}", file=sys.stderr)
-    repo_files = scan_repo(config)
     with _progress() as bar:
-        index = CodeIndex.build(repo_files, config, progress=bar("indexing") if bar else None)
-    stats = index.stats
-    print(
-        f"indexed {stats.get('files', 0)} files ({stats.get('parsed', 0)} parsed, {stats.get('reused', 0)} reused), "
-        f"{stats.get('chunks', 0)} definitions in {stats.get('seconds', 0):.2f}s",
-        file=sys.stderr,
-    )
-    from noface_ctx.docs.load import load_docs
-    from noface_ctx.freshness.assess import assess_docs
-    from noface_ctx.rank.doc_candidates import prepare_terms
-
-    docset = load_docs(config, repo_files)
-    docs = docset.docs
-    prepare_terms(docset, config)  # the docs' terms and BM25, stored for every prompt
-    # Every doc judged now (history index and code words built on the way), so no prompt
-    # judges a doc for the first time.
-    started = time.perf_counter()
-    fresh = assess_docs(docs, repo_files, index, config)
-    print(f"freshness: {len(fresh.by_path)} docs judged in {time.perf_counter() - started:.2f}s", file=sys.stderr)
-    if args.no_embed:
-        return 0
-    from noface_ctx.pipeline import shared_embedder
-    from noface_ctx.rank.vectors import embed_index
-
-    store, note = shared_embedder(config)
-    if store is None:
-        print(f"vectors: skipped ({note})", file=sys.stderr)
-        return 0
-    try:
-        with _progress() as bar:
-            vec = embed_index(store, index, docs, progress=bar("embedding") if bar else None)
-    except (OSError, ImportError, RuntimeError, ValueError) as exc:  # the model failed: a warning, never exit 3
-        print(f"{PROG}: warning: vectors not built: embedding model failed ({type(exc).__name__}: {exc}); "
-              "prompts rank with BM25 only", file=sys.stderr)
-        return 0
-    print(f"vectors: {vec.texts} definitions and doc sections, {vec.embedded} embedded, "
-          f"{vec.dropped} dropped, in {vec.seconds:.2f}s ({store.name})", file=sys.stderr)
+        index_repository(config, embed=not args.no_embed, progress=bar, say=lambda line: print(line, file=sys.stderr))
     return 0
 
 

@@ -88,19 +88,15 @@ class Workspace:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
         the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
         Key None (no reuse) when the state cannot be fingerprinted."""
-        from noface_ctx.files.gate import scan_repo
-        from noface_ctx.git import head
         from noface_ctx.issue_sources import in_folder, load_issue_ref
+        from noface_ctx.stages import input_state
 
         # A tool argument is not the user's: a file is read only inside the repository, after the
         # NEED_CODE gate (secrets, forbidden files, links leaving it refused), else it is an id.
         the_issue = ref if isinstance(ref, Issue) else load_issue_ref(
             ref, self.config, in_folder(self.root, self.root), manifest=self.manifest)[0]
-        files = scan_repo(self.config, the_issue.manifest)
-        commit, _dirty = head(self.root)
-        if not files.fingerprint or not commit:
-            return None, the_issue
-        return (repr(the_issue), budget, files.fingerprint, commit), the_issue
+        state = input_state(the_issue, self.config)
+        return ((repr(the_issue), budget, state) if state else None), the_issue
 
     def need(self, kind: str, target: str) -> dict[str, Any]:
         """The answer `signals --resolve` gives to one `NEED_CODE:` / `NEED_DOC:` line."""
@@ -125,10 +121,8 @@ class Workspace:
 
     def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
-        from noface_ctx.files.gate import scan_repo
-        from noface_ctx.pipeline import _index, shared_embedder
-        from noface_ctx.rank.code import rank_code
         from noface_ctx.rank.code_forms import code_location
+        from noface_ctx.stages import search_code
 
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be a non-empty string")
@@ -136,19 +130,15 @@ class Workspace:
             raise UsageError(f"query is longer than {MAX_QUERY_CHARS} characters")
         if not 1 <= k <= MAX_K:
             raise UsageError(f"k must be between 1 and {MAX_K}, got {k}")
-        probe = Issue(id="search", title=query.strip(), description="", source="search_code")
         with self._lock:
             t0 = time.perf_counter()
-            files = scan_repo(self.config, self.manifest)  # forbidden files are not even candidates
-            index = _index(files, self.config)
-            embedder, note = shared_embedder(self.config)
-            ranking = rank_code(probe, files, index, self.config, embedder)
+            found = search_code(query, self.config, self.manifest)  # forbidden files are not even candidates
         results: list[dict[str, Any]] = []
         seen: set[tuple[object, ...]] = set()
         # by score: the candidates come in the packer's order (one item per file first, so a
         # prompt covers several files), which put `locate_app` 11th for a query it answers best
-        for cand in sorted(ranking.candidates, key=lambda c: -c.score):
-            if self._refused(cand.path) or files.get(cand.path) is None:
+        for cand in sorted(found.ranking.candidates, key=lambda c: -c.score):
+            if self._refused(cand.path) or found.files.get(cand.path) is None:
                 continue
             where = (cand.path, cand.ref) if cand.ref else (cand.path, cand.start_line, cand.end_line)
             if where in seen:  # `@overload` stubs and their implementation: one row, which serves the body
@@ -165,7 +155,7 @@ class Workspace:
         from noface_ctx.trust.record import location_rows
 
         self._record(location_rows(results, self.root, "search_code"), "search_code")
-        return {"query": query, "results": results, "embeddings": note,
+        return {"query": query, "results": results, "embeddings": found.embeddings,
                 "seconds": round(time.perf_counter() - t0, 3)}
 
     def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
@@ -195,15 +185,10 @@ class Workspace:
 
     def warm_up(self) -> float:
         """Scan, index and load the embedder once so the first tool call is already warm."""
-        from noface_ctx.files.gate import scan_repo
-        from noface_ctx.pipeline import _index, shared_embedder
+        from noface_ctx.stages import warm_up
 
-        t0 = time.perf_counter()
         with self._lock:
-            files = scan_repo(self.config, self.manifest)
-            _index(files, self.config)
-            shared_embedder(self.config)
-        return time.perf_counter() - t0
+            return warm_up(self.config, self.manifest)
 
     def report_outcome(self, outcome: str, issue: str | None = None, note: str = "") -> dict[str, Any]:
         """An orchestrator's verdict on an issue (`ok` | `failed`), kept in the ledger: failures

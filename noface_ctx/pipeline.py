@@ -21,7 +21,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from noface_ctx.budget import above_floor, select, weak_unlisted
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
-from noface_ctx.config import Config, cache_dir, cache_warnings, load_config
+from noface_ctx.config import Config, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.load import load_docs
@@ -39,7 +39,7 @@ from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
 from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
-from noface_ctx.state import Memo, memo
+from noface_ctx.stages import code_index, shared_embedder
 from noface_ctx.tokens import count_tokens
 from noface_ctx.trust.effects import DocTrust, weigh_docs
 from noface_ctx.wording import (
@@ -118,21 +118,21 @@ def build_prompt(
     cfg = run.stage("config", _config, config, repo)
     total = cfg.context.budget_tokens if budget is None else int(budget)
     run.warn(cfg.warnings, important=True)
-    embedder, embed_note = run.stage("embedder", _embedder, cfg, embed)  # a new process loads it meanwhile
+    embedder, store, embed_note = run.stage("embedder", _embedder, cfg, embed)  # a new process loads it meanwhile
     if embedder is None and embed is not False and (embed is True or cfg.context.embeddings):
         run.warn([embed_note], important=True)  # the model asked for is not there: BM25 only
     the_issue = run.stage("issue", _issue, issue, cfg, manifest, run)
     _check_budget(cfg, the_issue, total)
     files = run.stage("files", scan_repo, cfg, the_issue.manifest)
     docset = run.stage("docs", load_docs, cfg, files)
-    index = run.stage("index", _index, files, cfg)
+    index = run.stage("index", code_index, files, cfg)
     run.warn(cache_warnings(cfg), important=True)
     complexity = run.stage("complexity", _complexity, the_issue, cfg, files, index)
     pool = run.stage("ranking", choose_docs, the_issue, docset, cfg, complexity, embedding=embedder is not None)
     fresh = run.stage("freshness", assess_docs, docset.docs, files, index, cfg, pool.slugs)
     trust = run.stage("trust", _trust, cfg, pool, fresh)
     doc_rank, code_rank = run.stage("ranking", _rank, the_issue, cfg, files, docset, index, pool, fresh,
-                                    complexity, embedder, embed_note, total, run, trust)
+                                    complexity, embedder, store, embed_note, total, run, trust)
     run.stage("ranking", pool.save_terms)
     run.warn([*files.warnings, *docset.warnings, *fresh.warnings,
               *doc_rank.warnings, *code_rank.warnings])
@@ -169,22 +169,6 @@ def _issue(ref: Any, cfg: Config, manifest: Any, run: _Run) -> Issue:
     return issue
 
 
-# the latest index, by the file state it was built for
-_INDEXES: Memo[tuple[str, str], CodeIndex] = memo("pipeline.indexes", maxsize=1)
-
-
-def _index(files: RepoFiles, cfg: Config) -> CodeIndex:
-    """The code index. The one built in this process for this very file state (same paths, stats
-    and verdicts: `RepoFiles.fingerprint`) is reused, with the lookups it has already built."""
-    if not files.fingerprint:
-        return CodeIndex.build(files, cfg)
-    key = (files.fingerprint, str(cache_dir(cfg)))
-    index = _INDEXES.get(key)
-    if index is None:
-        index = _INDEXES.put(key, CodeIndex.build(files, cfg))
-    return index
-
-
 def _complexity(issue: Issue, cfg: Config, files: RepoFiles, index: CodeIndex) -> Complexity:
     return assess_complexity(
         issue,
@@ -194,35 +178,13 @@ def _complexity(issue: Issue, cfg: Config, files: RepoFiles, index: CodeIndex) -
     )
 
 
-def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | None, str]:
-    """(embedder or None, a note for the report). Only a model we load gets the disk cache."""
+def _embedder(cfg: Config, embed: bool | Embedder | None) -> tuple[Embedder | None, CachedEmbedder | None, str]:
+    """(embedder or None, its disk cache when the model is ours, a note for the report). Only a
+    model we load gets the disk cache; an `Embedder` the caller gives is used as is."""
     if embed is not None and not isinstance(embed, bool):
-        return embed, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
-    return shared_embedder(cfg, enabled=cfg.context.embeddings if embed is None else embed)
-
-
-def shared_embedder(cfg: Config, *, enabled: bool | None = None) -> tuple[CachedEmbedder | None, str]:
-    """The model `[context]` names, wrapped in its disk cache and shared by every prompt of this
-    process: the store `noface-ctx index` fills is the one prompts read. (None, why) when off."""
-    from noface_ctx.rank.embed import get_embedder
-    from noface_ctx.rank.vector_store import CachedEmbedder
-
-    status = get_embedder(cfg.context.embedding_model, enabled=cfg.context.embeddings if enabled is None else enabled)
-    if status.embedder is None:
-        return None, status.reason
-    preload = getattr(status.embedder, "preload", None)
-    if callable(preload):  # loading starts now, in the background, while the files are scanned
-        preload()
-    where = cache_dir(cfg) / "embeddings"
-    key = (str(where), id(status.embedder))
-    cached = _EMBEDDERS.get(key)
-    if cached is None or cached[0] is not status.embedder:  # reuse: its vectors are already in memory
-        cached = _EMBEDDERS.put(key, (status.embedder, CachedEmbedder(status.embedder, where)))
-    return cached[1], status.reason
-
-
-# (cache dir, model) -> (model, its CachedEmbedder)
-_EMBEDDERS: Memo[tuple[str, int], tuple[Embedder, CachedEmbedder]] = memo("pipeline.embedders", maxsize=4)
+        return embed, None, f"embeddings: {getattr(embed, 'name', type(embed).__name__)} (given by the caller)"
+    store, note = shared_embedder(cfg, enabled=cfg.context.embeddings if embed is None else embed)
+    return store, store, note
 
 
 def _trust(cfg: Config, pool: DocPool, fresh: Freshness) -> dict[str, DocTrust]:
@@ -236,11 +198,11 @@ def _trust(cfg: Config, pool: DocPool, fresh: Freshness) -> dict[str, DocTrust]:
 
 
 def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: CodeIndex, pool: DocPool,
-          fresh: Freshness, complexity: Complexity, embedder: Any, note: str, total: int,
-          run: _Run, trust: dict[str, DocTrust]) -> tuple[DocRanking, CodeRanking]:
+          fresh: Freshness, complexity: Complexity, embedder: Embedder | None, store: CachedEmbedder | None,
+          note: str, total: int, run: _Run, trust: dict[str, DocTrust]) -> tuple[DocRanking, CodeRanking]:
     """Rank docs (the pool, with their judged staleness) and code; if the model fails at run
-    time, fall back to BM25 with a warning."""
-    misses = getattr(embedder, "misses", 0)
+    time, fall back to BM25 with a warning. `store`: the embedder's disk cache, saved after."""
+    misses = store.misses if store is not None else 0
     try:
         doc_rank = score_docs(pool, fresh.by_slug, cfg, embedder, complexity, embed_note=note, trust=trust)
         code_rank = rank_code(issue, files, index, cfg, embedder, budget=total)
@@ -251,15 +213,14 @@ def _rank(issue: Issue, cfg: Config, files: RepoFiles, docset: DocSet, index: Co
         # Without an embedder the pool is the same or smaller (a small vault is no longer taken
         # whole), so every doc of it has been judged already.
         bm25_pool = choose_docs(issue, docset, cfg, complexity, embedding=False)
-        return _rank(issue, cfg, files, docset, index, bm25_pool, fresh, complexity, None,
+        return _rank(issue, cfg, files, docset, index, bm25_pool, fresh, complexity, None, None,
                      "embeddings failed; ranking is BM25 only", total, run, trust)
-    save = getattr(embedder, "save", None)
-    if callable(save):
+    if store is not None:
         try:
-            save()
+            store.save()
         except OSError as exc:  # a read-only cache must not fail the prompt
             run.warn([f"embedding cache not saved: {exc}"])
-    run.embedded_now = getattr(embedder, "misses", 0) - misses
+    run.embedded_now = store.misses - misses if store is not None else 0
     if run.embedded_now > QUERY_TEXTS:
         run.warn([f"{run.embedded_now} definitions and doc sections had no stored vector and were embedded "
                   "for this prompt; `noface-ctx index` precomputes them so a prompt embeds only the issue"])
@@ -390,4 +351,5 @@ def _is_outline(item: Chosen) -> bool:
 
 def _as_omitted(item: Chosen, reason: str) -> Omitted:
     c = item.candidate
-    return Omitted(kind=c.kind, path=c.path, ref=c.ref, reason=reason, request=c.request, score=c.score)
+    return Omitted(kind=c.kind, path=c.path, ref=c.ref, reason=reason, request=c.request, score=c.score,
+                   required=c.required)

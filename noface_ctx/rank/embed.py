@@ -55,6 +55,14 @@ class Embedder(Protocol):
     def embed(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+class Model(Embedder, Protocol):
+    """An embedder this package loads itself (`get_embedder`): it may start loading early."""
+
+    def preload(self) -> None:
+        """Start loading in the background, if the model can; the first `embed` waits for it."""
+        ...
+
+
 class _SentenceModel(Protocol):
     """The part of `sentence_transformers.SentenceTransformer` used here (it ships no types)."""
 
@@ -74,7 +82,7 @@ class _OnnxSession(Protocol):
 class EmbedderStatus:
     """Whether dense ranking is on, and if not, why (shown in the report)."""
 
-    embedder: Embedder | None
+    embedder: Model | None
     reason: str
 
 
@@ -113,6 +121,9 @@ class SentenceTransformerEmbedder:
             model.max_seq_length = self.max_seq_length
             self._model = model
         return self._model
+
+    def preload(self) -> None:
+        """Nothing ahead of time: loading torch in a background thread is not worth its risk."""
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -301,7 +312,7 @@ def embeddings_available(model: str = DEFAULT_MODEL) -> tuple[bool, str]:
 
 
 # (model, max length) -> the embedder, loaded once per process (its session is thread-safe)
-_LOADED: Memo[tuple[str, int], Embedder] = memo("rank.embedders", maxsize=None)
+_LOADED: Memo[tuple[str, int], Model] = memo("rank.embedders", maxsize=None)
 
 
 def get_embedder(model: str = DEFAULT_MODEL, *, enabled: bool = True, max_seq_length: int | None = None) -> EmbedderStatus:
