@@ -28,7 +28,7 @@ MAX_JSON_BYTES = 32 * 1024 * 1024
 MAX_YAML_BYTES = 256 * 1024
 MAX_YAML_NODES = 20_000
 
-def loads_json(data: str | bytes, where: str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_DEPTH) -> Any:
+def loads_json(data: str | bytes, where: str, *, max_bytes: int = MAX_JSON_BYTES, max_depth: int = MAX_DEPTH) -> object:
     """Parse JSON from an untrusted source; `InputError` naming `where` for anything wrong."""
     if len(data) > max_bytes:
         raise InputError(f"JSON larger than {max_bytes // (1024 * 1024)} MB; refused", where=where)
@@ -44,7 +44,7 @@ def loads_json(data: str | bytes, where: str, *, max_bytes: int = MAX_JSON_BYTES
     return value
 
 
-def read_json(path: str | Path, where: str | None = None, *, max_bytes: int = MAX_JSON_BYTES) -> Any:
+def read_json(path: str | Path, where: str | None = None, *, max_bytes: int = MAX_JSON_BYTES) -> object:
     """`loads_json` of a file, reading at most `max_bytes` + 1 bytes."""
     label = where or str(path)
     try:
@@ -56,7 +56,7 @@ def read_json(path: str | Path, where: str | None = None, *, max_bytes: int = MA
     return loads_json(data, label, max_bytes=max_bytes)
 
 
-def check_depth(value: Any, where: str, limit: int = MAX_DEPTH, *, what: str = "") -> None:
+def check_depth(value: object, where: str, limit: int = MAX_DEPTH, *, what: str = "") -> None:
     """`InputError` when a parsed value nests lists/dicts deeper than `limit` (iterative walk)."""
     stack = [(value, 0)]
     while stack:
@@ -90,7 +90,7 @@ class YamlLimitError(ValueError):
 
 
 def load_yaml(text: str, *, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_YAML_NODES,
-              max_bytes: int = MAX_YAML_BYTES) -> Any:
+              max_bytes: int = MAX_YAML_BYTES) -> object:
     """`yaml.safe_load` without aliases, nesting beyond `max_depth` or more than `max_nodes` nodes.
 
     Raises `YamlLimitError` for what it refuses and `yaml.YAMLError` for malformed YAML."""

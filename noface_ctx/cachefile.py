@@ -132,7 +132,7 @@ class _Encoder:
         return {TAG: "o", "c": name, "v": fields}
 
 
-def encode(version: Any, value: Any) -> bytes:
+def encode(version: object, value: object) -> bytes:
     """The bytes of a cache file holding `value` (TypeError for a value it cannot hold)."""
     e = _Encoder()
     body = e.enc(value)
@@ -285,7 +285,7 @@ def is_tracked(path: Path) -> bool:
         return str(path) in _TRACKED
 
 
-def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = None) -> Any | None:
+def load(path: Path | None, version: object, valid: Callable[[Any], bool] | None = None) -> Any | None:
     """The value stored at `path` with this `version` (and passing `valid`, when given), or None."""
     if path is None:
         return None
@@ -320,7 +320,7 @@ def load(path: Path | None, version: Any, valid: Callable[[Any], bool] | None = 
     return value
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path) -> object:
     """A JSON cache file (bounded size and depth); ValueError when git tracks it, `InputError`
     when it is not JSON or too big or deep, OSError when it cannot be read."""
     if str(path) in _TRACKED:
@@ -330,7 +330,7 @@ def read_json(path: Path) -> Any:
     return bounded_read(path)
 
 
-def save(path: Path | None, version: Any, value: Any) -> bool:
+def save(path: Path | None, version: object, value: object) -> bool:
     """Store `value` atomically; False (and nothing raised) when the cache cannot be written."""
     if path is None or str(path) in _TRACKED:
         return False

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from noface_ctx.config import Config
 from noface_ctx.state import Memo, memo
 
 if sys.version_info >= (3, 11):
@@ -50,12 +51,11 @@ class Commands:
 _MEMO: Memo[tuple[str, tuple[Any, ...]], Commands] = memo("commands", maxsize=64)
 
 
-def project_commands(config: Any) -> Commands:
+def project_commands(config: Config) -> Commands:
     """The configured commands, with detected ones filling the gaps."""
-    build = getattr(config, "build_cmd", "") or ""
-    test = getattr(config, "test_cmd", "") or ""
-    root = getattr(config, "root", None)
-    found = detect_commands(root) if root is not None and not (build and test) else Commands()
+    build = config.build_cmd or ""
+    test = config.test_cmd or ""
+    found = detect_commands(config.root) if not (build and test) else Commands()
     return Commands(
         build=build or found.build,
         build_source=".noface.toml [project]" if build else found.build_source,

@@ -37,7 +37,7 @@ def checker(typ: str, classes: Classes) -> Callable[[Any], bool]:
     return _EXACT.get(typ) or (lambda v: fits(v, typ, classes))
 
 
-def fits(value: Any, typ: str, classes: Classes) -> bool:
+def fits(value: object, typ: str, classes: Classes) -> bool:
     """Whether `value` fits the annotation `typ`; `classes` names the classes it may be; a type
     this check does not know is not checked."""
     alts = _ALTS.get(typ)

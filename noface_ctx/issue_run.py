@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from noface_ctx.agent_process import AgentResult
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Prompt
+    from noface_ctx.issue_sources import IssueFiles
+    from noface_ctx.rank.embed import Embedder
     from noface_ctx.signals.values import Answer, ParseResult
 
 __all__ = ["DEFAULT_MAX_TURNS", "DEFAULT_TIMEOUT", "ENDINGS", "IssueResult", "run_issue"]
@@ -62,7 +64,7 @@ class IssueResult:
 
 def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int = DEFAULT_MAX_TURNS,
               budget: int | None = None, answer_budget: int | None = None, timeout: float = DEFAULT_TIMEOUT,
-              log_path: Path | None = None, embed: Any = None, files: Any = None,
+              log_path: Path | None = None, embed: bool | Embedder | None = None, files: IssueFiles | None = None,
               verify: Sequence[str] | None = None) -> IssueResult:
     """Drive one issue to its outcome; log one record per turn. `files` (`issue_sources.IssueFiles`,
     default: typed by the user) says whether `ref` may name a file."""
@@ -328,9 +330,9 @@ def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, en
 
 def _assistant_text(stdout: str) -> str:
     """The assistant's own words: text blocks of stream-json, or the plain text."""
-    from noface_ctx.signals.parse import _texts
+    from noface_ctx.signals.parse import agent_texts
 
-    _fmt, texts = _texts(stdout)
+    _fmt, texts = agent_texts(stdout)
     return "\n".join(t for _n, t in texts)
 
 

@@ -20,13 +20,16 @@ import logging
 import threading
 import time
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import NofaceError, UsageError
 from noface_ctx.mcp_answers import shape
 from noface_ctx.wording import need_code, need_code_range
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
 
 log = logging.getLogger("noface_ctx.mcp")
 
@@ -241,7 +244,7 @@ class Workspace:
 # ---------------------------------------------------------------------- the MCP layer
 
 
-def create_server(workspace: Workspace) -> Any:
+def create_server(workspace: Workspace) -> "MCPServer":
     """An `MCPServer` whose tools call `workspace`; a NofaceError becomes a tool error."""
     try:
         from mcp.server.mcpserver import MCPServer

@@ -21,8 +21,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
+from noface_ctx.config import Config
 from noface_ctx.errors import InputError, UsageError
 
 DEFAULT_LOG = ".noface/runs.jsonl"
@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the project's test command, run after ISSUE_COMPLETE: a non-zero exit is a failed outcome")
 
 
-def run_from_args(args: argparse.Namespace, config: Any) -> int:
+def run_from_args(args: argparse.Namespace, config: Config) -> int:
     if args.max_turns < 1:
         raise UsageError(f"--max-turns must be at least 1, got {args.max_turns}")
     if args.budget is not None and args.budget <= 0:

@@ -49,7 +49,7 @@ def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callabl
     return [collector(i) for i in range(len(calls))]
 
 
-def start_forked(fn: Callable[..., Any], *args: Any) -> Callable[[], None] | None:
+def start_forked(fn: Callable[..., object], *args: object) -> Callable[[], None] | None:
     """Start `fn(*args)`, work whose answer is left on disk, in a forked process (no thread is
     started here, so `in_forks` can still fork after it); call the answer to wait for it (a
     child that failed: the call is made then, here). None where no process can be forked or

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from noface_ctx import wording as w
 from noface_ctx.budget import omitted_line
+from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest, Omitted, Selection
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
 from noface_ctx.wording import (
@@ -64,7 +64,7 @@ class Fixed:
 
 
 def fixed_sections(
-    config: Any,
+    config: Config,
     issue: Issue,
     *,
     budget: int,
@@ -164,7 +164,7 @@ def _manifest_section(manifest: Manifest | None) -> str:
     return "\n".join(lines)
 
 
-def _commands_section(config: Any) -> str:
+def _commands_section(config: Config) -> str:
     from noface_ctx.commands import project_commands
 
     cmds = project_commands(config)
@@ -179,7 +179,7 @@ def _commands_section(config: Any) -> str:
     return w.commands_section(build, test)
 
 
-def _workflow_section(config: Any, issue: Issue) -> str:
+def _workflow_section(config: Config, issue: Issue) -> str:
     from noface_ctx.commands import project_commands
 
     test = project_commands(config).test or w.TESTS_FALLBACK

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from noface_ctx.datatypes import Prompt
 
 
-def print_summary(prompt: Any) -> None:
+def print_summary(prompt: Prompt) -> None:
     """Readable explain table on stderr: what went in, what stayed out, and why."""
     from rich.console import Console
     from rich.markup import escape
@@ -39,13 +39,13 @@ def print_summary(prompt: Any) -> None:
     code = Table(title="code")
     for col in ("item", "kind", "tokens", "score", "why"):
         code.add_column(col, overflow="fold")
-    for row in prompt.code:
-        start, end = row.get("start_line") or 0, row.get("end_line") or 0
-        where = f"{row.get('path')}:{start}-{end}" if start else str(row.get("path"))
-        label = f"{where} {row.get('symbol') or ''}".strip()
-        score = row.get("score")
-        code.add_row(escape(label), str(row.get("form") or row.get("kind", "")), str(row.get("tokens", "")),
-                     f"{score:.2f}" if isinstance(score, (int, float)) else "", escape(str(row.get("reason") or "")))
+    for item in prompt.code:
+        start, end = item.get("start_line") or 0, item.get("end_line") or 0
+        where = f"{item.get('path')}:{start}-{end}" if start else str(item.get("path"))
+        label = f"{where} {item.get('symbol') or ''}".strip()
+        score = item.get("score")
+        code.add_row(escape(label), str(item.get("form") or item.get("kind", "")), str(item.get("tokens", "")),
+                     f"{score:.2f}" if isinstance(score, (int, float)) else "", escape(str(item.get("reason") or "")))
     console.print(code)
     beside = details.get("tests_beside_code") or {}
     if beside.get("tokens"):

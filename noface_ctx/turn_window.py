@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from noface_ctx.signals.values import Answer
 from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import ANSWER_HEADER, NOT_SERVED
+from noface_ctx.wording_answers import ANSWER_HEADER, NOT_SERVED
 from noface_ctx.wording_run import EVICTED_TITLE, evicted_line, evicted_summary, over_budget_reason
 
 __all__ = ["Held", "TurnInput", "Window"]

@@ -152,3 +152,212 @@ def test_the_parser_loads_without_the_answering_side():
             "print(sorted(m for m in sys.modules if m.startswith('noface_ctx.signals')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['noface_ctx.signals', 'noface_ctx.signals.parse', 'noface_ctx.signals.values']"
+
+
+# --------------------------------------------------------------------------- layers
+
+# The package's import order, earliest first: a module imports from its own layer or an earlier
+# one, never a later one (docs/architecture.md, "Layers"). It follows the run order
+# (config → issue → files → ...) except where said.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # base: values, limits, tools and the config every stage uses; no stage
+    ("errors", "state", "schema", "wording", "wording_answers", "wording_run", "filetypes", "bounded", "filebytes", "fieldcheck",
+     "tokens", "lexical", "git", "sqlitefile", "cachefile", "cache_location", "process", "user_paths",
+     "model_choice", "datatypes", "signals.values", "config", "commands", "summary"),
+    ("files",),  # the gate: imported before issue, whose loader masks credentials with the gate's patterns
+    ("issue",),
+    ("docs",),
+    ("code",),
+    ("trust",),  # the ledger's weights, read by freshness' hook, ranking and the answers
+    ("freshness",),  # judges the docs ranking will score; neither imports the other
+    ("rank",),
+    ("budget",),
+    ("render",),
+    ("explain",),
+    ("stages",),
+    ("pipeline",),
+    ("signals",),  # answers NEED_* requests through the earlier stages: an entry point of its own
+    ("orchestrate", "mcp_server", "init_project"),
+    ("cli",),
+    ("__main__", "noface_ctx"),
+)
+
+
+def _layer(module: str) -> int:
+    """The layer of `module`: of its longest entry in LAYERS (`signals.values` before `signals`)."""
+    rel = module.removeprefix("noface_ctx.") if module != "noface_ctx" else module
+    found = [(len(entry), n) for n, layer in enumerate(LAYERS) for entry in layer
+             if rel == entry or rel.startswith(entry + ".")]
+    assert found, f"{module} has no place in LAYERS (tests/test_architecture.py): add it"
+    return max(found)[1]
+
+
+def _breaches(graph: dict[str, set[str]]) -> list[str]:
+    return sorted(f"{m} imports the later {d}" for m, deps in graph.items() for d in deps if _layer(d) > _layer(m))
+
+
+def test_no_module_imports_a_later_layer():
+    assert _breaches(_graph()) == []
+
+
+def test_the_layer_check_finds_a_breach():
+    graph = {"noface_ctx.datatypes": {"noface_ctx.issue.environment"}, "noface_ctx.rank.docs": {"noface_ctx.config"}}
+    assert _breaches(graph) == ["noface_ctx.datatypes imports the later noface_ctx.issue.environment"]
+
+
+# --------------------------------------------------------------------------- private names
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _owner(module: str) -> str:
+    """Who shares `module`'s private names: its subpackage, or for a top-level module itself."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 else module
+
+
+def _may_use(importer: str, dotted: str, packages: set[str]) -> bool:
+    """Whether `importer` may use `dotted` (a module, or a module's name). A private name is used
+    within its subpackage only (a top-level module's by that module alone); a private module
+    (`rank/_fusion.py`) anywhere in the package it is in."""
+    parts = dotted.split(".")
+    for n, part in enumerate(parts[1:], 1):
+        if _is_private(part):
+            scope = ".".join(parts[:n])
+            if scope in packages:
+                return importer == scope or importer.startswith(scope + ".")
+            return _owner(importer) == _owner(scope)
+    return True
+
+
+def _private_uses(source: str, importer: str, known: set[str], packages: set[str]) -> list[str]:
+    """Private names of other packages that `source` (module `importer`) imports or reaches as
+    `module._name`, and private modules it imports from outside their package."""
+    found: list[str] = []
+    bound: dict[str, str] = {}  # local name -> the noface_ctx module it names
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("noface_ctx") and not _may_use(importer, a.name, packages):
+                    found.append(f"{importer}: import {a.name}")
+                if a.asname and a.name in known:
+                    bound[a.asname] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("noface_ctx"):
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if full in known:
+                    bound[a.asname or a.name] = full
+                if not _may_use(importer, full, packages):
+                    found.append(f"{importer}: from {node.module} import {a.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound
+                and not _may_use(importer, f"{bound[node.value.id]}.{node.attr}", packages)):
+            found.append(f"{importer}: {node.value.id}.{node.attr}")
+    return sorted(set(found))
+
+
+def _packages() -> set[str]:
+    return {name for name, path in _modules().items() if path.name == "__init__.py"}
+
+
+def test_no_module_uses_a_private_name_of_another_package():
+    modules = _modules()
+    known = set(modules)
+    found = [use for name, path in sorted(modules.items())
+             for use in _private_uses(path.read_text(encoding="utf-8"), name, known, _packages())]
+    assert found == []
+
+
+BENCHMARKS = PACKAGE.parent / "benchmarks"
+
+
+def test_benchmarks_use_the_public_api_or_say_why_not():
+    """A benchmark reaching a private name says why on that line (`# private: ...`)."""
+    known = set(_modules())
+    found = []
+    for path in sorted(BENCHMARKS.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        lines = source.splitlines()
+        for node in ast.walk(ast.parse(source)):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module in known:
+                names = [a.name for a in node.names if _is_private(a.name)]
+            elif isinstance(node, ast.Attribute) and _is_private(node.attr) and isinstance(node.value, ast.Name):
+                names = [node.attr] if node.value.id in _noface_aliases(source, known) else []
+            if names and "# private:" not in lines[node.lineno - 1]:
+                found.append(f"{path.name}:{node.lineno}: {', '.join(names)}")
+    assert found == []
+
+
+def _noface_aliases(source: str, known: set[str]) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            out.update(a.asname or a.name for a in node.names if f"{node.module}.{a.name}" in known)
+        elif isinstance(node, ast.Import):
+            out.update(a.asname for a in node.names if a.asname and a.name in known)
+    return out
+
+
+def test_the_private_check_finds_a_private_import():
+    known = {"noface_ctx.pipeline", "noface_ctx.rank", "noface_ctx.rank.docs", "noface_ctx.rank._fusion",
+             "noface_ctx.mcp_server", "noface_ctx.cachefile"}
+    packages = {"noface_ctx", "noface_ctx.rank"}
+    mcp = ("from noface_ctx.pipeline import _index, build_prompt\nfrom noface_ctx import cachefile\n"
+           "cachefile._MEMO.clear()\nfrom noface_ctx.rank import _fusion\n")
+    assert _private_uses(mcp, "noface_ctx.mcp_server", known, packages) == [
+        "noface_ctx.mcp_server: cachefile._MEMO", "noface_ctx.mcp_server: from noface_ctx.pipeline import _index",
+        "noface_ctx.mcp_server: from noface_ctx.rank import _fusion"]
+    inside = "from noface_ctx.rank._fusion import _z\nfrom noface_ctx.rank import _fusion\n"
+    assert _private_uses(inside, "noface_ctx.rank.docs", known, packages) == []
+
+
+# --------------------------------------------------------------------------- Any at the seams
+
+# freshness/ is being reshaped into a pipeline of typed steps (issue 29, its own change): its
+# seams are checked once that lands.
+ANY_EXEMPT = ("noface_ctx.freshness",)
+
+
+def _bare_any(source: str) -> list[str]:
+    """Public functions and methods (of public classes) with a parameter or return typed `Any`."""
+    def is_any(node: ast.expr | None) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "Any") or (
+            isinstance(node, ast.Constant) and node.value == "Any")
+
+    found = []
+
+    def visit(body: list[ast.stmt], owner: str) -> None:
+        for node in body:
+            if isinstance(node, ast.ClassDef) and not _is_private(node.name):
+                visit(node.body, f"{owner}{node.name}.")
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
+                    node.name == "__init__" or not node.name.startswith("_")):
+                a = node.args
+                params = [*a.posonlyargs, *a.args, *a.kwonlyargs, *filter(None, (a.vararg, a.kwarg))]
+                bad = [p.arg for p in params if is_any(p.annotation)] + (["return"] if is_any(node.returns) else [])
+                if bad:
+                    found.append(f"{owner}{node.name}({', '.join(bad)})")
+
+    visit(ast.parse(source).body, "")
+    return found
+
+
+def test_no_public_signature_is_typed_any():
+    """`object` where anything goes, a Protocol or TypedDict where something specific does."""
+    found = [f"{name}.{fn}" for name, path in sorted(_modules().items()) if not name.startswith(ANY_EXEMPT)
+             for fn in _bare_any(path.read_text(encoding="utf-8"))]
+    assert found == []
+
+
+def test_the_any_check_finds_any_in_a_public_signature():
+    source = ("from typing import Any\n"
+              "def load(config: Any, n: int) -> Any: ...\n"
+              "def _private(config: Any) -> None: ...\n"
+              "def fine(value: object, rows: dict[str, Any]) -> list[object]: ...\n"
+              "class Store:\n    def __init__(self, config: Any) -> None: ...\n"
+              "    def save(self, *args: Any) -> None: ...\n    def _helper(self, x: Any) -> None: ...\n"
+              "class _Hidden:\n    def save(self, x: Any) -> None: ...\n")
+    assert _bare_any(source) == ["load(config, return)", "Store.__init__(config)", "Store.save(args)"]

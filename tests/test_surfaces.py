@@ -22,7 +22,7 @@ import pytest
 
 from noface_ctx.cli import main
 from noface_ctx.errors import NofaceError
-from noface_ctx.wording import NOT_SERVED
+from noface_ctx.wording_answers import NOT_SERVED
 
 ROOT = Path(__file__).resolve().parents[1]
 SURFACES = ("cli", "api", "signals", "mcp")

@@ -12,10 +12,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from noface_ctx import cachefile
+from noface_ctx.config import Config
 from noface_ctx.datatypes import Doc
+from noface_ctx.docs.docset import DocSet
+
+if TYPE_CHECKING:  # numpy: the hook reads docs without it
+    from noface_ctx.lexical import BM25
 
 
 class ParseCache:
@@ -24,7 +29,7 @@ class ParseCache:
     VERSION = 1  # bump whenever parsing changes what a `Doc` holds
     _memory: ClassVar[dict[str, tuple[str, Doc, str]]] = {}  # absolute path -> (text, doc, warning)
 
-    def __init__(self, config: Any) -> None:
+    def __init__(self, config: Config) -> None:
         self.config = config
         self.disk: dict[str, tuple[str, Doc, str]] | None = None  # path -> (sha1, doc, warning)
         self.dirty = False
@@ -80,7 +85,7 @@ class TermCache:
 
     VERSION = 3  # bump whenever `tokenize`, sections or the BM25 parameters change
 
-    def __init__(self, config: Any, docset: Any, tokenizer: Callable[[Doc], Terms]) -> None:
+    def __init__(self, config: Config, docset: DocSet, tokenizer: Callable[[Doc], Terms]) -> None:
         from noface_ctx.config import cache_dir
 
         self.tokenizer = tokenizer
@@ -107,12 +112,12 @@ class TermCache:
         self.dirty = True
         return value
 
-    def bm25(self) -> tuple[Any, dict[str, int] | None]:
+    def bm25(self) -> tuple[BM25 | None, dict[str, int] | None]:
         """The vault's BM25 index and its document frequencies (term → sections holding it),
         when stored for these very docs; else (None, None)."""
         return (self._bm25, self._df) if self._bm25 is not None and self._df is not None else (None, None)
 
-    def keep_bm25(self, bm25: Any, df: dict[str, int]) -> None:
+    def keep_bm25(self, bm25: BM25, df: dict[str, int]) -> None:
         self._bm25, self._df = bm25, df
         self.dirty = True
 

@@ -170,7 +170,7 @@ def glob_match(path: str, pattern: str) -> bool:
     return _glob_compiled(pattern).match(path) is not None
 
 
-def _doc_files(config: Any, repo_files: RepoFiles, vault: Vault) -> tuple[str, list[tuple[str, Path]]]:
+def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault) -> tuple[str, list[tuple[str, Path]]]:
     """(vault label, [(doc path, absolute file)]) — repo files through `repo_files` only."""
     root = Path(repo_files.root).resolve()
     if vault.path is None:
@@ -268,7 +268,7 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
     return DocSet(docset.docs, tuple(warnings), docset.vault, docset.drafts)
 
 
-def _outside_problem(path: str, text: str, config: Any) -> str:
+def _outside_problem(path: str, text: str, config: Config) -> str:
     """Why a doc from a vault outside the repository must not be used ("" when it may)."""
     from noface_ctx.files.secrets import find_secret, is_secret_path
 

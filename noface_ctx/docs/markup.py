@@ -149,7 +149,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def str_list(value: Any) -> tuple[str, ...]:
+def str_list(value: object) -> tuple[str, ...]:
     if value is None:
         return ()
     if isinstance(value, str):

@@ -12,6 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -68,7 +69,7 @@ def load_issue_with_warnings(
 
     chosen = _choose_manifest(issue, raw_comments, manifest, root, warnings)
     if chosen is not None:
-        issue = _replace(issue, manifest=chosen)
+        issue = replace(issue, manifest=chosen)
         warnings.extend(_unmatched_entries(chosen, root))
     issue = _mask_secrets(issue, warnings)
     return issue, warnings
@@ -107,7 +108,7 @@ def _mask_secrets(issue: Issue, warnings: list[str]) -> Issue:
         comments.append(masked)
     if tuple(comments) != issue.comments:
         changes["comments"] = tuple(comments)
-    return _replace(issue, **changes) if changes else issue
+    return replace(issue, **changes) if changes else issue
 
 
 def _kinds(kinds: list[str]) -> str:
@@ -184,7 +185,7 @@ def _choose_manifest(issue: Issue, raw_comments: list[Any], explicit: Any, root:
                      warnings: list[str]) -> Manifest | None:
     if explicit is not None:
         chosen = load_manifest(explicit, repo=root, where=None)
-        return chosen if chosen.source else _replace(chosen, source="explicit")
+        return chosen if chosen.source else replace(chosen, source="explicit")
     if issue.manifest is not None:  # an `Issue` passed in already carries its resolved manifest
         return issue.manifest
     from_comments = manifest_from_comments(raw_comments, root)
@@ -192,8 +193,3 @@ def _choose_manifest(issue: Issue, raw_comments: list[Any], explicit: Any, root:
         return from_comments
     return manifest_from_state(issue.id, root, warnings)
 
-
-def _replace(issue_or_manifest: Any, **changes: Any) -> Any:
-    import dataclasses
-
-    return dataclasses.replace(issue_or_manifest, **changes)

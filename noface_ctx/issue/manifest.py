@@ -7,12 +7,12 @@ import difflib
 import os
 import posixpath
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from noface_ctx.bounded import read_json as read_bounded_json
-from noface_ctx.datatypes import Manifest, ManifestEntry
+from noface_ctx.datatypes import Manifest, ManifestEntry, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue.text import comment_text, find_file, read_json, unescape
 from noface_ctx.wording import MANIFEST_MARK, is_manifest_text
@@ -27,7 +27,7 @@ _MANIFEST_KEYS = {
 }
 
 
-def load_manifest(value: Any, *, where: str | None = None, repo: str | Path | None = None) -> Manifest:
+def load_manifest(value: ManifestRef, *, where: str | None = None, repo: str | Path | None = None) -> Manifest:
     """A `Manifest`, a dict (`primary[_files]`, `read[_files]`, `forbidden[_files]`), a path to such
     a `.json` file, or a `MANIFEST: ...` line → `Manifest`. Paths are normalised against `repo`."""
     root = Path(repo) if repo is not None else None
@@ -172,7 +172,7 @@ def _split_items(inner: str) -> list[str]:
 # --------------------------------------------------------------------------- manifest sources
 
 
-def manifest_from_comments(raw_comments: list[Any], root: Path) -> Manifest | None:
+def manifest_from_comments(raw_comments: Sequence[object], root: Path) -> Manifest | None:
     """The newest `MANIFEST:` comment wins (noface took the oldest, which was a bug)."""
     for number in range(len(raw_comments), 0, -1):
         comment = raw_comments[number - 1]

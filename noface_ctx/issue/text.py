@@ -14,7 +14,7 @@ from noface_ctx.errors import InputError
 __all__ = ["as_text", "comment_text", "find_file", "ordered_comments", "read_json", "read_text", "unescape"]
 
 
-def ordered_comments(comments: Any) -> list[Any]:
+def ordered_comments(comments: object) -> list[object]:
     """Chronological order: by `created_at` when every comment has one, else as listed."""
     if not isinstance(comments, (list, tuple)):
         return []
@@ -36,7 +36,7 @@ def _timestamp(value: Any) -> float | None:
     return dt.timestamp()  # naive stamps read as local time; one tracker uses one convention
 
 
-def comment_text(comment: Any) -> str:
+def comment_text(comment: object) -> str:
     """A comment's text: the string itself, or its `text` / `body` / `content` field ("" otherwise)."""
     if isinstance(comment, str):
         return comment
@@ -48,7 +48,7 @@ def comment_text(comment: Any) -> str:
     return ""
 
 
-def as_text(value: Any) -> str:
+def as_text(value: object) -> str:
     """A JSON field as prose: strings stripped, numbers written, lists joined by lines, objects dropped."""
     if value is None:
         return ""
@@ -108,7 +108,7 @@ def read_text(path: Path) -> str:
         raise InputError(f"cannot read: {exc.__class__.__name__}: {exc}", where=str(path)) from None
 
 
-def read_json(path: Path) -> Any:
+def read_json(path: Path) -> object:
     """The file as JSON, bounded in size and depth; `InputError` otherwise."""
     try:
         data, cut = read_head(path, MAX_JSON_BYTES)  # bounded: a 40 MB issue file is not read whole

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -140,7 +140,7 @@ def _doc_tokens(doc: Doc) -> Terms:
 _CORPORA: Memo[int, tuple[DocSet, DocCorpus]] = memo("rank.doc_corpora", maxsize=3)
 
 
-def _corpus(docset: DocSet, config: Any) -> tuple[DocCorpus, TermCache | None]:
+def _corpus(docset: DocSet, config: Config) -> tuple[DocCorpus, TermCache | None]:
     """The corpus of `docset`: kept in memory for the same DocSet, else built from cached terms;
     with the `TermCache` it was built from when that is new (the caller saves it)."""
     known = _CORPORA.get(id(docset))
@@ -234,7 +234,7 @@ def _item(items: dict[str, DocItem], doc: Doc | None) -> DocItem:
 
 
 def _add_explicit(
-    issue: Issue, query: str, docset: DocSet, config: Any, items: dict[str, DocItem], warnings: list[str]
+    issue: Issue, query: str, docset: DocSet, config: Config, items: dict[str, DocItem], warnings: list[str]
 ) -> None:
     """Docs the issue wikilinks, or names by path or (hyphenated / backticked) slug."""
     if config.resolve_wikilinks:
@@ -289,7 +289,7 @@ def _named(doc: Doc, vault: str, low: str) -> tuple[str, bool]:
 
 
 def _add_neighbors(
-    docset: DocSet, config: Any, complexity: Any, doc_bm25: Mapping[str, float], items: dict[str, DocItem]
+    docset: DocSet, config: Config, complexity: Complexity, doc_bm25: Mapping[str, float], items: dict[str, DocItem]
 ) -> None:
     """Docs linked from the top candidates (explicit ones, then the best BM25 hits)."""
     if not config.expand_neighbors or config.neighbor_depth <= 0:

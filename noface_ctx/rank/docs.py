@@ -151,7 +151,7 @@ def section_embed_text(doc: Doc, sec: Section) -> str:
 
 
 def _embed(
-    embedder: Any, query: str, items: list[DocItem], corpus: DocCorpus, sec_bm25: np.ndarray, notes: list[str]
+    embedder: Embedder, query: str, items: list[DocItem], corpus: DocCorpus, sec_bm25: np.ndarray, notes: list[str]
 ) -> bool:
     """Cosine of the issue with each candidate's sections (best lexical sections first, capped)."""
     texts = [query[:QUERY_CHARS], *NULL_TEXTS]
@@ -196,7 +196,7 @@ def _relevance(lexical: float, semantic: float, ctx: ContextConfig, embedding_us
     return (bw * lexical + ew * semantic) / (bw + ew)
 
 
-def _score(items: list[DocItem], ctx: Any, staleness: Mapping[str, Staleness], embedding_used: bool,
+def _score(items: list[DocItem], ctx: ContextConfig, staleness: Mapping[str, Staleness], embedding_used: bool,
            trust: Mapping[str, DocTrust]) -> None:
     """Fused order score (z-scores + link boost − stale penalty) and absolute relevance, both
     scaled by the doc's trust factor (a negative score is divided: it moves down, not up)."""
@@ -226,8 +226,8 @@ def _finish(
     items: dict[str, DocItem],
     docset: DocSet,
     staleness: Mapping[str, Staleness],
-    config: Any,
-    complexity: Any,
+    config: Config,
+    complexity: Complexity,
     embedding_used: bool,
     notes: list[str],
     warnings: list[str],
@@ -325,7 +325,7 @@ def _row(it: DocItem, relevant: bool, reason: str, bar: float, stale: Staleness 
 
 
 def _candidate(
-    it: DocItem, docset: DocSet, stale: Staleness | None, ctx: Any, embedding_used: bool, reason: str
+    it: DocItem, docset: DocSet, stale: Staleness | None, ctx: ContextConfig, embedding_used: bool, reason: str
 ) -> Candidate:
     doc = it.doc
     scores = {
@@ -349,7 +349,7 @@ def _candidate(
     )
 
 
-def _best_sections(it: DocItem, docset: DocSet, ctx: Any, embedding_used: bool) -> list[int]:
+def _best_sections(it: DocItem, docset: DocSet, ctx: ContextConfig, embedding_used: bool) -> list[int]:
     """Indexes of the doc's sections most relevant to the issue, best first."""
     secs = it.doc.sections
     if not secs:

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx import write_gate
+from noface_ctx.config import Config
 from noface_ctx.datatypes import CodeChunk, Doc, Section
 from noface_ctx.signals.values import AnswerItem, Outcome, Request
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
-from noface_ctx.wording import (
+from noface_ctx.wording import need_code_range, need_doc
+from noface_ctx.wording_answers import (
     CAPPED,
     NOT_SERVED,
     WHOLE_FILE,
@@ -33,8 +35,6 @@ from noface_ctx.wording import (
     cut_reason,
     line_too_long,
     more_sections,
-    need_code_range,
-    need_doc,
     not_listed,
     not_served_line,
     outline_cut,
@@ -357,7 +357,7 @@ def _squeeze(text: str, items: list[AnswerItem], budget: int) -> str:
 # --------------------------------------------------------------------------- log
 
 
-def write_log(config: Any, items: Iterable[AnswerItem], issue_id: str | None) -> tuple[str | None, str]:
+def write_log(config: Config, items: Iterable[AnswerItem], issue_id: str | None) -> tuple[str | None, str]:
     """Append one JSON line per request to `[context] request_log`; (path, warning on failure)."""
     root = Path(config.root)
     path = Path(config.context.request_log)

@@ -16,8 +16,16 @@ from typing import Any, Literal
 
 from noface_ctx.signals.values import ParseResult, Request, RequestKind
 
-__all__ = ["MAX_TARGET_CHARS", "ParseResult", "Request", "normalise_path", "parse_line", "parse_signals",
-           "parse_signals_detailed"]
+__all__ = [
+    "MAX_TARGET_CHARS",
+    "ParseResult",
+    "Request",
+    "agent_texts",
+    "normalise_path",
+    "parse_line",
+    "parse_signals",
+    "parse_signals_detailed",
+]
 
 _KEYWORDS = {"NEED_CODE": "code", "NEED_DOC": "doc"}
 
@@ -42,6 +50,8 @@ _JUNK = {
 }
 _INVISIBLE = frozenset({"Cc", "Cf", "Co", "Cn"})  # controls, bidi/zero-width format chars, unassigned
 MAX_TARGET_CHARS = 500
+# what an agent printed: its text, its stream-json as text or bytes, or the lines or events of it
+AgentOutput = str | bytes | Iterable[str | bytes | dict[str, Any]]
 
 
 def parse_signals(text_or_events: str | bytes | Iterable[str | dict[str, Any]]) -> list[Request]:
@@ -55,7 +65,7 @@ def parse_signals_detailed(text_or_events: str | bytes | Iterable[str | dict[str
     Stream-json is recognised when most non-empty lines are JSON objects with a `"type"`;
     lines that are not JSON are skipped there. Never raises on malformed input.
     """
-    fmt, chunks = _texts(text_or_events)
+    fmt, chunks = agent_texts(text_or_events)
     requests: dict[tuple[Any, ...], Request] = {}
     rejected: dict[tuple[str, str], Request] = {}
     for lineno, text in chunks:
@@ -197,8 +207,9 @@ def _parse_doc(target: str) -> Request | str:
 # --------------------------------------------------------------------------- input formats
 
 
-def _texts(source: Any) -> tuple[Literal["text", "stream-json", "events"], list[tuple[int, str]]]:
-    """(format, [(line number, assistant text)]) for plain text, stream-json or event lists."""
+def agent_texts(source: AgentOutput | None) -> tuple[Literal["text", "stream-json", "events"], list[tuple[int, str]]]:
+    """(format, [(line number, assistant text)]) for plain text, stream-json or event lists: what
+    the agent said, without tool calls and results."""
     if isinstance(source, (bytes, bytearray, memoryview)):
         source = bytes(source).decode("utf-8", "replace")
     if isinstance(source, str):
@@ -213,7 +224,7 @@ def _texts(source: Any) -> tuple[Literal["text", "stream-json", "events"], list[
     items = list(source)
     if not any(isinstance(i, dict) for i in items):
         strings = [i.decode("utf-8", "replace") if isinstance(i, bytes) else i for i in items]
-        return _texts("\n".join(s.rstrip("\r\n") for s in strings if isinstance(s, str)))
+        return agent_texts("\n".join(s.rstrip("\r\n") for s in strings if isinstance(s, str)))
     parsed = [(n, i if isinstance(i, dict) else _load(i)) for n, i in enumerate(items, 1)]
     return "events", list(_assistant_texts((n, e) for n, e in parsed if e is not None))
 

@@ -22,7 +22,7 @@ from noface_ctx.filebytes import looks_binary
 from noface_ctx.signals.answer import CodePiece, DocPiece, Draft
 from noface_ctx.signals.parse import normalise_path
 from noface_ctx.signals.values import Request
-from noface_ctx.wording import WHOLE_FILE, elsewhere_listed, overloads_listed
+from noface_ctx.wording_answers import WHOLE_FILE, elsewhere_listed, overloads_listed
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex

@@ -16,7 +16,7 @@ from noface_ctx.signals.answer import assemble, write_log
 from noface_ctx.signals.resolve import Resolver
 from noface_ctx.signals.values import Answer, ParseResult, Request
 from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import ANSWER_HEADER
+from noface_ctx.wording_answers import ANSWER_HEADER
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
