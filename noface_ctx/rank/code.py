@@ -19,6 +19,7 @@ from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, RepoFiles
+from noface_ctx.issue.environment import query_text
 from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.rank.code_forms import (
     ChunkRenderer,
@@ -87,7 +88,7 @@ def rank_code(
     scores = run.lexical()
     entries, extra = manifest_files(run, scores)
     pool, signals = _fuse(run, scores, extra, embedder, own_cache)
-    renderer = ChunkRenderer(index, frozenset(tokenize(issue.query_text())))
+    renderer = ChunkRenderer(index, frozenset(tokenize(query_text(issue))))
     order = np.argsort(-signals["score"], kind="stable")
     ranked_ids = [int(pool[k]) for k in order]
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
