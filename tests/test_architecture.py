@@ -163,10 +163,10 @@ def test_the_parser_loads_without_the_answering_side():
 LAYERS: tuple[tuple[str, ...], ...] = (
     # base: values, limits, tools and the config every stage uses; no stage
     ("errors", "state", "schema", "wording", "wording_*", "filetypes", "bounded", "filebytes", "fieldcheck",
-     "tokens", "lexical", "git", "sqlitefile", "cachefile", "cache_location", "process", "user_paths",
+     "tokens", "lexical", "git", "sqlitefile", "cachefile", "cache_location", "write_gate", "process", "agent_process", "user_paths",
      "model_choice", "datatypes", "signals.values", "config", "commands", "summary"),
     ("files",),  # the gate: imported before issue, whose loader masks credentials with the gate's patterns
-    ("issue",),
+    ("issue", "issue_sources"),
     ("docs",),
     ("code",),
     ("trust",),  # the ledger's weights, read by freshness' hook, ranking and the answers
