@@ -178,6 +178,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("stages",),
     ("pipeline",),
     ("signals",),  # answers NEED_* requests through the earlier stages: an entry point of its own
+    ("run_plan", "turn_window"),  # the run loop's parts
+    ("issue_run",),
     ("orchestrate", "mcp_answers", "mcp_server", "init_project"),
     ("cli",),
     ("__main__", "noface_ctx"),
