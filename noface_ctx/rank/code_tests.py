@@ -56,7 +56,7 @@ SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of 
 POINTER_NAMES = 8  # other tests named in a test file's pointer
 MORE_NAMES = 4  # ... in the pointer of a file none of whose tests is shown
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
-MORE_FILES = 6  # other test files given as a pointer only, best first, ...
+MORE_FILES = 6  # other test files given as a pointer only: named after a best-ranked module first, then ...
 MORE_FILES_SHARE = 0.3  # ... scoring at least this share of the best file
 AMBIGUOUS_NAME = 3  # a module name more test files carry than this names only those in a related folder
 NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
@@ -290,7 +290,8 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
                              forms=(Form("full", text, count_tokens(text)),), score=sc,
                              request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
                              start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
-    more = [tf for tf in found[1:] if tf.score >= MORE_FILES_SHARE * best.score]
+    named = [tf for tf in found[1:] if tf.named_after and _named(_tested_name(tf.path), *_module_of(tf.named_after)[::-1])]
+    more = named + [tf for tf in found[1:] if tf not in named and tf.score >= MORE_FILES_SHARE * best.score]
     for tf in more[:MORE_FILES]:
         out.append(_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES))
     return out
