@@ -204,8 +204,18 @@ def test_weak_matches_become_pointers_and_the_prompt_never_says_nothing_was_left
     assert len(pointers) == forms.count("pointer") - sum(1 for r in prompt.code if r["path"].startswith("tests/"))
     for ln in pointers:  # path, lines, signature, and the line that fetches it
         assert re.match(r"^shop/\w+\.py:\d+-\d+  def \w+\(order\): — not shown; NEED_CODE: shop/\w+\.py::\w+$", ln)
-    omitted = prompt.text[prompt.text.index("OMITTED CONTEXT:"):]
-    left_out = prompt.details["code_floor"]["below"] + len(prompt.details["skipped"])
-    if left_out:
-        assert NOTHING_OMITTED not in omitted or "weaker match" in prompt.text
     assert count_tokens(prompt.text) <= 1600
+
+
+def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
+    from noface_ctx.render import _omitted_section
+
+    strong = _cand("apply_refund", 3.0, 100, lines=(1, 5))
+    weak = _cand("order_note", -0.5, 400, lines=(10, 40))  # below the listing bar, and too big for the room
+    sel = select([], [strong, weak], available=180, docs_share=0.0, max_docs=0, list_code_above=0.0)
+    assert [c.candidate.ref for c in sel.code] == ["apply_refund"] and not sel.omitted
+    assert sel.unlisted == 1  # a weak match was left out: counted, not hidden
+    section = _omitted_section(sel.omitted, sel.unlisted)
+    assert NOTHING_OMITTED not in section and "1 more item left out and not listed here" in section
+    sel = select([], [strong], available=180, docs_share=0.0, max_docs=0, list_code_above=0.0)
+    assert NOTHING_OMITTED in _omitted_section(sel.omitted, sel.unlisted)  # and when nothing was, it says so
