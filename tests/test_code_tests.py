@@ -10,7 +10,7 @@ import pytest
 from conftest import make_repo
 
 from noface_ctx import build_prompt
-from noface_ctx.budget import select
+from noface_ctx.budget import MAX_POINTERS, select
 from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.tokens import count_tokens
 from noface_ctx.wording import NOTHING_OMITTED
@@ -189,22 +189,31 @@ def test_an_outline_never_crowds_a_ranked_definition_out():
     assert [c.candidate.ref for c in sel.code] == ["Store", "Store.get", "Store.put"]  # from what is left
 
 
-def test_weak_matches_become_pointers_and_the_prompt_never_says_nothing_was_left_out(tmp_path):
-    strong = "def apply_refund(order, amount):\n    \"\"\"Refund part of an order.\"\"\"\n    return order.total - amount\n"
-    weak = "".join(f"\ndef order_note_{i}(order):\n    \"\"\"A note on an order for the log.\"\"\"\n"
-                   f"    return 'note {i}: ' + str(order.id) + ' ' * {i}\n" for i in range(40))
-    repo = make_repo(tmp_path / "repo", {"shop/refund.py": strong + weak,
-                                         "shop/notes.py": weak.replace("order_note", "shop_note")})
+def test_weak_matches_become_one_line_pointers_and_the_rest_is_counted(tmp_path):
+    strong = ("def apply_refund(order, amount):\n    \"\"\"Refund part of an order; the total must not go negative.\"\"\"\n"
+              "    return order.total - amount\n")
+    related = "".join(f"\ndef order_total_{i}(order):\n    \"\"\"Total of order part {i}.\"\"\"\n    return order.total * {i}\n"
+                      for i in range(3))
+    weak = "".join(f"\ndef audit_entry_{i}(record):\n    \"\"\"Write audit entry {i} for a record.\"\"\"\n"
+                   f"    return 'entry {i}: ' + str(record) + ' ' * {i}\n" for i in range(30))
+    repo = make_repo(tmp_path / "repo", {"shop/refund.py": strong + related + weak})
     issue = {"id": "r-1", "title": "apply_refund goes negative",
-             "description": "apply_refund returns a negative total when the refund amount is above the order total."}
-    prompt = build_prompt(issue, repo, budget=1600, embed=False)
-    forms = [r["form"] for r in prompt.code]
-    assert prompt.code[0]["symbol"] == "apply_refund" or ("apply_refund", "full") in [(r["symbol"], r["form"]) for r in prompt.code]
-    pointers = [ln for ln in prompt.text.splitlines() if " — not shown; NEED_CODE: " in ln]
-    assert len(pointers) == forms.count("pointer") - sum(1 for r in prompt.code if r["path"].startswith("tests/"))
-    for ln in pointers:  # path, lines, signature, and the line that fetches it
-        assert re.match(r"^shop/\w+\.py:\d+-\d+  def \w+\(order\): — not shown; NEED_CODE: shop/\w+\.py::\w+$", ln)
-    assert count_tokens(prompt.text) <= 1600
+             "description": "apply_refund returns a negative order total when the refund amount is above the order total."}
+    prompt = build_prompt(issue, repo, budget=3000, embed=False)
+    forms = {r["symbol"]: r["form"] for r in prompt.code}
+    assert forms["apply_refund"] == "full" and forms["order_total_1"] == "full"  # evidence: shown
+    pointed = [s for s, f in forms.items() if f == "pointer"]
+    assert pointed and all(s.startswith("audit_entry_") for s in pointed) and len(pointed) <= MAX_POINTERS
+    lines = [ln for ln in prompt.text.splitlines() if " — not shown; NEED_CODE: " in ln]
+    assert len(lines) == len(pointed)
+    for ln in lines:  # path, lines, signature, and the line that fetches it
+        assert re.match(r"^shop/refund\.py:\d+-\d+  def audit_entry_\d+\(record\): — not shown; "
+                        r"NEED_CODE: shop/refund\.py::audit_entry_\d+$", ln)
+    assert "audit entry 20" not in prompt.text  # no code of the weak ones
+    below = prompt.details["code_floor"]["below"]
+    assert below == 30 - len(pointed)  # the weak ones not pointed to are counted in the closing note
+    assert f"{below} weaker matches" in prompt.text
+    assert count_tokens(prompt.text) <= 3000
 
 
 def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
