@@ -70,7 +70,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             after = _VALUE_AFTER.search(line)
             value = _value(spans[0]) if spans else _value(after.group(1)) if after else ""
             value = value if spans or _LITERAL.fullmatch(value) else ""
-            out.append(Stated(names, i + 1, value))
+            if value:  # a sentence that says what the default is: one that can be wrong
+                out.append(Stated(names, i + 1, value))
     return out
 
 
@@ -160,7 +161,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 continue
             homes = sorted(holders.get(name, ()))
             if len(homes) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
-                named = [p for p in homes if any(re.search(rf"\b(?:class|def)\s+{re.escape(n)}\b", now_text(p) or "")
+                named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
                 homes = named if len(named) == 1 else []
             for path in homes:

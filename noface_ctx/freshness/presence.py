@@ -32,6 +32,7 @@ from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
+LAUNDER_SEARCHES = 12  # `git grep`s a run spends on docs' earlier versions, the newest first
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 # never code: docs, images, translation catalogs (django's 1,241 `.po` files are a quarter of its
 # text), archives and other binaries; leaving them out halves a whole-tree `git grep`
@@ -117,9 +118,10 @@ class Presence:
             asked.append(start)
         if not origins:
             return
-        scopes = _touched_since(self.index, origins)
+        scopes = _touched_since(self.index, origins)  # an origin with too many files changed since: not searched
+        newest = sorted((sha for sha in origins if sha in scopes), key=lambda sha: -origins[sha][0].seq)[:LAUNDER_SEARCHES]
         found = _Search(self.root, self.index, {
-            sha + "<": (sha, names, scopes.get(sha)) for sha, (_c, names) in origins.items()}, self._pool).result()
+            sha + "<": (sha, origins[sha][1], scopes[sha]) for sha in newest}, self._pool).result()
         for start, held in zip(asked, out, strict=True):
             for n, commit in start.items():
                 files = found.get(commit.sha + "<", {}).get(n)
