@@ -25,6 +25,7 @@ class Ancestry:
         self.defining_files = defining_files
         self.read = read
         self._texts: dict[str, str | None] = {}  # current code files read for class ancestry
+        self._families: dict[str, list[str] | None] = {}  # `hierarchy` answers, by class
 
     def _text(self, path: str) -> str:
         if path not in self._texts:
@@ -60,6 +61,11 @@ class Ancestry:
         """The files defining class `cls` and each of its ancestors, or None when a base is not
         the repository's (`dict`, a library's class: a member may come from there) or `cls` is
         not one class of the repository."""
+        if cls not in self._families:
+            self._families[cls] = self._hierarchy(cls)
+        return self._families[cls]
+
+    def _hierarchy(self, cls: str) -> list[str] | None:
         files: list[str] = []
         todo, seen = [cls], set[str]()
         while todo:
