@@ -42,6 +42,23 @@ def commit(root: Path, message: str = "change", date: str | None = None) -> None
     git(root, "commit", "-q", "--allow-empty", "-m", message, date=date)
 
 
+def scan(root: Path):
+    """RepoFiles for every tracked file, without the gate (`files.gate.scan_repo` does more; the
+    code index and ranking tests need no more than this)."""
+    from noface_ctx.code.languages import language_for_path
+    from noface_ctx.datatypes import FileEntry, RepoFiles
+
+    out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
+    entries = []
+    for rel in sorted(p for p in out.decode().split("\0") if p):
+        full = root / rel
+        if not full.exists():
+            continue
+        kind = "doc" if rel.endswith(".md") else ("code" if language_for_path(rel) else "other")
+        entries.append(FileEntry(rel, full.stat().st_size, kind, language_for_path(rel)))
+    return RepoFiles(str(root), tuple(entries), (), True)
+
+
 def make_repo(root: Path, files: Mapping[str, str | bytes], *, date: str | None = None) -> Path:
     """A git repository at `root` with `files` committed in one commit."""
     root.mkdir(parents=True, exist_ok=True)

@@ -364,3 +364,12 @@ def test_the_any_check_finds_any_in_a_public_signature():
               "    def save(self, *args: Any) -> None: ...\n    def _helper(self, x: Any) -> None: ...\n"
               "class _Hidden:\n    def save(self, x: Any) -> None: ...\n")
     assert _bare_any(source) == ["load(config, return)", "Store.__init__(config)", "Store.save(args)"]
+
+
+def test_test_folders_mirror_the_package():
+    """`tests/rank/` holds the tests of `noface_ctx/rank/`, and so on; `tests/security/` is the
+    one folder by concern (the threat model's tests, whichever stage they reach)."""
+    tests = Path(__file__).resolve().parent
+    folders = {p.name for p in tests.iterdir() if p.is_dir() and any(p.glob("test_*.py"))}
+    packages = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert folders - {"security"} <= packages

@@ -6,8 +6,7 @@ import textwrap
 
 import numpy as np
 import pytest
-from conftest import FakeEmbedder
-from test_index import scan
+from conftest import FakeEmbedder, scan
 
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config

@@ -10,12 +10,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import commit, write_tree
+from conftest import commit, scan, write_tree
 
 from noface_ctx.code.index import INDEX_NAME, CodeIndex
-from noface_ctx.code.languages import language_for_path
 from noface_ctx.config import cache_dir, load_config
-from noface_ctx.datatypes import Excluded, FileEntry, RepoFiles
+from noface_ctx.datatypes import Excluded, RepoFiles
 from noface_ctx.lexical import tokenize
 
 FILES = {
@@ -44,19 +43,6 @@ FILES = {
     "config/settings.cfg": "[main]\nname = demo\n",
     "docs/guide.md": "# Guide\n\nNot code.\n",
 }
-
-
-def scan(root: Path) -> RepoFiles:
-    """RepoFiles for every tracked file (helper A's scan_repo does more; this is enough here)."""
-    out = subprocess.run(["git", "-C", str(root), "ls-files", "-z"], capture_output=True, check=True).stdout
-    entries = []
-    for rel in sorted(p for p in out.decode().split("\0") if p):
-        full = root / rel
-        if not full.exists():
-            continue
-        kind = "doc" if rel.endswith(".md") else ("code" if language_for_path(rel) else "other")
-        entries.append(FileEntry(rel, full.stat().st_size, kind, language_for_path(rel)))
-    return RepoFiles(str(root), tuple(entries), (), True)
 
 
 @pytest.fixture
@@ -181,7 +167,7 @@ _BUILD_SCRIPT = """
 import sys
 sys.path.insert(0, {tests!r})
 from pathlib import Path
-from test_index import scan
+from conftest import scan
 from noface_ctx.config import load_config
 from noface_ctx.code.index import CodeIndex
 root = Path({root!r})
@@ -195,7 +181,7 @@ def test_two_processes_building_at_once_leave_a_good_index(repo):
     many = {f"pkg/mod{i}.py": f"def func_{i}(x):\n    return helper_{i}(x) + {i}\n" for i in range(60)}
     write_tree(repo, many)
     commit(repo, "more")
-    script = _BUILD_SCRIPT.format(tests=str(Path(__file__).parent), root=str(repo))
+    script = _BUILD_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1]), root=str(repo))
     env = {**os.environ, "NOFACE_CTX_NO_POOL": "1"}
     procs = [subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env) for _ in range(2)]
     outs = [p.communicate(timeout=120) for p in procs]

@@ -301,7 +301,7 @@ def test_the_shipped_example_issue_can_be_finished_within_its_manifest(ref):
     """It asks for a config key, a README change and rotation in write_log: all editable."""
     from noface_ctx.issue.load import load_issue
 
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     issue = load_issue(ref, root)
     editable = {e.path for e in issue.manifest.primary}
     assert {"noface_ctx/config.py", "README.md", "noface_ctx/signals/answer.py", "noface_ctx/signals/respond.py"} <= editable
