@@ -49,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print Prompt.to_dict() as JSON instead of the prompt")
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only (no embedding model)")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary table on stderr")
+    p.add_argument("-v", "--verbose", action="store_true", help="list what warnings count (e.g. each slug collision)")
     p.add_argument("--record", action="store_true", help="record what the prompt served in the ledger (`why`)")
     _model_flag(p)
 
@@ -187,10 +188,21 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
             from noface_ctx.summary import print_summary
 
             print_summary(prompt)
+            if args.verbose:
+                _print_collisions(config)
         else:  # -q drops the table, never a warning that changes the result (config, cache, manifest)
             for w in prompt.details.get("result_warnings", ()):
                 print(f"{PROG}: warning: {w}", file=sys.stderr)
     return 0
+
+
+def _print_collisions(config: Config) -> None:
+    """Each doc whose slug an earlier doc has (the warnings fold them into one line)."""
+    from noface_ctx.docs.load import load_docs, slug_collisions
+    from noface_ctx.files.gate import scan_repo
+
+    for line in slug_collisions(load_docs(config, scan_repo(config)).docs):
+        print(f"{PROG}: {line}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- index

@@ -51,6 +51,7 @@ __all__ = [
     "load_docs",
     "parse_wikilinks",
     "resolve_vault",
+    "slug_collisions",
     "slugify",
     "split_frontmatter",
     "split_sections",
@@ -316,7 +317,8 @@ def _parse_doc(path: str, text: str, *, whole: bool = True) -> tuple[Doc, str]:
     return doc, front.warning
 
 
-def _duplicate_warnings(docs: Sequence[Doc]) -> list[str]:
+def slug_collisions(docs: Sequence[Doc]) -> list[str]:
+    """One line per doc whose slug an earlier doc already has: links to that slug reach the earlier one."""
     first: dict[str, str] = {}
     out = []
     for doc in docs:
@@ -325,6 +327,23 @@ def _duplicate_warnings(docs: Sequence[Doc]) -> list[str]:
         else:
             first[doc.slug] = doc.path
     return out
+
+
+def _duplicate_warnings(docs: Sequence[Doc]) -> list[str]:
+    """The collisions folded into one line with a count (flask has six: `index` three times, `views`,
+    `gevent`, `changes`); `--verbose` lists them one by one (`slug_collisions`)."""
+    seen: set[str] = set()
+    repeated: dict[str, int] = {}
+    for doc in docs:
+        if doc.slug in seen:
+            repeated[doc.slug] = repeated.get(doc.slug, 0) + 1
+        seen.add(doc.slug)
+    if not repeated:
+        return []
+    n = sum(repeated.values())
+    names = ", ".join(f"{slug} ×{k + 1}" for slug, k in sorted(repeated.items()))
+    return [f"{n} doc(s) share a slug with an earlier doc ({names}): links to those slugs resolve to the first "
+            "(--verbose lists them; a frontmatter `slug:` tells them apart)"]
 
 
 def _link_warnings(docset: DocSet) -> list[str]:

@@ -420,8 +420,23 @@ def test_instruction_docs(doc_type, tags, title, body, expected):
     assert is_instruction_doc(doc_type, tags, title, body) is expected
 
 
-def test_duplicate_slugs_warn(repo_factory):
-    root = repo_factory({"docs/a/notes.md": "# A\n", "docs/b/notes.md": "# B\n"})
+def test_duplicate_slugs_fold_into_one_warning_and_verbose_lists_them(repo_factory, capsys):
+    from noface_ctx.cli import main
+    from noface_ctx.docs.load import slug_collisions
+
+    root = repo_factory({"docs/a/notes.md": "# A\n", "docs/b/notes.md": "# B\n", "docs/c/notes.md": "# C\n",
+                         "docs/index.md": "# I\n", "docs/guide/index.md": "# G\n", "issue.md": "# Notes\n\nx\n"})
     docs = load(root)
     assert docs.get("notes").path == "docs/a/notes.md"
-    assert any("slug 'notes' is also used by docs/a/notes.md" in w for w in docs.warnings)
+    folded = [w for w in docs.warnings if "share a slug" in w]
+    assert folded == ["3 doc(s) share a slug with an earlier doc (index ×2, notes ×3): links to those slugs resolve "
+                      "to the first (--verbose lists them; a frontmatter `slug:` tells them apart)"]
+    assert not any("is also used by" in w for w in docs.warnings)
+    listed = slug_collisions(docs.docs)
+    assert "docs/b/notes.md: slug 'notes' is also used by docs/a/notes.md; links resolve to that one" in listed
+    assert len(listed) == 3
+    assert main(["preview", "issue.md", "--repo", str(root), "--no-embed"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("share a slug") == 1 and "is also used by" not in err
+    assert main(["preview", "issue.md", "--repo", str(root), "--no-embed", "--verbose"]) == 0
+    assert capsys.readouterr().err.count("is also used by") == 3

