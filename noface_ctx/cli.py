@@ -74,6 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("mcp", help="serve the tools over MCP (stdio) for one repository")
     _common(p)
     p.add_argument("--issue", metavar="ID", help="serve this issue: its manifest governs every answer")
+    p.add_argument("--issues-dir", metavar="DIR", help="build_prompt may also read issue files from this folder")
     p.add_argument("--no-warm", action="store_true", help="do not scan/index/load the model at start-up")
     _model_flag(p)
 
@@ -299,8 +300,10 @@ def _read_source(source: str, stdin: TextIO) -> str:
 
 def _cmd_mcp(args: argparse.Namespace, stdin: TextIO) -> int:
     from noface_ctx.mcp_server import serve
+    from noface_ctx.user_paths import user_dir
 
-    return serve(_load_config(args), args.issue, warm=not args.no_warm)
+    issues_dir = user_dir(args.issues_dir, "--issues-dir") if args.issues_dir else None  # as typed: from the cwd
+    return serve(_load_config(args), args.issue, warm=not args.no_warm, issues_dir=issues_dir)
 
 
 def _cmd_run(args: argparse.Namespace, stdin: TextIO) -> int:

@@ -17,6 +17,7 @@ SDK diverts fd 1 to stderr while serving, so only protocol messages reach stdout
 # No `from __future__ import annotations`: the SDK evaluates the tool signatures at registration.
 
 import logging
+import os
 import threading
 import time
 from pathlib import Path
@@ -24,9 +25,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
-from noface_ctx.errors import NofaceError, UsageError
+from noface_ctx.errors import InputError, NofaceError, UsageError
 from noface_ctx.mcp_answers import shape
 from noface_ctx.wording import need_code, need_code_range
+from noface_ctx.wording_mcp import issue_outside
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -49,10 +51,11 @@ INSTRUCTIONS = (
 class Workspace:
     """One repository (and optional issue) with warm caches; every method is one tool call."""
 
-    def __init__(self, config: Config, issue: Issue | None = None) -> None:
+    def __init__(self, config: Config, issue: Issue | None = None, issues_dir: Path | None = None) -> None:
         self.config = config
         self.root = Path(config.root).resolve()
         self.issue = issue
+        self.issues_dir = issues_dir  # `mcp --issues-dir`: build_prompt may read issue files there too
         self.manifest: Manifest | None = issue.manifest if issue is not None else None
         self._lock = threading.Lock()  # the package's caches are per process, not per thread
         self._prompts: dict[tuple[Any, ...], dict[str, Any]] = {}  # the latest prompt, by input state
@@ -91,13 +94,9 @@ class Workspace:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
         the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
         Key None (no reuse) when the state cannot be fingerprinted."""
-        from noface_ctx.issue_sources import in_folder, load_issue_ref
         from noface_ctx.stages import input_state
 
-        # A tool argument is not the user's: a file is read only inside the repository, after the
-        # NEED_CODE gate (secrets, forbidden files, links leaving it refused), else it is an id.
-        the_issue = ref if isinstance(ref, Issue) else load_issue_ref(
-            ref, self.config, in_folder(self.root, self.root), manifest=self.manifest)[0]
+        the_issue = ref if isinstance(ref, Issue) else self._named_issue(ref)
         state = input_state(the_issue, self.config)
         return ((repr(the_issue), budget, state) if state else None), the_issue
 
@@ -231,6 +230,24 @@ class Workspace:
             raise UsageError("issue is required: a beads id or a repository-relative .md/.json issue file")
         return issue.strip()  # an id, or a file the reader gate judges (`_prompt_key`)
 
+    def _named_issue(self, ref: str) -> Issue:
+        """The issue an agent names: an id, or a file in the repository or in `--issues-dir`, past
+        the reader gate (`issue_sources`: the NEED_CODE gate, links leaving the folder refused)."""
+        from noface_ctx.issue_sources import in_folder, load_issue_ref, names_file
+
+        try:
+            return load_issue_ref(ref, self.config, in_folder(self.root, self.root), manifest=self.manifest)[0]
+        except InputError as exc:
+            in_repo = not Path(ref).is_absolute() and os.path.lexists(self.root / ref)
+            if not names_file(ref) or in_repo:
+                raise  # an unknown id, or a repository file the gate refused: refused everywhere
+            if self.issues_dir is None:
+                if "refused" not in str(exc):
+                    raise
+                raise InputError(issue_outside(ref, str(exc).split("; ")[0])) from None
+        target = ref if Path(ref).is_absolute() else str(self.issues_dir / ref)
+        return load_issue_ref(target, self.config, in_folder(self.issues_dir, self.root), manifest=self.manifest)[0]
+
     def _refused(self, path: str) -> str:
         from noface_ctx.files.gate import is_secret_path
 
@@ -350,13 +367,13 @@ def create_server(workspace: Workspace) -> "MCPServer":
     return server
 
 
-def serve(config: Config, issue_ref: str | None = None, *, warm: bool = True) -> int:
+def serve(config: Config, issue_ref: str | None = None, *, warm: bool = True, issues_dir: Path | None = None) -> int:
     """Run the server on stdin/stdout until the client closes the connection."""
     from noface_ctx.issue.load import load_issue
 
     logging.basicConfig(level=logging.WARNING, format="noface-ctx mcp: %(message)s")
-    issue = load_issue(issue_ref, config.root) if issue_ref else None
-    workspace = Workspace(config, issue)
+    issue = load_issue(issue_ref, config.root) if issue_ref else None  # typed by the user: any form
+    workspace = Workspace(config, issue, issues_dir)
     server = create_server(workspace)
     if warm:  # in the background: the client's initialize and list_tools need not wait for it
         def _warm() -> None:

@@ -37,3 +37,10 @@ def check_summary(docs: int, errors: int, warnings: int) -> str:
 
 def outcome_recorded(issue: str, outcome: str) -> str:
     return f"recorded: issue {issue} ended {outcome}"
+
+
+def issue_outside(ref: str, why: str) -> str:
+    """Why build_prompt refused an issue file an agent named, and how the user allows it."""
+    return (f"issue {ref}: an agent may name an issue file only inside the repository or the server's "
+            f"issues folder ({why}); to allow a folder of issue files, start the server with "
+            "`noface-ctx mcp --issues-dir DIR`, or pin one issue with `--issue FILE`")

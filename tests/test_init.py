@@ -79,3 +79,4 @@ def test_init_outside_git_makes_a_project_every_command_then_finds(tmp_path, mon
     assert main(["preview", "../issue.md", "-q", "--no-embed"]) == 0
     prompt = capsys.readouterr().out
     assert "Balance ignores refunds" in prompt and "python -m pytest" in prompt and "def balance" in prompt
+    assert "path: issue.md)" not in prompt  # the issue's own file, a top-level .md, is not a design doc too

@@ -236,3 +236,41 @@ def test_refusals_are_the_same_everywhere(name, shop):
     assert secret_name.outcome == "refused" and "hunter2" not in secret_name.text
     assert secret_text.outcome == "refused" and "Zq8Rt2Lm9Xc4" not in secret_text.text
     assert outside.outcome == "refused" and "'..' is not allowed" in outside.text
+
+
+REFUND = ("# Refunds are lost when a shop closes\n\n`Shop.register_item` keeps no refund record.\n\n"
+          "MANIFEST: primary=[src/shop/base.py] forbidden=[src/shop/payments.py]\n")
+
+
+@pytest.mark.parametrize("name", SURFACES)
+def test_issue_paths_a_person_names_any_file_an_agent_only_in_the_repository_or_issues_folder(name, shop, tmp_path):
+    """Files the user names (CLI arguments, the API, `signals --issue`, `mcp --issue`,
+    `mcp --issues-dir`) in any form, absolute included; a file an agent names over MCP only in
+    the repository or that folder, past the reader gate, with an error saying how to allow it."""
+    outside = tmp_path / "notes" / "refund.md"
+    outside.parent.mkdir()
+    outside.write_text(REFUND)
+    if name in ("cli", "api"):
+        [prompt] = surface(name, shop).ask([("prompt", str(outside))])
+        assert not prompt.error and "Refunds are lost when a shop closes" in prompt.text
+        assert "PAYMENTS_BODY" not in prompt.text
+        return
+    if name == "signals":
+        [code] = surface(name, shop, str(outside)).ask([("code", "src/shop/payments.py")])
+        assert code.outcome == "refused" and "forbidden by the issue manifest" in code.text  # its manifest governs
+        return
+    [pinned] = surface(name, shop, str(outside)).ask([("prompt", None)])
+    assert not pinned.error and "Refunds are lost when a shop closes" in pinned.text
+    agent_outside, agent_in_repo = surface(name, shop).ask([("prompt", str(outside)), ("prompt", "issues/free-items.md")])
+    assert "mcp --issues-dir DIR" in agent_outside.error and "Refunds" not in agent_outside.error
+    assert not agent_in_repo.error and "Shop.register_item refuses free items" in agent_in_repo.text
+    tracker = tmp_path / "tracker"
+    tracker.mkdir()
+    (tracker / "refund.md").write_text(REFUND)
+    (tracker / "keys.md").write_text("# Rotate\n\nTOKEN = 'ghp_" + "Zq8Rt2Lm9Xc4Vb7Nk1Jh6Gf3Ds5Aw0Pe2Ty8Ui'\n")
+    by_name, by_path, elsewhere, secret = surface(name, shop, None, "--issues-dir", str(tracker)).ask([
+        ("prompt", "refund.md"), ("prompt", str(tracker / "refund.md")), ("prompt", str(outside)), ("prompt", "keys.md")])
+    for reply in (by_name, by_path):
+        assert not reply.error and "Refunds are lost when a shop closes" in reply.text
+    assert "refused" in elsewhere.error and "not inside the issues folder" in elsewhere.error
+    assert "refused" in secret.error and "secret" in secret.error and "Zq8Rt2" not in secret.error

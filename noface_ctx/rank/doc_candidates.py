@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -215,6 +216,9 @@ def choose_docs(issue: Issue, docset: DocSet, config: Config, complexity: Comple
     _add_neighbors(docset, config, complexity, doc_bm25, items)
     for slug in [s for s, it in items.items() if is_record(it.doc.path, ctx.record_dirs)]:
         del items[slug]  # release notes and changelogs are records, not design (NEED_DOC still serves them)
+    own = _issue_file(issue, config)
+    for slug in [s for s, it in items.items() if it.doc.path == own]:
+        del items[slug]  # `preview issue.md` at the top level: the issue is in the prompt already, not a doc
     for n, (doc, i, _) in enumerate(corpus.refs):
         item = items.get(doc.slug)
         if item is not None and item.doc is doc:
@@ -224,6 +228,17 @@ def choose_docs(issue: Issue, docset: DocSet, config: Config, complexity: Comple
     for item in items.values():
         item.lexical = max(item.sec_lex.values(), default=0.0)
     return DocPool(docset, query, items, corpus, sec_bm25, warnings, terms_cache)
+
+
+def _issue_file(issue: Issue, config: Config) -> str:
+    """The repository-relative path of the file the issue was read from, or ''."""
+    source = Path(issue.source) if issue.source else None
+    if source is None or not source.is_file():  # relative: found from the working directory
+        return ""
+    try:
+        return source.resolve().relative_to(Path(config.root).resolve()).as_posix()
+    except ValueError:
+        return ""
 
 
 def _item(items: dict[str, DocItem], doc: Doc | None) -> DocItem:
