@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one source: pyproject reads it, packaging/build_meta.py pins it
 
 # name -> the module defining it. Every exported function's argument and return types are
 # exported too (`IssueRef` -> `build_prompt` -> `Prompt`, `check_docs` -> `CheckReport`, ...).
