@@ -159,8 +159,8 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
         for name in st.names:
             if name in seen:
                 continue
-            homes = sorted(holders.get(name, ()))
-            if len(homes) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
+            homes = [p for p in sorted(holders.get(name, ())) if code_default(now_text(p) or "", name, st.names) is not None]
+            if len({code_default(now_text(p) or "", name, st.names) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
                 homes = named if len(named) == 1 else []

@@ -32,7 +32,7 @@ from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
-LAUNDER_SEARCHES = 12  # `git grep`s a run spends on docs' earlier versions, the newest first
+LAUNDER_SEARCHES = 24  # `git grep`s a run spends on docs' earlier versions, the newest first
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 # never code: docs, images, translation catalogs (django's 1,241 `.po` files are a quarter of its
 # text), archives and other binaries; leaving them out halves a whole-tree `git grep`

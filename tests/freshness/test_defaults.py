@@ -23,6 +23,10 @@ class Config(dict):
         return filename
 
 
+def warn(config):
+    return config.getini("tmp_path_retention_count")  # read elsewhere: still one default
+
+
 def pytest_addoption(parser):
     parser.addini(
         "tmp_path_retention_count",
