@@ -102,6 +102,14 @@ def ask_for_part(budget: int, signal: str) -> str:
             f"(NEED_CODE: path:START-END) or a section (NEED_DOC: slug#anchor), or use a larger budget: {signal}")
 
 
+def not_answered(over_cap: int, repeats: int, cap: int) -> str:
+    """The last NOT SERVED line when a turn asked for more than `cap` requests, or repeated some;
+    with `over_cap + repeats == 1`, why that one request was not looked up."""
+    parts = [f"{over_cap} over the cap of {cap} requests per turn (ask again next turn for those still needed)",
+             f"{repeats} repeating an earlier request of this turn (answered there)"]
+    return f"- … {over_cap + repeats} more requests not answered: " + "; ".join(p for p in parts if p[0] != "0")
+
+
 def not_listed(n: int) -> str:
     """The last NOT SERVED line when refusals had to be dropped."""
     return f"- … {n} more not listed for lack of room"

@@ -265,17 +265,20 @@ def _problem_line(draft: Draft) -> str:
     return not_served_line(draft.request.signal, draft.outcome, draft.reason, list(draft.suggestions))
 
 
-def assemble(drafts: Sequence[Draft], budget: int, *, header: str) -> tuple[str, list[AnswerItem]]:
-    """The answer text (≤ `budget` tokens) and one item per draft, in request order.
+def assemble(drafts: Sequence[Draft], budget: int, *, header: str, footer: str = "") -> tuple[str, list[AnswerItem]]:
+    """The answer text (≤ `budget` tokens) and one item per draft, in request order. `footer`
+    (a line on requests not looked up at all) ends the NOT SERVED list.
 
     Pieces share the room max-min fairly (smallest first, leftovers flow on); a piece whose
     smallest form does not fit is listed as refused for budget with the line to ask again.
+    A draft's refusal for budget and the tokens of each refusal line are worked out once.
     """
-    if not drafts:
+    if not drafts and not footer:
         return "", []
     overflow: set[int] = set()
+    memo = _Memo(budget)
     while True:
-        text, items, failed = _render(drafts, budget, overflow, header)
+        text, items, failed = _render(drafts, budget, overflow, header, footer, memo)
         if not failed and count_tokens(text) <= budget:
             return text, items
         if failed:
@@ -303,11 +306,34 @@ def _first_line_too_long(piece: CodePiece, room: int) -> bool:
     return count_tokens(line[: max(0, room) * 12 + 12]) > room  # bounded: never tokenises a 50 MB line
 
 
-def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: str) -> tuple[str, list[AnswerItem], set[int]]:
-    final = {i: (_over_budget(d, budget) if i in overflow else d) for i, d in enumerate(drafts)}
-    problems = {i: _problem_line(d) for i, d in final.items() if d.piece is None}
+class _Memo:
+    """What `_render` works out once per draft rather than once per round."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.refused: dict[int, Draft] = {}
+        self.lines: dict[int, tuple[str, int]] = {}
+
+    def over_budget(self, i: int, draft: Draft) -> Draft:
+        if i not in self.refused:
+            self.refused[i] = _over_budget(draft, self.budget)
+        return self.refused[i]
+
+    def line(self, i: int, draft: Draft) -> tuple[str, int]:
+        """(the NOT SERVED line of draft `i`, its tokens); `i` is final once it is refused."""
+        if i not in self.lines:
+            text = _problem_line(draft)
+            self.lines[i] = (text, count_tokens(text))
+        return self.lines[i]
+
+
+def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: str, footer: str,
+            memo: _Memo) -> tuple[str, list[AnswerItem], set[int]]:
+    final = {i: (memo.over_budget(i, d) if i in overflow else d) for i, d in enumerate(drafts)}
+    problems = {i: memo.line(i, d) for i, d in final.items() if d.piece is None}
     pieces = [i for i, d in final.items() if d.piece is not None]
-    fixed = header + (_SEP + NOT_SERVED + "\n" + "\n".join(problems.values()) if problems else "")
+    listed = [text for text, _tokens in problems.values()] + ([footer] if footer else [])
+    fixed = header + (_SEP + NOT_SERVED + "\n" + "\n".join(listed) if listed else "")
     room = budget - count_tokens(fixed) - 2 * len(pieces) - 2
     fits: dict[int, Fit] = {}
     failed: set[int] = set()
@@ -326,11 +352,11 @@ def _render(drafts: Sequence[Draft], budget: int, overflow: set[int], header: st
             f = fits[i]
             items.append(AnswerItem(d.request, f.outcome, f.reason, f.tokens, (), f.next, *_served(d.piece, f), f.text))
         else:
-            tokens = count_tokens(problems[i]) if i in problems else 0
+            tokens = problems[i][1] if i in problems else 0
             items.append(AnswerItem(d.request, d.outcome, d.reason, tokens, d.suggestions))
     blocks = [header, *(fits[i].text for i in sorted(fits))]
-    if problems:
-        blocks.append(NOT_SERVED + "\n" + "\n".join(problems.values()))
+    if listed:
+        blocks.append(NOT_SERVED + "\n" + "\n".join(listed))
     return _SEP.join(blocks), items, failed
 
 

@@ -14,16 +14,19 @@ from noface_ctx.datatypes import Issue, IssueRef, Manifest
 from noface_ctx.errors import UsageError
 from noface_ctx.signals.answer import assemble, write_log
 from noface_ctx.signals.resolve import Resolver
-from noface_ctx.signals.values import Answer, ParseResult, Request
+from noface_ctx.signals.values import Answer, AnswerItem, ParseResult, Request
 from noface_ctx.tokens import count_tokens
-from noface_ctx.wording_answers import ANSWER_HEADER
+from noface_ctx.wording_answers import ANSWER_HEADER, not_answered
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
 
-__all__ = ["ANSWER_HEADER", "DEFAULT_BUDGET_SHARE", "resolve_requests"]
+__all__ = ["ANSWER_HEADER", "DEFAULT_BUDGET_SHARE", "MAX_REQUESTS", "resolve_requests"]
 
 DEFAULT_BUDGET_SHARE = 0.25  # of [context] budget_tokens, when no budget is given
+# Requests looked up per answer (a turn): an agent printing thousands of NEED_* lines gets the
+# first ones answered and one line saying how many were not, in time linear in its output.
+MAX_REQUESTS = 20
 
 
 def resolve_requests(
@@ -60,9 +63,12 @@ def resolve_requests(
         budget = max(1, int(config.context.budget_tokens * DEFAULT_BUDGET_SHARE))
     if budget <= 0:
         raise UsageError(f"answer budget must be a positive number of tokens, got {budget}")
+    kept, left = _cap(reqs)
     resolver = Resolver(config, manifest)
-    drafts = [resolver.resolve(req) for req in reqs]
-    text, items = assemble(drafts, budget, header=ANSWER_HEADER)
+    drafts = [resolver.resolve(req) for req in kept]
+    over = sum(1 for _req, repeat in left if not repeat)
+    footer = not_answered(over, len(left) - over, MAX_REQUESTS) if left else ""
+    text, items = assemble(drafts, budget, header=ANSWER_HEADER, footer=footer)
     warnings: list[str] = []
     log_path = None
     if log and items:
@@ -70,7 +76,27 @@ def resolve_requests(
         log_path, warning = write_log(config, items, issue_id)
         if warning:
             warnings.append(warning)
+    items += [AnswerItem(req, "refused", not_answered(int(not repeat), int(repeat), MAX_REQUESTS)[2:])
+              for req, repeat in left]
     return Answer(text, tuple(items), count_tokens(text), budget, tuple(warnings), log_path)
+
+
+def _cap(reqs: list[Request]) -> tuple[list[Request], list[tuple[Request, bool]]]:
+    """(the first `MAX_REQUESTS` distinct requests, in order; the others, each with whether it
+    repeats one of those). One pass, whatever the number of requests."""
+    kept: list[Request] = []
+    seen: set[str] = set()
+    left: list[tuple[Request, bool]] = []
+    for req in reqs:
+        key = req.signal
+        if key in seen:
+            left.append((req, True))
+        elif len(kept) < MAX_REQUESTS:
+            seen.add(key)
+            kept.append(req)
+        else:
+            left.append((req, False))
+    return kept, left
 
 
 def _load_issue(issue: Any, config: Config) -> Issue | None:
