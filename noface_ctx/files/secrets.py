@@ -20,6 +20,7 @@ _SECRET_NAMES = {
 _SECRET_SUFFIXES = {
     ".pem": "private key file", ".key": "private key file", ".p12": "keystore", ".pfx": "keystore",
     ".jks": "keystore", ".keystore": "keystore", ".tfstate": "terraform state", ".kdbx": "password database",
+    ".ppk": "private key file",
 }
 _SSH_KEY_RE = re.compile(r"^id_(rsa|dsa|ecdsa|ed25519)")
 # `.npmrc` / `.pypirc` are only secret when they hold a token or password.
@@ -57,7 +58,12 @@ def is_secret_path(path: str) -> bool:
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("private key", "-----BEGIN ", re.compile(
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\\[rn]|\s)+(?:[A-Za-z-]+:[^\n]*(?:\\[rn]|\s)+)*"
-        r"[A-Za-z0-9+/=]{40}")),
+        r"(?:[A-Za-z0-9+/=]{40}|(?:[A-Za-z0-9+/=]{16,}(?:\\[rn]|[ \t]*\r?\n[ \t]*)){2}[A-Za-z0-9+/=]{8})")),
+    # base64 of "-----BEGIN": a PEM block encoded again (Kubernetes Secret `data:`); decoded to
+    # tell a private key from a certificate (`_base64_pem`)
+    ("private key (base64)", "LS0tLS1CRUdJT", re.compile(r"LS0tLS1CRUdJT[A-Za-z0-9+/]{40,}")),
+    ("PuTTY private key", "PuTTY-User-Key-File-", re.compile(
+        r"PuTTY-User-Key-File-\d+:[^\n]*\n(?:[^\n]*\n){0,40}?Private-Lines:[ \t]*\d+")),
     ("AWS access key id", "A", re.compile(r"A(?:KI|SI)A[A-Z0-9]{16}(?![A-Za-z0-9])")),
     ("GitHub token", "gh", re.compile(r"gh[pousr]_[A-Za-z0-9]{36,}")),
     ("GitHub token", "github_pat_", re.compile(r"github_pat_[A-Za-z0-9_]{22,}")),
@@ -69,7 +75,7 @@ _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("OpenAI API key", "sk-", re.compile(r"sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{32,}")),
     ("JSON web token", "eyJ", re.compile(r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}")),
 )
-_NO_BOUNDARY_CHECK = {"private key", "Slack webhook", "Stripe live key"}
+_NO_BOUNDARY_CHECK = {"private key", "Slack webhook", "Stripe live key", "private key (base64)", "PuTTY private key"}
 # Generic assignments: a credential-like name, an operator, then a long literal.
 _KEY_WORDS = ("password", "passwd", "secret", "key", "token")
 _KEY_NAME_RE = re.compile(
@@ -106,7 +112,57 @@ def find_secret(text: str, path: str | None = None) -> str | None:
         return kind
     if path is not None and _EXAMPLE_PATH_RE.search(path.lower()):
         return None
-    return _find_assignment(text)
+    return _find_assignment(text) or _find_db_url(text) or (_find_config_password(text) if _is_config(path) else None)
+
+
+# --------------------------------------------------------------------------- passwords in URLs and config files
+
+_DB_URL_RE = re.compile(
+    r"(?<![A-Za-z0-9+])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|"
+    r"cockroachdb|clickhouse)(?:\+[a-z0-9]+)?://[^\s:/@'\"]*:([^\s@/'\"]{4,200})@[^\s/'\"@]")
+_CONFIG_EXTS = (".properties", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".toml", ".env")
+_CONFIG_PASSWORD_RE = re.compile(
+    r"(?im)^[ \t]*-?[ \t]*[\w.-]*?(?:password|passwd|pwd|secret|secret[_.-]?key|api[_.-]?key|access[_.-]?token)"
+    r"[ \t]*[:=][ \t]*([^\s\"'#;][^\s#;]{7,199})[ \t]*(?:[#;].*)?$")
+_NOT_A_VALUE = ("true", "false", "null", "none", "yes", "no", "required", "optional", "str", "string")
+
+
+def _is_config(path: str | None) -> bool:
+    return path is not None and path.lower().endswith(_CONFIG_EXTS)
+
+
+def _plain_secret(value: str) -> bool:
+    """A literal password, not a placeholder, a reference (`${X}`, `%(x)s`, `{{ x }}`, `<x>`),
+    a keyword or a number."""
+    low = value.lower()
+    if low in _NOT_A_VALUE or any(w in low for w in _PLACEHOLDER_WORDS) or any(c in value for c in "{}$%<>()[]*"):
+        return False
+    if value.isdigit() or set(value) <= set("xX*.-_"):
+        return False
+    classes = sum((any(c.islower() for c in value), any(c.isupper() for c in value),
+                   any(c.isdigit() for c in value), any(not c.isalnum() for c in value)))
+    return classes >= 2
+
+
+def _find_db_url(text: str) -> str | None:
+    """A database URL holding a literal password (`postgres://app:s3cret@db/app`)."""
+    if "://" not in text:
+        return None
+    for m in _DB_URL_RE.finditer(text):
+        if _plain_secret(m.group(1)):
+            return "database URL with a password"
+    return None
+
+
+def _find_config_password(text: str) -> str | None:
+    """An unquoted password in a .properties / YAML / INI file (`db.password=Xk9mP2vL5q`)."""
+    lower = text.lower()
+    if not any(w in lower for w in ("pass", "pwd", "secret", "key", "token")):
+        return None
+    for m in _CONFIG_PASSWORD_RE.finditer(text):
+        if _plain_secret(m.group(1)):
+            return "password in a config file"
+    return None
 
 
 def _find_format(text: str) -> str | None:
@@ -119,8 +175,22 @@ def _find_format(text: str) -> str | None:
                 continue
             if kind == "AWS access key id" and m.group(0).endswith("EXAMPLE"):
                 continue  # AWS's documented placeholder (AKIAIOSFODNN7EXAMPLE)
+            if kind == "private key (base64)" and not _base64_pem(m.group(0)):
+                continue  # a certificate or public key: not a secret
             return kind
     return None
+
+
+def _base64_pem(encoded: str) -> bool:
+    """Whether base64 text starting with an encoded `-----BEGIN` holds a private key header."""
+    import binascii
+
+    head = encoded[:96]
+    try:
+        decoded = binascii.a2b_base64(head[: len(head) // 4 * 4])
+    except (binascii.Error, ValueError):
+        return False
+    return b"PRIVATE KEY" in decoded.split(b"\n", 1)[0]
 
 
 # --------------------------------------------------------------------------- split secrets
@@ -134,8 +204,9 @@ def _find_format(text: str) -> str | None:
 #   and the credential formats are searched in the joined text.
 
 _PEM_HINTS = ("PRIVATE", "BEGIN", "KEY-----")
-_SQUEEZE_RE = re.compile(r"\\[nrt]|[\s\"'`+,\\]+")
-_SQUEEZED_PEM_RE = re.compile(r"-----BEGIN[A-Z0-9]*PRIVATEKEY(?:BLOCK)?-----([A-Za-z0-9+/=]{64})")
+_SQUEEZE_RE = re.compile(r"\\[nrt]|[\s\"'`+,.\\]+")  # `.`: PHP/Perl concatenation, Lua's `..`
+_SQUEEZED_PEM_RE = re.compile(r"-----BEGIN[A-Z0-9]*PRIVATEKEY(?:BLOCK)?-----(?:Proc-Type:\d+ENCRYPTED)?"
+                              r"(?:DEK-Info:[A-Z0-9-]+?[0-9A-F]{16,64}(?=[A-Za-z0-9+/=]{64}))?([A-Za-z0-9+/=]{64})")
 
 
 def _split_private_key(text: str) -> bool:
@@ -167,7 +238,7 @@ _LIT = rf'"{_TOKEN}"|\'{_TOKEN}\'|`{_TOKEN}`'
 _LITERAL_RE = re.compile(_LIT)
 # Two or more literals separated only by whitespace, `+`, commas, line continuations and
 # string prefixes (`"a" + "b"`, `("a"\n "b")`, `["a", "b"]`).
-_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,\\]{{0,200}}{_PLUS}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
+_RUN_RE = re.compile(rf"(?:{_LIT})(?:[\s+,.\\]{{0,200}}{_PLUS}[rbfuRBFU]{{0,2}}(?:{_LIT}))+")
 
 
 def _find_split_literal(text: str) -> str | None:
@@ -274,6 +345,14 @@ def redact_secrets(text: str) -> tuple[str, list[str]]:
 
         text = regex.sub(repl, text)
     text = _redact_assignments(text, kinds)
+
+    def url(m: re.Match[str]) -> str:
+        if not _plain_secret(m.group(1)):
+            return m.group(0)
+        kinds.append("database URL with a password")
+        return m.group(0)[: m.start(1) - m.start()] + _label("password") + m.group(0)[m.end(1) - m.start():]
+
+    text = _DB_URL_RE.sub(url, text)
     if find_secret(text) is not None:  # split across literals or otherwise not locatable: mask it all
         kind = find_secret(text) or "secret"
         kinds.append(kind)
