@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from noface_ctx import wording as w
 from noface_ctx.budget import omitted_line
 from noface_ctx.config import Config
-from noface_ctx.datatypes import Issue, Manifest, Omitted, Selection
+from noface_ctx.datatypes import Issue, Manifest, ManifestEntry, Omitted, Selection
 from noface_ctx.tokens import count_tokens, truncate_to_tokens
 from noface_ctx.wording import (
     BLOCK_SEP,
@@ -63,6 +63,37 @@ class Fixed:
 # --------------------------------------------------------------------------- fixed sections
 
 
+def _mask(text: str) -> str:
+    from noface_ctx.files.secrets import redact_secrets
+
+    return redact_secrets(text)[0]
+
+
+def _masked_fields(issue: Issue) -> Issue:
+    """The issue as the prompt shows it: its id, type and labels masked for credentials like its
+    text (`issue.load` masks the text; the id stays as read for lookups and logs)."""
+    from dataclasses import replace
+
+    shown = (_mask(issue.id), _mask(issue.issue_type), tuple(_mask(label) for label in issue.labels))
+    if shown == (issue.id, issue.issue_type, issue.labels):
+        return issue
+    return replace(issue, id=shown[0], issue_type=shown[1], labels=shown[2])
+
+
+def _masked_manifest(manifest: Manifest | None) -> Manifest | None:
+    """The manifest as the prompt lists it, each entry masked for credentials; the gate has
+    already applied the real entries."""
+    if manifest is None:
+        return None
+    from dataclasses import replace
+
+    def entries(group: tuple[ManifestEntry, ...]) -> tuple[ManifestEntry, ...]:
+        return tuple(replace(e, path=_mask(e.path)) if _mask(e.path) != e.path else e for e in group)
+
+    return replace(manifest, primary=entries(manifest.primary), read=entries(manifest.read),
+                   forbidden=entries(manifest.forbidden))
+
+
 def fixed_sections(
     config: Config,
     issue: Issue,
@@ -76,7 +107,8 @@ def fixed_sections(
     The issue text is cut at line boundaries, with a marker saying how much is missing and
     where the rest is, when it needs more than `issue_limit` tokens (default 40 % of `budget`).
     """
-    manifest = manifest if manifest is not None else issue.manifest
+    manifest = _masked_manifest(manifest if manifest is not None else issue.manifest)
+    issue = _masked_fields(issue)
     limit = int(budget * ISSUE_SHARE) if issue_limit is None else issue_limit
     issue_text, cut = _issue_section(issue, limit)
     project = getattr(config, "name", "") or "this"

@@ -77,6 +77,8 @@ def load_issue_with_warnings(
 
 def _unmatched_entries(manifest: Manifest, root: Path) -> list[str]:
     """A warning per manifest entry that names no file or directory in the repository."""
+    from noface_ctx.files.secrets import redact_secrets
+
     out = []
     for role, entries in (("primary", manifest.primary), ("read", manifest.read), ("forbidden", manifest.forbidden)):
         for e in entries:
@@ -84,7 +86,8 @@ def _unmatched_entries(manifest: Manifest, root: Path) -> list[str]:
                 continue
             if not os.path.lexists(root / e.path.rstrip("/")):
                 src = f" ({manifest.source})" if manifest.source else ""
-                out.append(f"manifest{src}: {role} entry {e.path!r} matches no file in the repository")
+                shown = redact_secrets(e.path)[0]
+                out.append(f"manifest{src}: {role} entry {shown!r} matches no file in the repository")
     return out
 
 
@@ -94,16 +97,19 @@ def _mask_secrets(issue: Issue, warnings: list[str]) -> Issue:
     from noface_ctx.files.secrets import redact_secrets
 
     changes: dict[str, Any] = {}
+    shown_id, id_kinds = redact_secrets(issue.id)  # the id stays as read (lookups, logs); shown masked
+    if id_kinds:
+        warnings.append(f"issue {shown_id} id: {_kinds(id_kinds)} masked as [REDACTED]; rotate it if it was real")
     for name in TEXT_FIELDS:
         masked, kinds = redact_secrets(getattr(issue, name))
         if kinds:
             changes[name] = masked
-            warnings.append(f"issue {issue.id} {name}: {_kinds(kinds)} masked as [REDACTED]; rotate it if it was real")
+            warnings.append(f"issue {shown_id} {name}: {_kinds(kinds)} masked as [REDACTED]; rotate it if it was real")
     comments = []
     for number, text in enumerate(issue.comments, 1):
         masked, kinds = redact_secrets(text)
         if kinds:
-            warnings.append(f"issue {issue.id} comment {number}: {_kinds(kinds)} masked as [REDACTED]; "
+            warnings.append(f"issue {shown_id} comment {number}: {_kinds(kinds)} masked as [REDACTED]; "
                             "rotate it if it was real")
         comments.append(masked)
     if tuple(comments) != issue.comments:
