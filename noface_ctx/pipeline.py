@@ -79,6 +79,8 @@ class _Run:
     warnings: list[str] = field(default_factory=list)
     important: list[str] = field(default_factory=list)  # warnings that change the result: kept by -q
     embedded_now: int = 0  # texts without a stored vector, embedded during this prompt
+    _seen: set[str] = field(default_factory=set)
+    _seen_important: set[str] = field(default_factory=set)
 
     def stage(self, name: str, fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         """`fn(*args, **kwargs)`, its time booked to `name` (added up when a stage runs in parts).
@@ -92,9 +94,14 @@ class _Run:
             self.timings[name] = round(self.timings.get(name, 0.0) + ms, 1)
 
     def warn(self, items: Sequence[str], *, important: bool = False) -> None:
-        self.warnings.extend(w for w in items if w and w not in self.warnings)
-        if important:
-            self.important.extend(w for w in items if w and w not in self.important)
+        """Add `items` once each, in order (a set keeps this linear however many warnings come)."""
+        for w in items:
+            if w and w not in self._seen:
+                self._seen.add(w)
+                self.warnings.append(w)
+            if w and important and w not in self._seen_important:
+                self._seen_important.add(w)
+                self.important.append(w)
 
 
 def build_prompt(
