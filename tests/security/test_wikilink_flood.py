@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from noface_ctx import build_prompt
 from noface_ctx.docs.load import LINK_WARNINGS_PER_DOC
-
 from tests.conftest import make_repo
 
 N_LINKS = 100_000
