@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx.config import Config
+from noface_ctx.filebytes import read_head
 from noface_ctx.state import Memo, memo
 
 if sys.version_info >= (3, 11):
@@ -131,11 +132,7 @@ def _detect(root: Path, present: set[str]) -> Commands:
 
 
 def _text(path: Path) -> str:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(_MAX_BYTES).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return read_head(path, _MAX_BYTES)
 
 
 def _toml(path: Path) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from pathlib import Path
 from noface_ctx.commands import detect_commands
 from noface_ctx.config import CONFIG_NAME, ContextConfig
 from noface_ctx.errors import UsageError
+from noface_ctx.filebytes import read_head
 
 _DOC_DIRS = ("docs", "doc", "documentation")
 _SPHINX_CONF = ("conf.py", "source/conf.py")
@@ -186,11 +187,7 @@ def _project_name(root: Path) -> tuple[str, str]:
 
 
 def _read(path: Path) -> str:
-    try:
-        with path.open("rb") as fh:
-            return fh.read(_MAX_READ).decode("utf-8", "replace")
-    except OSError:
-        return ""
+    return read_head(path, _MAX_READ)
 
 
 def _q(value: str) -> str:
