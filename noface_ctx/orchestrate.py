@@ -57,10 +57,14 @@ def run_from_args(args: argparse.Namespace, config: Config) -> int:
         raise UsageError("--agent is empty")
     from noface_ctx.issue_sources import IDS_ONLY, TYPED, in_folder
 
+    from noface_ctx.user_paths import user_dir
+
     root = Path(config.root)
+    # --issues-dir is read as typed (from the current directory), as `mcp --issues-dir` is
+    issues_dir = str(user_dir(args.issues_dir, "--issues-dir")) if args.issues_dir else None
     # an issue id names an issue, never a file: only refs the user typed or files in --issues-dir are read
-    files = TYPED if args.issues else in_folder(args.issues_dir, root) if args.issues_dir else IDS_ONLY
-    refs = list(args.issues) or ready_issues(root, args.issues_dir)
+    files = TYPED if args.issues else in_folder(issues_dir, root) if issues_dir else IDS_ONLY
+    refs = list(args.issues) or ready_issues(root, issues_dir)
     if not refs:
         print("noface-ctx run: no ready issues", file=sys.stderr)
         return 0

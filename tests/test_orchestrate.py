@@ -54,7 +54,7 @@ def _run(repo: Path, transcript_text: str, *args: str) -> tuple[int, list[dict]]
 
 def test_two_turn_issue_completes_and_logs_what_each_turn_served(repo_factory):
     repo = repo_factory(FILES)
-    code, records = _run(repo, TWO_TURNS, "--issues-dir", "issues")
+    code, records = _run(repo, TWO_TURNS, "--issues-dir", str(repo / "issues"))
     assert code == 0
     assert [r["turn"] for r in records] == [1, 2]
     first, second = records

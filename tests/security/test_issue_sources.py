@@ -83,13 +83,13 @@ def test_run_issues_dir_files_pass_the_need_code_gate(tmp_path):
     (repo / "issues").mkdir()
     os.symlink("../secrets.txt", repo / "issues" / "a-leak.md")
     agent, seen = _agent(tmp_path)
-    code, out = _main("run", "--repo", str(repo), "--issues-dir", "issues", "--agent", agent,
+    code, out = _main("run", "--repo", str(repo), "--issues-dir", str(repo / "issues"), "--agent", agent,
                       "--log", str(tmp_path / "log.jsonl"))
     assert not seen.exists() or SECRET not in seen.read_text()
     assert code == 2 and "issue file refused" in out and "--issues-dir" in out
     (repo / "issues" / "a-leak.md").unlink()
     os.symlink(private / "notes.md", repo / "issues" / "b-out.md")
-    code, out = _main("run", "--repo", str(repo), "--issues-dir", "issues", "--agent", agent,
+    code, out = _main("run", "--repo", str(repo), "--issues-dir", str(repo / "issues"), "--agent", agent,
                       "--log", str(tmp_path / "log.jsonl"))
     assert not seen.exists() or PRIVATE not in seen.read_text()
     assert code == 2 and "outside" in out
@@ -99,7 +99,7 @@ def test_an_issues_dir_that_is_a_link_out_of_the_repository_is_refused(tmp_path)
     repo, private = _world(tmp_path)
     os.symlink(private, repo / "issues")
     agent, seen = _agent(tmp_path)
-    code, out = _main("run", "--repo", str(repo), "--issues-dir", "issues", "--agent", agent,
+    code, out = _main("run", "--repo", str(repo), "--issues-dir", str(repo / "issues"), "--agent", agent,
                       "--log", str(tmp_path / "log.jsonl"))
     assert not seen.exists() or PRIVATE not in seen.read_text()
     assert code == 2 and "symlink leading outside the repository" in out
@@ -182,7 +182,7 @@ def test_random_issue_ids_never_read_outside_the_gate(ids, links):
         _WATCH.append((str(private), opened))
         try:
             outputs = []
-            for extra in ([], ["--issues-dir", "issues"]):
+            for extra in ([], ["--issues-dir", str(repo / "issues")]):
                 code, out = _main("run", "--repo", str(repo), "--log", str(tmp / "log.jsonl"), "--agent", agent, *extra)
                 assert code in (0, 1, 2), out
                 outputs.append(out)
