@@ -56,7 +56,6 @@ def run_from_args(args: argparse.Namespace, config: Config) -> int:
     if not agent:
         raise UsageError("--agent is empty")
     from noface_ctx.issue_sources import IDS_ONLY, TYPED, in_folder
-
     from noface_ctx.user_paths import user_dir
 
     root = Path(config.root)
