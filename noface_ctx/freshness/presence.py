@@ -31,6 +31,7 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
+from noface_ctx.state import Memo, memo
 
 LAUNDER_SEARCHES = 24  # `git grep`s a run spends on docs' earlier versions, the newest first
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
@@ -226,12 +227,26 @@ def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, 
     return removal
 
 
+# a commit that removed several documented names is diffed once, not once per name
+_DIFFS: Memo[tuple[str, str], str] = memo("freshness-commit-diffs", maxsize=4)
+
+
+def _python_diff(root: str, sha: str) -> str | None:
+    """`sha`'s diff of Python files against its first parent (memoised), or None when git fails."""
+    diff = _DIFFS.get((root, sha))
+    if diff is None:
+        try:
+            diff = _DIFFS.put((root, sha), git.run(root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff",
+                                                   f"{sha}^", sha, "--", "*.py", "*.pyi"))
+        except git.GitError:
+            return None
+    return diff
+
+
 def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[str]) -> str | None:
     """A Python file `commit` added a definition of `name` to (in `scope` when given), or None."""
-    try:
-        diff = git.run(index.root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff", f"{commit.sha}^", commit.sha,
-                       "--", "*.py", "*.pyi")
-    except git.GitError:
+    diff = _python_diff(str(index.root), commit.sha)
+    if diff is None:
         return None
     added = re.compile(rf"^\+[ \t]*(?:(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b|{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=))")
     path = None
