@@ -126,7 +126,7 @@ def issue_truncated(missing: int, source: str, issue_id: str) -> str:
 # --------------------------------------------------------------------------- manifest, commands
 
 # The word that opens a manifest: a line or comment of an issue that starts with it declares the
-# files (`issue/manifest.py` reads it, the issue text and the ranking leave it out), and the
+# files (`issue/_manifest.py` reads it, the issue text and the ranking leave it out), and the
 # prompt's MANIFEST section is headed by it.
 MANIFEST_MARK = "MANIFEST:"
 

@@ -1,7 +1,7 @@
 """Every sentence an answer to NEED_CODE / NEED_DOC requests shows the agent: the answer's
 header, the heads of served code and docs, what was cut or not served and how to ask again.
 
-`signals/answer.py` and `signals/resolve.py` decide; this module words (the request lines
+`signals/_answer.py` and `signals/_resolve.py` decide; this module words (the request lines
 themselves are the prompt's, in `wording.py`). Functions are pure string builders.
 """
 

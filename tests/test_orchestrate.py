@@ -128,7 +128,7 @@ def test_readme_demo_on_this_repository(tmp_path):
     first, second = [json.loads(line) for line in log.read_text().splitlines()]
     assert first["outcome"] == "answered" and second["outcome"] == "complete"
     assert {a["outcome"] for a in first["answers"]} == {"served"}
-    assert [c.split(":")[0] for c in second["code"]] == ["noface_ctx/signals/answer.py"]
+    assert [c.split(":")[0] for c in second["code"]] == ["noface_ctx/signals/_answer.py"]
     assert [d.split(":")[0] for d in second["docs"]] == ["docs/context-requests.md"]
     assert all(re.fullmatch(r"[^:]+:\d+-\d+", x) for r in (first, second) for x in (*r["code"], *r["docs"]))
     # the manifest's editable file is in the prompt

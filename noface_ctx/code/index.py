@@ -1,8 +1,8 @@
 """The code index of one repository: every definition, looked up by path, symbol or chunk id, and
 BM25 over chunks and whole files.
 
-Built by `index_build` (what to re-parse, the term tables), parsed by `index_parse`, stored by
-`index_store` (the on-disk format: `cache_dir(config) / "code" / "index.cache"`); text is never
+Built by `_index_build` (what to re-parse, the term tables), parsed by `_index_parse`, stored by
+`_index_store` (the on-disk format: `cache_dir(config) / "code" / "index.cache"`); text is never
 stored: it comes from the files.
 """
 
@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from noface_ctx.code.index_build import BuildStats, build_index, is_sized_out_source
-from noface_ctx.code.index_parse import Progress, decode_text
-from noface_ctx.code.index_store import INDEX_NAME, ChunkDetail, ChunkRow, IndexData, decode_details
+from noface_ctx.code._index_build import BuildStats, build_index, is_sized_out_source
+from noface_ctx.code._index_parse import Progress, decode_text
+from noface_ctx.code._index_store import INDEX_NAME, ChunkDetail, ChunkRow, IndexData, decode_details
 from noface_ctx.config import Config
 from noface_ctx.datatypes import CodeChunk, RepoFiles
 

@@ -7,7 +7,7 @@ most important reason: secret, forbidden (manifest), path rules, then size / bin
 Secrets are refused whatever else says otherwise: an `explicit` request, the manifest, a config.
 Content checks (credentials, binary, generated headers) are cached in `<cache_dir>/scan.json`
 keyed by (path, size, mtime_ns), so a warm scan only stats files. The rules themselves live in
-`files/rules.py` (by name and size) and `files/content.py` (by content); this module applies them.
+`files/_rules.py` (by name and size) and `files/content.py` (by content); this module applies them.
 """
 
 from __future__ import annotations
@@ -24,9 +24,8 @@ import pathspec
 from noface_ctx import git
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, FileEntry, Manifest, RepoFiles
-from noface_ctx.files.content import ScanCache, content_excluded, content_verdict
-from noface_ctx.files.last_scan import load_last_scan, rules_key, save_last_scan
-from noface_ctx.files.rules import (
+from noface_ctx.files._last_scan import load_last_scan, rules_key, save_last_scan
+from noface_ctx.files._rules import (
     EXCLUDED_DIRS,
     NOFACE_DIR,
     PACKAGE_NAMED_DIRS,
@@ -37,8 +36,9 @@ from noface_ctx.files.rules import (
     name_info,
     norm_path,
 )
+from noface_ctx.files._walk import ignored, split_environments, walk_cached
+from noface_ctx.files.content import ScanCache, content_excluded, content_verdict
 from noface_ctx.files.secrets import find_secret, is_secret_path
-from noface_ctx.files.walk import ignored, split_environments, walk_cached
 from noface_ctx.state import Memo, memo
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]

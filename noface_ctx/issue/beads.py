@@ -14,7 +14,7 @@ from typing import Any
 from noface_ctx.bounded import loads_json
 from noface_ctx.datatypes import Issue
 from noface_ctx.errors import InputError
-from noface_ctx.issue.text import as_text, comment_text, ordered_comments, read_text, unescape
+from noface_ctx.issue._text import as_text, comment_text, ordered_comments, read_text, unescape
 
 __all__ = ["BD_TIMEOUT", "JSONL_PATH", "TEXT_FIELDS", "from_beads", "from_beads_id", "jsonl_issues"]
 

@@ -19,9 +19,14 @@ from typing import Any, TextIO
 from noface_ctx.bounded import check_depth
 from noface_ctx.datatypes import Issue, IssueRef, Manifest, ManifestRef
 from noface_ctx.errors import InputError
+from noface_ctx.issue._manifest import (
+    load_manifest,
+    manifest_from_comments,
+    manifest_from_state,
+    parse_manifest_comment,
+)
+from noface_ctx.issue._text import find_file, read_json, read_text
 from noface_ctx.issue.beads import TEXT_FIELDS, from_beads, from_beads_id
-from noface_ctx.issue.manifest import load_manifest, manifest_from_comments, manifest_from_state, parse_manifest_comment
-from noface_ctx.issue.text import find_file, read_json, read_text
 from noface_ctx.wording import is_manifest_text
 
 __all__ = ["load_issue", "load_issue_with_warnings", "load_manifest", "parse_manifest_comment"]

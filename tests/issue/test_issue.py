@@ -304,7 +304,7 @@ def test_the_shipped_example_issue_can_be_finished_within_its_manifest(ref):
     root = Path(__file__).resolve().parents[2]
     issue = load_issue(ref, root)
     editable = {e.path for e in issue.manifest.primary}
-    assert {"noface_ctx/config.py", "README.md", "noface_ctx/signals/answer.py", "noface_ctx/signals/respond.py"} <= editable
+    assert {"noface_ctx/config.py", "README.md", "noface_ctx/signals/_answer.py", "noface_ctx/signals/respond.py"} <= editable
     assert "request_log_max_kb" in issue.description and "README" in issue.acceptance_criteria + issue.description
     for entry in issue.manifest.primary + issue.manifest.read:
         assert (root / entry.path).is_file(), entry.path

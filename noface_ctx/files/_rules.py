@@ -129,7 +129,7 @@ class Rules:
         self.memo: dict[str, Excluded | None] = {}
         self.packages: dict[str, bool] = {}
         self.last: LastScan | None = None  # the latest scan under these rules, reused while nothing changed
-        self.key = ""  # what a stored scan must have been made under (`last_scan.rules_key`)
+        self.key = ""  # what a stored scan must have been made under (`_last_scan.rules_key`)
         self.unsaved = 0  # paths classified since `last` was last stored
         self.stored_racy: frozenset[str] = frozenset()  # the racy paths of the scan last stored
         patterns = [p for p in config.context.exclude if p.strip()]
@@ -203,7 +203,7 @@ class LastScan(NamedTuple):
     stamps: list[Stamp | None]
     pruned: list[Excluded]
     racy: frozenset[str]  # files changed so recently that an equal stat could hide a new content
-    result: RepoFiles | None  # None when read from the cache file (`last_scan`): rebuilt by the next scan
+    result: RepoFiles | None  # None when read from the cache file (`_last_scan`): rebuilt by the next scan
     outcome: dict[str, FileEntry | Excluded]  # each path's verdict, reused while its stamp holds
 
 

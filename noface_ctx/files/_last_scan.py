@@ -25,7 +25,7 @@ from noface_ctx.bounded import MAX_JSON_BYTES, read_head
 from noface_ctx.cachefile import is_tracked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest
-from noface_ctx.files.rules import LastScan, Rules, Stamp
+from noface_ctx.files._rules import LastScan, Rules, Stamp
 from noface_ctx.files.secrets import secret_path_kind
 from noface_ctx.filetypes import GRAMMAR_BY_EXTENSION
 from noface_ctx.state import Memo, memo

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from noface_ctx.code.index_store import ChunkRow
+from noface_ctx.code._index_store import ChunkRow
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.code.symbols import parse_source
 from noface_ctx.datatypes import CodeChunk, RepoFiles

@@ -14,9 +14,9 @@ from typing import TypedDict
 import numpy as np
 import numpy.typing as npt
 
-from noface_ctx.code import index_store as store
-from noface_ctx.code.index_parse import ParsedFile, Progress, hash_file, parse_all
-from noface_ctx.code.index_store import FileRecord, IndexData, TermCounts
+from noface_ctx.code import _index_store as store
+from noface_ctx.code._index_parse import ParsedFile, Progress, hash_file, parse_all
+from noface_ctx.code._index_store import FileRecord, IndexData, TermCounts
 from noface_ctx.code.languages import language_for_path, spec_for
 from noface_ctx.config import Config
 from noface_ctx.datatypes import RepoFiles
