@@ -84,7 +84,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 28  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 29  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
@@ -334,7 +334,7 @@ class DocJudge:
             presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
                 (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing, s.doc.path)
                 for s, since in plans],
-                self._dirty_files(), {lookup for s, _ in plans for ref, lookup, _ in s.candidates
+                self._dirty_files(), {(s.doc.path, lookup) for s, _ in plans for ref, lookup, _ in s.candidates
                                       if ref.kind == "symbol" and ref.source in ("span", "prose")})
             checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
             tree = Worktree(str(self.root), frozenset(self._dirty_files()))

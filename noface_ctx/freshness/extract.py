@@ -291,7 +291,8 @@ def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
         return ref
     if module and not written.startswith(".") and ("." not in written.removesuffix("()") or written[:1].isupper()):
         return _in_module(replace(ref, strict=True, source="role"), module)  # `Name`, `Class.member`: the module's
-    return ref if ref.strict else replace(ref, strict=True, source="role")  # a word only the role makes code
+    # a cross-reference (`xref`: never a plain literal), or a word only the role makes code
+    return replace(ref, source="xref") if ref.strict else replace(ref, strict=True, source="role")
 
 
 def _span_ref(text: str, lineno: int) -> Reference | None:

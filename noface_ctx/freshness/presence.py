@@ -50,11 +50,11 @@ class Presence:
     collects them and looks at parents."""
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
-                 dirty: Iterable[str] = (), plain: Iterable[str] = ()) -> None:
+                 dirty: Iterable[str] = (), plain: Iterable[tuple[str, str]] = ()) -> None:
         """`asks`: per doc, the commit it is checked against, the names, whether it is being
         edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
-        (the edits may be what removed a name). `plain`: names a doc uses only as a plain
-        literal (``template_postgis``): not followed into the doc's past (a database or a
+        (the edits may be what removed a name). `plain`: (doc, name) for names a doc uses only as
+        a plain literal (``template_postgis``; not a role's target): not followed into that doc's past (a database or a
         setting can share a name with code that once was)."""
         self.plain = set(plain)
         self.root, self.index, self.asks = root, index, list(asks)
@@ -106,7 +106,7 @@ class Presence:
         origins: dict[str, tuple[Commit, set[str]]] = {}
         asked: list[dict[str, Commit]] = []
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
-            lacking = {n for n in names if n not in held and n not in self.plain}
+            lacking = {n for n in names if n not in held and (doc, n) not in self.plain}
             start: dict[str, Commit] = {}
             for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
                 text = self.index.versions.text_at(commit.sha, path) or ""
@@ -194,7 +194,8 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 continue  # never in the code: not a reference
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
-            held = _declared(index, lookup, at.sha, set(files) & set(scope) if scope else files, member=member)
+            within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope] if scope else files
+            held = _declared(index, lookup, at.sha, within, member=member)  # scope: paths now, files: paths then
             removal = None
             for path in sorted(held):
                 removal = _removal(index, lookup, path, at, member=member,

@@ -78,7 +78,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                 if files:
                     scan.symbols.append((ref, files))
             sig = SIGNATURE.match(ref.ref)
-            if sig and ref.source in ("span", "prose") and ref.kind != "path":
+            if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
                 scan.signatures.append((ref.name, sig.group(1)))
         elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
             scan.candidates.append((ref, res.lookup, res.scope))

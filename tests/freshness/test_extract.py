@@ -63,14 +63,14 @@ def test_roles_module_context_and_autosummary_entries_in_restructuredtext():
     got = names(RST, "docs/api.rst")
     assert (6, "pkg.App.register_blueprint", "method", True, "role") in got  # a title's target, in `currentmodule pkg`
     assert (7, "Blueprint", "symbol", True, "role") in got  # a leading dot, one word: a reference all the same
-    assert (7, "stream_with_context", "symbol", True, "span") in got
+    assert (7, "stream_with_context", "symbol", True, "xref") in got  # a role's target: a cross-reference, never a plain literal
     assert (12, "pkg.App.register_blueprint", "method", True, "autodoc") in got  # read in `currentmodule pkg`
     assert (13, "pkg.stream_with_context", "method", True, "autodoc") in got
 
 
 def test_myst_roles_directives_and_typed_examples_in_markdown():
     got = names(MD, "docs/stream.md")
-    assert (3, "stream_with_context", "symbol", True, "span") in got  # code-shaped: strict anyway
+    assert (3, "stream_with_context", "symbol", True, "xref") in got  # code-shaped: strict anyway, a cross-reference
     assert (9, "pkg.App.register_blueprint", "method", True, "autodoc") in got
     assert (16, "App.register_blueprint", "method", True, "python") in got  # `app = App(...)` types `app`
     assert (17, "App.debug_mode", "method", True, "python") in got  # attribute access too

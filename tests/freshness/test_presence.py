@@ -61,3 +61,44 @@ def test_a_name_whose_module_context_left_the_repository_is_not_ours(repo_factor
     (root / "docs/search.rst").write_text(doc)  # still in the repository's module context: stale
     commit(root, "docs: back", date="2025-04-01T12:00:00+00:00")
     assert [(f.path, f.line) for f in check_docs(repo=root).findings] == [("docs/search.rst", 6)]
+
+
+HELPERS = "def stream_with_context(gen):\n    return gen\n\n\ndef other():\n    pass\n"
+
+
+def test_a_role_target_reworded_around_stays_checked_whatever_other_docs_do(repo_factory):
+    # a role (`:func:`.stream_with_context``) is a cross-reference, never a plain literal, even
+    # when another doc names the same function as a plain ``literal``
+    streaming = "Streaming\n=========\n\nWrap the generator in :func:`.stream_with_context`.\n\nThe answer is generators.\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/helpers.py": HELPERS, "docs/streaming.rst": streaming,
+                         "docs/notes.rst": "Notes\n=====\n\nSee ``stream_with_context`` too.\n"}, date=JAN)
+    (root / "pkg/helpers.py").write_text(HELPERS.replace("stream_with_context", "stream_with_request_context"))
+    commit(root, "rename stream_with_context", date=FEB)
+    rename = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs/streaming.rst").write_text(streaming.replace("The answer is generators.", "The answer: generators."))
+    commit(root, "docs: reword", date=MAR)
+    got = {f.path: f.message for f in check_docs(repo=root).findings}
+    assert "docs/streaming.rst" in got
+    assert f"removed in {rename}" in got["docs/streaming.rst"]
+    assert "`stream_with_request_context`" in got["docs/streaming.rst"]
+
+
+def test_a_module_member_stays_checked_when_its_file_moved_before_the_removal(repo_factory):
+    # requests moved `requests/adapters.py` to `src/requests/adapters.py`; a doc naming
+    # `requests.adapters.HTTPAdapter` then reworded after the rename is still stale
+    adapters = "class BaseAdapter:\n    pass\n\n\nclass HTTPAdapter(BaseAdapter):\n    pass\n"
+    api = "API\n===\n\nLower Classes\n-------------\n\n.. autoclass:: pkg.adapters.HTTPAdapter\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/adapters.py": adapters, "docs/api.rst": api}, date=JAN)
+    git(root, "mv", "pkg", "src")
+    (root / "src/pkg").mkdir()
+    for name in ("__init__.py", "adapters.py"):
+        git(root, "mv", f"src/{name}", f"src/pkg/{name}")
+    commit(root, "src layout", date=FEB)
+    (root / "src/pkg/adapters.py").write_text(adapters.replace("HTTPAdapter", "HTTPTransport"))
+    commit(root, "rename HTTPAdapter", date=MAR)
+    rename = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs/api.rst").write_text(api.replace("Lower Classes\n-------------", "Lowest Classes\n--------------"))
+    commit(root, "docs: a title", date="2025-04-01T12:00:00+00:00")
+    got = {f.path: f.message for f in check_docs(repo=root).findings}
+    assert list(got) == ["docs/api.rst"]
+    assert f"removed in {rename}" in got["docs/api.rst"] and "HTTPTransport" in got["docs/api.rst"]
