@@ -1,5 +1,5 @@
 """Scenario benchmark for issue 27: poisoned context and long runs, through `noface-ctx run`'s own
-loop (`issue_run.run_issue`) with a scripted stand-in agent on a real clone with full history.
+loop (`_issue_run.run_issue`) with a scripted stand-in agent on a real clone with full history.
 
     python benchmarks/scenarios.py --workdir /work/clones/trust-bench [--mirror /work/.mirror/pallets+flask/repo]
                                    [--seeds 0 1 2] [--embed]
@@ -199,7 +199,7 @@ class Bench:
         return str(path)
 
     def run(self, ref: str, *, max_turns: int = 1, log: Path | None = None) -> Any:
-        from noface_ctx.issue_run import run_issue
+        from noface_ctx._issue_run import run_issue  # private: one issue of `run`, with a scripted agent
 
         agent = [sys.executable, str(AGENT)]
         return run_issue(ref, self.config(), agent, max_turns=max_turns, log_path=log,
@@ -276,13 +276,13 @@ def unrelated_failures(bench: Bench, seed: int, shared: bool = False) -> dict[st
 
 
 def long_run(bench: Bench) -> dict[str, Any]:
+    from noface_ctx._wording_run import CONTINUE_NOTE, PLAN_TITLE  # private: the words the run loop shows
     from noface_ctx.code.index import CodeIndex
     from noface_ctx.files.gate import scan_repo
     from noface_ctx.pipeline import build_prompt
     from noface_ctx.signals.parse import parse_signals_detailed
     from noface_ctx.signals.respond import resolve_requests
     from noface_ctx.tokens import count_tokens
-    from noface_ctx.wording_run import CONTINUE_NOTE, PLAN_TITLE
 
     bench.fresh()
     os.environ["SCENARIO_POISON"] = "no poison here"

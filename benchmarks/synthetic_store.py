@@ -45,9 +45,9 @@ def main() -> int:
     vectors = np.random.default_rng(0).standard_normal((len(keys), 384)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
     store.missing([])  # read what is there, then replace it
-    store._rows, store._matrix, store._delta = {}, None, {}
-    store._new = dict(zip(keys, vectors, strict=True))
-    store._dirty = True
+    store._rows, store._matrix, store._delta = {}, None, {}  # private: a store of made-up vectors, no model run
+    store._new = dict(zip(keys, vectors, strict=True))  # private: as above
+    store._dirty = True  # private: as above
     store.save()
     print(f"{len(keys)} random vectors written to {store.cache_dir}")
     return 0

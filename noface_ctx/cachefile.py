@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from noface_ctx.fieldcheck import checker, field_types
+from noface_ctx._fieldcheck import checker, field_types
 from noface_ctx.state import Memo, memo
 from noface_ctx.write_gate import write_atomic
 
@@ -325,7 +325,7 @@ def read_json(path: Path) -> object:
     when it is not JSON or too big or deep, OSError when it cannot be read."""
     if str(path) in _TRACKED:
         raise ValueError("tracked by git")
-    from noface_ctx.bounded import read_json as bounded_read
+    from noface_ctx._bounded import read_json as bounded_read
 
     return bounded_read(path)
 

@@ -80,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="orchestrator loop: ready issues -> prompt -> agent -> NEED_* answers")
     _common(p)
-    from noface_ctx.orchestrate import add_arguments
+    from noface_ctx._orchestrate import add_arguments
 
     add_arguments(p)
     from noface_ctx.trust import commands as trust
@@ -149,7 +149,7 @@ def _load_config(args: argparse.Namespace) -> Config:
 
 
 def _cmd_init(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.init_project import run_from_args
+    from noface_ctx._init_project import run_from_args
 
     return run_from_args(args)
 
@@ -186,7 +186,7 @@ def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
     else:
         _emit(prompt.text)
         if not args.quiet:
-            from noface_ctx.summary import print_summary
+            from noface_ctx._summary import print_summary
 
             print_summary(prompt)
             if args.verbose:
@@ -210,8 +210,8 @@ def _print_collisions(config: Config) -> None:
 
 
 def _cmd_index(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx._stages import index_repository
     from noface_ctx.config import cache_dir, cache_warnings
-    from noface_ctx.stages import index_repository
 
     config = _load_config(args)
     cache_dir(config)
@@ -307,7 +307,7 @@ def _cmd_mcp(args: argparse.Namespace, stdin: TextIO) -> int:
 
 
 def _cmd_run(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.orchestrate import run_from_args
+    from noface_ctx._orchestrate import run_from_args
 
     return run_from_args(args, _load_config(args))
 

@@ -1,4 +1,5 @@
-"""`.noface.toml` → `Config`: defaults, validation, `file:line` errors with suggestions.
+"""`.noface.toml` → `Config`: its keys, their defaults and ranges, and where caches go (the TOML
+text read and each value checked, `file:line` errors and suggestions: `_config_toml.py`).
 
 noface's own tables (`[project]`, `[agents]`, `[passes]`, `[tracker]`, `[monowiki]`) are read
 leniently so every existing noface config keeps working: unknown keys there are warnings.
@@ -9,25 +10,17 @@ let files through or silently change a budget).
 from __future__ import annotations
 
 import dataclasses
-import difflib
-import math
-import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 from noface_ctx import cachefile, write_gate
-from noface_ctx.cache_location import repo_key, user_cache_base
+from noface_ctx._cache_location import repo_key, user_cache_base
+from noface_ctx._config_toml import STR_LIST, Locator, checked, read_toml, suggest
+from noface_ctx._model_choice import DEFAULT_MODEL, choose_model
 from noface_ctx.errors import ConfigError, UsageError
 from noface_ctx.filetypes import RECORD_DIRS
-from noface_ctx.model_choice import DEFAULT_MODEL, choose_model
 from noface_ctx.state import Memo, memo
 
 CONFIG_NAME = ".noface.toml"
@@ -52,7 +45,7 @@ class ContextConfig:
     exclude: tuple[str, ...] = ()
     doc_globs: tuple[str, ...] = DEFAULT_DOC_GLOBS
     embeddings: bool = True
-    embedding_model: str = DEFAULT_MODEL  # ONNX, torch-free; a repository may name only packaged models (model_choice)
+    embedding_model: str = DEFAULT_MODEL  # ONNX, torch-free; a repository may name only packaged models (_model_choice)
     bm25_weight: float = 0.5  # 0.5/0.5 suits the ONNX MiniLM-L3 default (0.4/0.6 suited MiniLM-L6): docs/benchmarks-embeddings.md
     embedding_weight: float = 0.5
     link_boost: float = 1.0
@@ -117,8 +110,8 @@ _MONOWIKI = {
     "sync_api_docs": ("sync_api_docs", bool),
 }
 _SCALARS: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str}
-_CONTEXT_TYPES: dict[str, Any] = {
-    f.name: ("str_list" if f.type == "tuple[str, ...]" else _SCALARS[str(f.type)])
+_CONTEXT_TYPES: dict[str, object] = {
+    f.name: (STR_LIST if f.type == "tuple[str, ...]" else _SCALARS[str(f.type)])
     for f in dataclasses.fields(ContextConfig)
 }
 _OPAQUE_TABLES = ("agents", "passes", "tracker")
@@ -218,7 +211,7 @@ def _confine(config: Config, key: str, value: str) -> None:
         pass
     if not any(target == a or target.is_relative_to(a) for a in allowed):
         where = _display(config.source, config.root)
-        locate = _Locator(config.source.read_text(encoding="utf-8", errors="replace") if config.source else "", where)
+        locate = Locator(config.source.read_text(encoding="utf-8", errors="replace") if config.source else "", where)
         raise ConfigError(
             f"[context] {key}: {value!r} resolves outside the repository and the user cache ({target}); refused",
             where=locate("context", key),
@@ -228,7 +221,7 @@ def _confine(config: Config, key: str, value: str) -> None:
 def load_config(repo: str | Path = ".", path: str | Path | None = None, *, embedding_model: str | None = None) -> Config:
     """Read `<repo>/.noface.toml` (or `path`). A missing file means defaults. The embedding model
     is `embedding_model` when given (the user's `--embedding-model`), else the user's own choice,
-    else one the repository may name (`model_choice`)."""
+    else one the repository may name (`_model_choice`)."""
     root = Path(repo).resolve()
     if not root.is_dir():
         raise ConfigError("repository directory does not exist", where=str(repo))
@@ -252,20 +245,8 @@ def load_config(repo: str | Path = ".", path: str | Path | None = None, *, embed
 
 def parse_config(raw_text: str, *, root: Path, source: Path | None = None, embedding_model: str | None = None) -> Config:
     """Validate a repository's TOML text into a `Config`; errors name `file:line`. Its
-    `embedding_model` counts only when it names a packaged model (`model_choice.choose_model`)."""
-    label = _display(source, root)
-    if raw_text.count("[") + raw_text.count("{") > 1000 and _toml_too_deep(raw_text):
-        raise ConfigError(f"nested deeper than {_MAX_TOML_DEPTH} levels; refused", where=label)
-    try:
-        data = tomllib.loads(raw_text)
-    except RecursionError:
-        raise ConfigError("nested too deeply; refused", where=label) from None
-    except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _lineno_from_message(str(exc))
-        msg = str(exc).split(" (at line")[0]
-        raise ConfigError(f"invalid TOML: {msg}", where=f"{label}:{line}" if line else label) from None
-
-    locate = _Locator(raw_text, label)
+    `embedding_model` counts only when it names a packaged model (`_model_choice.choose_model`)."""
+    data, locate = read_toml(raw_text, _display(source, root))
     warnings: list[str] = []
     values: dict[str, Any] = {}
 
@@ -279,7 +260,7 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None, embed
     for table, schema in (("project", _PROJECT), ("monowiki", _MONOWIKI)):
         for key, value in data.get(table, {}).items() if isinstance(data.get(table), dict) else ():
             if key not in schema:
-                hint = _suggest(key, schema)
+                hint = suggest(key, schema)
                 warnings.append(f"{locate(table, key)}: [{table}] {key}: unknown key ignored{hint}")
                 continue
             attr, typ = schema[key]
@@ -289,7 +270,7 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None, embed
     for key, value in data.get("context", {}).items():
         if key not in _CONTEXT_TYPES:
             raise ConfigError(
-                f"[context] {key}: unknown key{_suggest(key, _CONTEXT_TYPES)}", where=locate("context", key)
+                f"[context] {key}: unknown key{suggest(key, _CONTEXT_TYPES)}", where=locate("context", key)
             )
         ctx_values[key] = _check(value, _CONTEXT_TYPES[key], "context", key, locate)
     model, refused = choose_model(ctx_values.get("embedding_model"), locate("context", "embedding_model"), embedding_model)
@@ -307,86 +288,16 @@ def parse_config(raw_text: str, *, root: Path, source: Path | None = None, embed
     )
 
 
-def _check(value: Any, typ: Any, table: str, key: str, locate: _Locator) -> Any:
+def _check(value: object, typ: object, table: str, key: str, locate: Locator) -> object:
     where = locate(table, key)
-    names = {bool: "true or false", int: "an integer", float: "a number", str: "a string", "str_list": "a list of strings"}
-    ok: bool
-    if typ is bool:
-        ok = isinstance(value, bool)
-    elif typ is int:
-        ok = isinstance(value, int) and not isinstance(value, bool)
-    elif typ is float:
-        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        value = float(value) if ok else value
-        if ok and not math.isfinite(value):
-            raise ConfigError(f"[{table}] {key}: must be a finite number, got {value!r}", where=where)
-    elif typ is str:
-        ok = isinstance(value, str)
-    else:
-        ok = isinstance(value, list) and all(isinstance(v, str) for v in value)
-        value = tuple(value) if ok else value
-    if not ok:
-        raise ConfigError(f"[{table}] {key}: expected {names[typ]}, got {value!r}", where=where)
-    if key == "record_dirs" and any(not v.strip("/") or any(c in v for c in "*?[]") for v in value):
+    value = checked(value, typ, f"[{table}] {key}", where, _RANGES.get(key, (None, None)))
+    if key == "record_dirs" and isinstance(value, tuple) and any(
+            not v.strip("/") or any(c in v for c in "*?[]") for v in value):
         raise ConfigError(f"[{table}] {key}: folder names only (no globs, none empty), got {list(value)!r}", where=where)
-    lo, hi = _RANGES.get(key, (None, None))
-    if (lo is not None and value < lo) or (hi is not None and value > hi):
-        bounds = f"at least {lo}" if hi is None else f"between {lo} and {hi}"
-        raise ConfigError(f"[{table}] {key}: must be {bounds}, got {value!r}", where=where)
     return value
 
 
-_MAX_TOML_DEPTH = 64
 _MAX_CONFIG_BYTES = 1024 * 1024
-
-
-def _toml_too_deep(text: str) -> bool:
-    """Arrays/inline tables nested deeper than `_MAX_TOML_DEPTH` (strings and comments skipped
-    roughly: a bracket inside a string can only make this stricter, never crash)."""
-    depth = 0
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]|\n', text):
-        c = m.group()
-        if c in ("[", "{"):
-            depth += 1
-            if depth > _MAX_TOML_DEPTH:
-                return True
-        elif c in ("]", "}"):
-            depth = max(0, depth - 1)
-    return False
-
-
-class _Locator:
-    """Finds the line of `[table]` / `key =` in the raw text: tomllib only locates syntax errors."""
-
-    def __init__(self, text: str, label: str) -> None:
-        self.lines = text.splitlines()
-        self.label = label
-
-    def __call__(self, table: str, key: str | None) -> str:
-        current = None
-        header = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$")
-        for i, line in enumerate(self.lines, 1):
-            m = header.match(line)
-            if m:
-                current = m.group(1).strip().strip('"')
-                if key is None and current == table:
-                    return f"{self.label}:{i}"
-                continue
-            if key is not None and current == table and re.match(rf"^\s*\"?{re.escape(key)}\"?\s*=", line):
-                return f"{self.label}:{i}"
-            if key is not None and current is None and re.match(rf"^\s*{re.escape(table)}\.{re.escape(key)}\s*=", line):
-                return f"{self.label}:{i}"
-        return self.label
-
-
-def _suggest(key: str, known: Mapping[str, Any]) -> str:
-    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _lineno_from_message(message: str) -> int | None:
-    m = re.search(r"at line (\d+)", message)
-    return int(m.group(1)) if m else None
 
 
 def _display(source: Path | None, root: Path) -> str:

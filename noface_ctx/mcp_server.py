@@ -23,12 +23,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from noface_ctx._mcp_answers import shape
+from noface_ctx._wording_mcp import issue_outside
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import InputError, NofaceError, UsageError
-from noface_ctx.mcp_answers import shape
 from noface_ctx.wording import need_code, need_code_range
-from noface_ctx.wording_mcp import issue_outside
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -94,7 +94,7 @@ class Workspace:
         """(key, issue): the same issue text and manifest, budget, file state (paths, stats, verdicts:
         the scan's fingerprint) and git HEAD give the same prompt, so it is built once per state.
         Key None (no reuse) when the state cannot be fingerprinted."""
-        from noface_ctx.stages import input_state
+        from noface_ctx._stages import input_state
 
         the_issue = ref if isinstance(ref, Issue) else self._named_issue(ref)
         state = input_state(the_issue, self.config)
@@ -123,8 +123,8 @@ class Workspace:
 
     def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
+        from noface_ctx._stages import search_code
         from noface_ctx.rank.code_forms import code_location
-        from noface_ctx.stages import search_code
 
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be a non-empty string")
@@ -187,7 +187,7 @@ class Workspace:
 
     def warm_up(self) -> float:
         """Scan, index and load the embedder once so the first tool call is already warm."""
-        from noface_ctx.stages import warm_up
+        from noface_ctx._stages import warm_up
 
         with self._lock:
             return warm_up(self.config, self.manifest)
@@ -232,8 +232,8 @@ class Workspace:
 
     def _named_issue(self, ref: str) -> Issue:
         """The issue an agent names: an id, or a file in the repository or in `--issues-dir`, past
-        the reader gate (`issue_sources`: the NEED_CODE gate, links leaving the folder refused)."""
-        from noface_ctx.issue_sources import in_folder, load_issue_ref, names_file
+        the reader gate (`_issue_sources`: the NEED_CODE gate, links leaving the folder refused)."""
+        from noface_ctx._issue_sources import in_folder, load_issue_ref, names_file
 
         try:
             return load_issue_ref(ref, self.config, in_folder(self.root, self.root), manifest=self.manifest)[0]
@@ -283,7 +283,7 @@ def create_server(workspace: Workspace) -> "MCPServer":
         except (OSError, ValueError) as exc:
             log.exception("tool failed")
             raise ToolError(f"{type(exc).__name__}: {exc}") from None
-        texts, structured = shape(tool, data, details=details)  # sized for the agent, see mcp_answers
+        texts, structured = shape(tool, data, details=details)  # sized for the agent, see _mcp_answers
         return CallToolResult(content=[TextContent(type="text", text=t) for t in texts], structured_content=structured)
 
     @server.tool(

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from noface_ctx._explain import Packed, assemble_prompt
+from noface_ctx._stages import code_index, shared_embedder
 from noface_ctx.budget import above_floor, select, weak_unlisted
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_warnings, load_config
@@ -26,7 +28,6 @@ from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.load import load_docs
 from noface_ctx.errors import UsageError
-from noface_ctx.explain import Packed, assemble_prompt
 from noface_ctx.files.gate import admitted, scan_repo
 from noface_ctx.freshness.assess import Freshness, assess_docs
 from noface_ctx.freshness.clashes import find_clashes
@@ -39,7 +40,6 @@ from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
 from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
-from noface_ctx.stages import code_index, shared_embedder
 from noface_ctx.tokens import count_tokens
 from noface_ctx.trust.effects import DocTrust, weigh_docs
 from noface_ctx.wording import (
@@ -258,7 +258,7 @@ def _pack(cfg: Config, issue: Issue, total: int, files: RepoFiles, docset: DocSe
         selection = replace(selection, omitted=(*doc_rank.quarantined, *selection.omitted))
     if fixed.issue_cut:
         run.warn([f"issue text truncated by {fixed.issue_cut} tokens to fit the budget"])
-    return replace(_verify(fixed, selection, total, no_docs, no_code, note), below_floor=below)
+    return replace(final_count(fixed, selection, total, no_docs, no_code, note), below_floor=below)
 
 
 def _allowed(cands: Sequence[Candidate], files: RepoFiles, issue: Issue, run: _Run, cfg: Config) -> list[Candidate]:
@@ -323,7 +323,7 @@ def _render(fixed: Fixed, sel: Selection, no_docs: str, no_code: str, note: str 
     return render_prompt(fixed, sel, clashes=clashes, no_docs=no_docs, no_code=no_code, code_note=note), clashes
 
 
-def _verify(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str, note: str = "") -> Packed:
+def final_count(fixed: Fixed, sel: Selection, total: int, no_docs: str, no_code: str, note: str = "") -> Packed:
     """Count the finished text; while over, move the lowest-scored chosen item to OMITTED (a class
     outline goes first, unlisted: its methods still name their class)."""
     dropped: list[Omitted] = []

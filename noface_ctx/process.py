@@ -175,7 +175,7 @@ def write_crash_log() -> str:
     text = traceback.format_exc()
     try:
         from noface_ctx import write_gate
-        from noface_ctx.cache_location import user_cache_base
+        from noface_ctx._cache_location import user_cache_base
 
         path = user_cache_base() / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
         fd = write_gate.open_file(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600, confine=True)

@@ -197,7 +197,7 @@ def _manifest_section(manifest: Manifest | None) -> str:
 
 
 def _commands_section(config: Config) -> str:
-    from noface_ctx.commands import project_commands
+    from noface_ctx._commands import project_commands
 
     cmds = project_commands(config)
 
@@ -212,7 +212,7 @@ def _commands_section(config: Config) -> str:
 
 
 def _workflow_section(config: Config, issue: Issue) -> str:
-    from noface_ctx.commands import project_commands
+    from noface_ctx._commands import project_commands
 
     test = project_commands(config).test or w.TESTS_FALLBACK
     return w.workflow_section(test, issue.id)

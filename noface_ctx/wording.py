@@ -1,5 +1,5 @@
 """Every sentence the prompt shows the agent, in one place (answers to NEED_* requests:
-`wording_answers.py`; the run loop and trust: `wording_run.py`).
+`_wording_answers.py`; the run loop and trust: `_wording_run.py`).
 
 Stages decide; this module words. Change the prompt's format here: the section titles and the
 fixed prose (`render.py` assembles them), the headers of doc and code blocks, the markers that

@@ -33,7 +33,7 @@ import threading
 from pathlib import Path
 from typing import BinaryIO
 
-from noface_ctx.cache_location import user_cache_base
+from noface_ctx._cache_location import user_cache_base
 
 __all__ = ["WriteRefused", "add_private", "add_repository", "append", "checked_file", "connect_sqlite",
            "create_new", "make_dirs", "open_file", "open_stream", "refuse_links_under", "temp_name", "write_atomic"]

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from noface_ctx.agent_process import run_agent
+from noface_ctx._agent_process import run_agent
 from noface_ctx.errors import UsageError
 
 

@@ -334,13 +334,13 @@ def test_the_fast_vocabulary_read_encodes_like_tiktoken_itself(tmp_path):
     from noface_ctx import tokens
 
     theirs = tiktoken.get_encoding(tokens.ENCODING)
-    ours = tokens._encoding()
+    ours = tokens._encoding()  # private: the offline encoder itself, compared with tiktoken's
     text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
     text += "\nnaïve café — 東京 🚀 <|endoftext|> \t\r\n  def f(x):\n\treturn x**2\n"
     assert ours.encode(text, disallowed_special=()) == theirs.encode(text, disallowed_special=())
     assert ours.n_vocab == theirs.n_vocab
     fake = tmp_path / "v.tiktoken"
     fake.write_bytes(b"YQ== 0\nYg== 1\n")
-    assert tokens._read_ranks(str(fake)) == {b"a": 0, b"b": 1}
+    assert tokens._read_ranks(str(fake)) == {b"a": 0, b"b": 1}  # private: the loader that replaces tiktoken's
     with pytest.raises(ValueError, match="hash mismatch"):
-        tokens._read_ranks(str(fake), expected_hash="0" * 64)
+        tokens._read_ranks(str(fake), expected_hash="0" * 64)  # private: as above

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import commit, git, write_tree
 
-from noface_ctx import cachefile
+from noface_ctx import cachefile, state
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Doc, Issue
@@ -30,7 +30,7 @@ DOCS = {
 
 def _forget_memory() -> None:
     """What a new process would see: nothing in memory, only what is on disk."""
-    cachefile._MEMO.clear()
+    state.clear_all()
 
 
 def _assess(root: Path, *, index: bool = True, slugs=None):
@@ -146,12 +146,10 @@ def test_doc_ranking_is_the_same_from_cached_terms(repo_factory):
     pool = rc.choose_docs(issue, docset, config, args[5], embedding=False)
     pool.save_terms()  # what the pipeline does once ranking is done
     cold = rd.score_docs(pool, {}, config, None, args[5])
-    rc._CORPORA.clear()
     _forget_memory()
     warm = rd.rank_docs(*args)  # terms and BM25 from doc-terms.cache
     assert warm.report == cold.report and [c.ref for c in warm.candidates] == [c.ref for c in cold.candidates]
-    stored, _ = rc._corpus(docset, config)  # BM25 and document frequencies read back, sets built on demand
-    rc._CORPORA.clear()
+    stored = rc.choose_docs(issue, docset, config, args[5], embedding=False).corpus  # read back, sets built on demand
     built = rc.DocCorpus(docset)  # from the docs themselves
     assert dict(stored.df) == dict(built.df) and stored.n == built.n
     assert all(stored.coverage(i, {"sessions": 1.0}, 1.0) == built.coverage(i, {"sessions": 1.0}, 1.0)

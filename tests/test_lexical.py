@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noface_ctx import cachefile
+from noface_ctx import cachefile, state
 from noface_ctx.lexical import BM25
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +36,7 @@ def test_scores_equal_bm25s_and_survive_a_cache_file(docs, query, tmp_path_facto
     assert np.array_equal(ours.scores(query), expected)  # the same float32 sums, repeated terms too
     path = tmp_path_factory.mktemp("bm25") / "bm25.cache"
     assert cachefile.save(path, 1, {"bm25": ours})
-    cachefile._MEMO.clear()
+    state.clear_all()  # as a new process: read back from the file
     back = cachefile.load(path, 1)["bm25"]
     assert np.array_equal(back.scores(query), expected)
 

@@ -102,7 +102,7 @@ def test_missing_agent_is_a_usage_error(repo_factory, capsys):
 
 
 def test_ready_beads_issues_are_taken_from_the_jsonl_without_bd(repo_factory):
-    from noface_ctx.orchestrate import ready_issues
+    from noface_ctx._orchestrate import ready_issues
 
     beads = [
         {"id": "lg-2", "title": "b", "status": "open", "priority": 2},

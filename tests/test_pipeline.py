@@ -387,7 +387,7 @@ def test_final_count_moves_the_lowest_scored_item_out_until_the_prompt_fits():
 
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Candidate, Chosen, Form, Selection
-    from noface_ctx.pipeline import _verify
+    from noface_ctx.pipeline import final_count
     from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
 
     def item(ref: str, score: float, n: int, required: bool = False) -> Chosen:
@@ -400,7 +400,7 @@ def test_final_count_moves_the_lowest_scored_item_out_until_the_prompt_fits():
     chosen = (item("keep_required", 0.1, 60, required=True), item("best", 0.9, 60), item("worst", 0.2, 60))
     sel = Selection(docs=(), code=chosen, omitted=(), budget=0, docs_budget=0, code_budget=0)
     budget = count_tokens(render_prompt(fixed, sel)) - 5  # a few tokens over, as a join might cost
-    packed = _verify(fixed, sel, budget, NO_DOCS, NO_CODE)
+    packed = final_count(fixed, sel, budget, NO_DOCS, NO_CODE)
     assert count_tokens(packed.text) <= budget
     assert [c.candidate.ref for c in packed.selection.code] == ["keep_required", "best"]
     assert [o.ref for o in packed.dropped] == ["worst"]

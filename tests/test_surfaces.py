@@ -20,9 +20,9 @@ from typing import ClassVar
 
 import pytest
 
+from noface_ctx._wording_answers import NOT_SERVED
 from noface_ctx.cli import main
 from noface_ctx.errors import NofaceError
-from noface_ctx.wording_answers import NOT_SERVED
 
 ROOT = Path(__file__).resolve().parents[1]
 SURFACES = ("cli", "api", "signals", "mcp")

@@ -184,7 +184,7 @@ def test_the_ledger_is_bounded_oldest_rows_first(repo_factory, monkeypatch):
 
     repo = repo_factory(FILES)
     monkeypatch.setattr(ledger_module, "MAX_SERVED_ROWS", 40)
-    monkeypatch.setattr(ledger_module, "_PRUNE_EVERY", 10)
+    monkeypatch.setattr(ledger_module, "_PRUNE_EVERY", 10)  # private: prune often, on a small ledger
     ledger = Ledger.of(load_config(repo))
     for turn in range(1, 11):
         ledger.record_served("old" if turn <= 5 else "new", turn, "run",

@@ -96,7 +96,7 @@ def resolve_vault(config: Config) -> Vault:
         return Vault(base / "vault" if (base / "vault").is_dir() else base)
     import yaml
 
-    from noface_ctx.bounded import YamlLimitError, load_yaml
+    from noface_ctx._bounded import YamlLimitError, load_yaml
 
     warnings: list[str] = []
     try:

@@ -120,7 +120,7 @@ def split_frontmatter(text: str, path: str = "") -> Frontmatter:
     body = "".join(lines[end + 1 :])
     import yaml
 
-    from noface_ctx.bounded import YamlLimitError, load_yaml
+    from noface_ctx._bounded import YamlLimitError, load_yaml
 
     try:
         data = load_yaml("".join(lines[1:end]))  # no aliases, bounded depth and size (hostile input)

@@ -21,7 +21,7 @@ import json
 from pathlib import Path
 from typing import Any, get_args
 
-from noface_ctx.bounded import MAX_JSON_BYTES, read_head
+from noface_ctx._bounded import MAX_JSON_BYTES, read_head
 from noface_ctx.cachefile import is_tracked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest
@@ -83,7 +83,7 @@ def load_last_scan(config: Config, rules: Rules, key: str) -> LastScan | None:
         return None
     if is_tracked(path):
         return None
-    try:  # flat columns: no depth walk (`bounded`) is needed, `_decode` accepts nothing nested
+    try:  # flat columns: no depth walk (`_bounded`) is needed, `_decode` accepts nothing nested
         data, cut = read_head(path, MAX_JSON_BYTES)
         return None if cut else _decode(json.loads(data), rules, key)
     except (OSError, ValueError, TypeError, KeyError, IndexError, RecursionError):

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from noface_ctx.bounded import read_json as read_bounded_json
+from noface_ctx._bounded import read_json as read_bounded_json
 from noface_ctx.datatypes import Manifest, ManifestEntry, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue._text import comment_text, find_file, read_json, unescape

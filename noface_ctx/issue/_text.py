@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from noface_ctx.bounded import MAX_JSON_BYTES, loads_json, read_head
+from noface_ctx._bounded import MAX_JSON_BYTES, loads_json, read_head
 from noface_ctx.errors import InputError
 
 __all__ = ["as_text", "comment_text", "find_file", "ordered_comments", "read_json", "read_text", "unescape"]

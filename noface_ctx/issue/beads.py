@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from noface_ctx.bounded import loads_json
+from noface_ctx._bounded import loads_json
 from noface_ctx.datatypes import Issue
 from noface_ctx.errors import InputError
 from noface_ctx.issue._text import as_text, comment_text, ordered_comments, read_text, unescape

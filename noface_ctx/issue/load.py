@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
-from noface_ctx.bounded import check_depth
+from noface_ctx._bounded import check_depth
 from noface_ctx.datatypes import Issue, IssueRef, Manifest, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue._manifest import (
@@ -53,7 +53,7 @@ def load_issue_with_warnings(
 
     `ref` is an `Issue`, a beads dict, `"-"` (stdin: JSON or Markdown), a `.json` file (object,
     or array whose first element is the issue), a `.md`/`.txt` file, or a beads issue id. With
-    `as_id` a string is a beads id only, never a file (`issue_sources`: ids a tracker listed).
+    `as_id` a string is a beads id only, never a file (`_issue_sources`: ids a tracker listed).
     """
     root = Path(repo)
     warnings: list[str] = []

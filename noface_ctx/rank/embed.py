@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from noface_ctx.model_choice import DEFAULT_MODEL, ONNX_MODELS, ST_DEFAULT, ST_PACKAGED
+from noface_ctx._model_choice import DEFAULT_MODEL, ONNX_MODELS, ST_DEFAULT, ST_PACKAGED
 from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ class EmbedderLoadError(RuntimeError):
 
 class SentenceTransformerEmbedder:
     """Any sentence-transformers model: the bundled offline MiniLM by default, or a name/local
-    path the user chose (`model_choice`). Loaded with trust_remote_code=False, offline."""
+    path the user chose (`_model_choice`). Loaded with trust_remote_code=False, offline."""
 
     def __init__(self, model: str = ST_DEFAULT, *, max_seq_length: int = 256, batch_size: int = 64) -> None:
         self.model_ref = model

@@ -16,12 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx import write_gate
-from noface_ctx.config import Config
-from noface_ctx.datatypes import CodeChunk, Doc, Section
-from noface_ctx.signals.values import AnswerItem, Outcome, Request
-from noface_ctx.tokens import count_tokens, truncate_to_tokens
-from noface_ctx.wording import need_code_range, need_doc
-from noface_ctx.wording_answers import (
+from noface_ctx._wording_answers import (
     CAPPED,
     NOT_SERVED,
     WHOLE_FILE,
@@ -42,6 +37,11 @@ from noface_ctx.wording_answers import (
     sections_left,
     too_big_for_answer,
 )
+from noface_ctx.config import Config
+from noface_ctx.datatypes import CodeChunk, Doc, Section
+from noface_ctx.signals.values import AnswerItem, Outcome, Request
+from noface_ctx.tokens import count_tokens, truncate_to_tokens
+from noface_ctx.wording import need_code_range, need_doc
 
 _SEP = "\n\n"
 

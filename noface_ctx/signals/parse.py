@@ -237,7 +237,7 @@ def _load(line: Any) -> dict[str, Any] | None:
     line = line.strip()
     if not line.startswith("{"):
         return None
-    from noface_ctx.bounded import loads_json
+    from noface_ctx._bounded import loads_json
     from noface_ctx.errors import InputError
 
     try:

@@ -27,8 +27,8 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from noface_ctx._wording_run import decay_reason, halved_reason, quarantine_reason, trust_command
 from noface_ctx.trust.ledger import Ledger, OutcomeRow, blob_sha, repo_time
-from noface_ctx.wording_run import decay_reason, halved_reason, quarantine_reason, trust_command
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config

@@ -15,7 +15,6 @@ from conftest import commit, git, write_tree
 from noface_ctx.config import cache_dir, load_config
 from noface_ctx.datatypes import Manifest, ManifestEntry
 from noface_ctx.files import gate as files_mod
-from noface_ctx.files.content import ScanCache
 from noface_ctx.files.gate import check_path, file_kind, find_secret, is_secret_path, scan_repo
 
 # Credentials are assembled at run time so this file never looks like it holds one (not from
@@ -188,13 +187,13 @@ def test_warm_scan_reads_only_changed_files(repo_factory, monkeypatch):
     repo = repo_factory({"a.py": "x = 1\n", "b.py": "y = 2\n", "c.md": "# c\n"})
     config = load_config(repo)
     reads: list[str] = []
-    real = files_mod._read_bytes
+    real = files_mod._read_bytes  # private: a spy on the gate's reads (no public count of them)
 
     def spy(full):
         reads.append(Path(full).name)
         return real(full)
 
-    monkeypatch.setattr(files_mod, "_read_bytes", spy)
+    monkeypatch.setattr(files_mod, "_read_bytes", spy)  # private: as above
     first = scan_repo(config)
     assert sorted(reads) == ["a.py", "b.py", "c.md"]
     assert (cache_dir(config) / "scan.json").is_file()
@@ -214,7 +213,7 @@ def test_corrupt_cache_is_ignored(repo_factory):
     repo = repo_factory({"a.py": "x = 1\n"})
     config = load_config(repo)
     (cache_dir(config) / "scan.json").write_text("{broken")
-    ScanCache._loaded.clear()
+    _new_process()
     files, _ = by_path(scan_repo(config))
     assert set(files) == {"a.py"}
     assert json.loads((cache_dir(config) / "scan.json").read_text())["entries"]["a.py"]
@@ -323,18 +322,17 @@ def _new_process() -> None:
     from noface_ctx import state
 
     state.clear_all()
-    ScanCache._loaded.clear()
 
 
 def _spy_classify(monkeypatch) -> list[str]:
     seen: list[str] = []
-    real = files_mod._classify
+    real = files_mod._classify  # private: a spy on the paths the gate classifies
 
     def spy(prefix, path, *args, **kwargs):
         seen.append(path)
         return real(prefix, path, *args, **kwargs)
 
-    monkeypatch.setattr(files_mod, "_classify", spy)
+    monkeypatch.setattr(files_mod, "_classify", spy)  # private: as above
     return seen
 
 

@@ -282,7 +282,7 @@ def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored
 
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Candidate, Chosen, Form, Issue, Selection
-    from noface_ctx.pipeline import _verify
+    from noface_ctx.pipeline import final_count
     from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
 
     def item(ref: str, score: float, n: int, label: str = "full", lines=(10, 20)) -> Chosen:
@@ -296,7 +296,7 @@ def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored
     chosen = (outline, item("Store.get", 0.9, 40, lines=(10, 20)), item("load", 0.5, 40, lines=(95, 99)))
     sel = Selection(docs=(), code=chosen, omitted=(), budget=0, docs_budget=0, code_budget=0)
     full = count_tokens(render_prompt(fixed, sel))
-    packed = _verify(fixed, sel, full - 3, NO_DOCS, NO_CODE)  # a few tokens over: the outline goes, unlisted
+    packed = final_count(fixed, sel, full - 3, NO_DOCS, NO_CODE)  # a few tokens over: the outline goes, unlisted
     assert [c.candidate.ref for c in packed.selection.code] == ["Store.get", "load"]
     assert packed.dropped == () and packed.selection.omitted == ()
     assert [o.ref for o in packed.selection.skipped] == ["Store"]
@@ -304,7 +304,7 @@ def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored
     reordered = Selection(docs=(), code=(outline, item("Store.get", 0.2, 40), item("load", 0.5, 40, lines=(95, 99))),
                           omitted=(), budget=0, docs_budget=0, code_budget=0)
     budget = full - count_tokens(outline.form.text) - 60  # the outline and a method must go
-    packed = _verify(fixed, reordered, budget, NO_DOCS, NO_CODE)
+    packed = final_count(fixed, reordered, budget, NO_DOCS, NO_CODE)
     assert count_tokens(packed.text) <= budget
     assert [c.candidate.ref for c in packed.selection.code] == ["load"]
     assert [o.ref for o in packed.dropped] == ["Store.get"]  # listed under OMITTED CONTEXT

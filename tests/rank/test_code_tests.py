@@ -217,14 +217,18 @@ def test_weak_matches_become_one_line_pointers_and_the_rest_is_counted(tmp_path)
 
 
 def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
-    from noface_ctx.render import _omitted_section
+    from noface_ctx.config import Config
+    from noface_ctx.datatypes import Issue
+    from noface_ctx.render import fixed_sections, render_prompt
+
+    fixed = fixed_sections(Config(root=tmp_path), Issue(id="v-1", title="t"), budget=2000)
 
     strong = _cand("apply_refund", 3.0, 100, lines=(1, 5))
     weak = _cand("order_note", -0.5, 400, lines=(10, 40))  # below the listing bar, and too big for the room
     sel = select([], [strong, weak], available=180, docs_share=0.0, max_docs=0, list_code_above=0.0)
     assert [c.candidate.ref for c in sel.code] == ["apply_refund"] and not sel.omitted
     assert sel.unlisted == 1  # a weak match was left out: counted, not hidden
-    section = _omitted_section(sel.omitted, sel.unlisted)
+    section = render_prompt(fixed, sel)
     assert NOTHING_OMITTED not in section and "1 more item left out and not listed here" in section
     sel = select([], [strong], available=180, docs_share=0.0, max_docs=0, list_code_above=0.0)
-    assert NOTHING_OMITTED in _omitted_section(sel.omitted, sel.unlisted)  # and when nothing was, it says so
+    assert NOTHING_OMITTED in render_prompt(fixed, sel)  # and when nothing was, it says so

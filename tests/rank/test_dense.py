@@ -139,11 +139,11 @@ def test_real_model_finds_a_paraphrase_bm25_does_not_pool(repo_factory):
 def test_definitions_only_the_dense_stage_found_never_reshuffle_bm25s_candidates():
     lexical = np.array([True, True, True, False])
     bm25 = np.log1p(np.array([5.0, 1.0, 3.0, 0.0]))
-    z = rank_code_module._z(bm25, lexical, floor=True)
+    z = rank_code_module._z(bm25, lexical, floor=True)  # private: the fusion's z-score on a made-up pool
     assert np.allclose(z[:3], rank_code_module.zscore(bm25[:3]))  # as if the dense stage had added nothing
     assert z[3] == z[:3].min()  # missing from BM25's list: its lowest, not an outlier far below
     cosine = np.array([0.2, 0.4, 0.3, 0.9])
-    zc = rank_code_module._z(cosine, lexical)
+    zc = rank_code_module._z(cosine, lexical)  # private: as above
     assert np.allclose(zc[:3], rank_code_module.zscore(cosine[:3])) and zc[3] > zc[:3].max()
 
 

@@ -98,14 +98,14 @@ def test_a_preloaded_model_gives_the_same_vectors_and_loads_once(onnx, monkeypat
     texts = ["Rotate the request log before it grows", "def rotate(path): ..."]
     fresh = OnnxEmbedder()
     loads: list[str] = []
-    real = OnnxEmbedder._load_locked
+    real = OnnxEmbedder._load_locked  # private: counts the model loads of concurrent callers
 
     def counted(self):
         if self._session is None:
             loads.append(threading.current_thread().name)
         return real(self)
 
-    monkeypatch.setattr(OnnxEmbedder, "_load_locked", counted)
+    monkeypatch.setattr(OnnxEmbedder, "_load_locked", counted)  # private: as above
     fresh.preload()
     fresh.preload()  # a second call starts nothing
     got = fresh.embed(texts)

@@ -20,8 +20,8 @@ from conftest import run_cli as run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noface_ctx import cachefile
-from noface_ctx.cache_location import repo_key, user_cache_base
+from noface_ctx import cachefile, state
+from noface_ctx._cache_location import repo_key, user_cache_base
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Doc, Section
 
@@ -139,7 +139,7 @@ def test_a_cache_file_git_tracks_is_never_read(repo_factory):
     from noface_ctx.docs.cache import ParseCache
 
     data = cachefile.encode(ParseCache.VERSION, {"docs/cart.md": (digest, poisoned, "")})
-    cachefile._MEMO.clear()
+    state.clear_all()
     (repo / "ctx").mkdir()
     (repo / "ctx/docs.cache").write_bytes(data)
     commit(repo, "commit a cache")
@@ -235,7 +235,7 @@ def test_crash_log_goes_to_a_private_file_in_the_user_cache(repo_factory, monkey
     def broken(args, stdin):
         raise RuntimeError("deliberate bug")
 
-    monkeypatch.setitem(cli._COMMANDS, "index", broken)
+    monkeypatch.setitem(cli._COMMANDS, "index", broken)  # private: a bug planted in one command
     code, _, err = run(repo, "index")
     assert code == 3
     m = re.search(r"\(traceback: (.+)\)$", err.strip())

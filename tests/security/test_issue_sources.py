@@ -1,5 +1,5 @@
 """Issue 24, High 2 and the Medium on MCP `build_prompt`: an issue id names an issue, never a
-file (`noface_ctx.issue_sources`). Ids a tracker lists (`.beads/issues.jsonl`) such as
+file (`noface_ctx._issue_sources`). Ids a tracker lists (`.beads/issues.jsonl`) such as
 `/abs/private/notes.md`, `../private/notes.md` or `secrets.txt` are never opened; a file in
 `--issues-dir` or named to the MCP server passes the NEED_CODE gate first. Each test fails on
 0bb2697; the property test at the end draws random ids and link layouts."""

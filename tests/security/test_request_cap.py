@@ -4,8 +4,8 @@ so, and tokens are counted once per piece, not once per round."""
 
 from __future__ import annotations
 
-import noface_ctx.signals._answer as answer_mod
-import noface_ctx.signals._resolve as resolve_mod
+import noface_ctx.signals._answer as answer_mod  # private: spies count the lookups and the tokenising
+import noface_ctx.signals._resolve as resolve_mod  # private: as above
 import noface_ctx.signals.respond as respond
 from noface_ctx.signals.parse import parse_signals_detailed
 from noface_ctx.signals.respond import resolve_requests

@@ -67,7 +67,7 @@ def test_bd_ready_output_nested_too_deep_is_exit_2(tmp_path, monkeypatch):
 
 
 def test_agent_output_is_capped_and_the_last_line_still_counts(tmp_path):
-    """40 MB of output, over the 16 MB kept (`agent_process.MAX_STDOUT_BYTES`): the rest is
+    """40 MB of output, over the 16 MB kept (`_agent_process.MAX_STDOUT_BYTES`): the rest is
     dropped and counted, and the ISSUE_COMPLETE at the very end is still seen."""
     repo = make_repo(tmp_path / "repo", FILES)
     filler = 40 * 1024 * 1024

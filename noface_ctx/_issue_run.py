@@ -27,14 +27,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from noface_ctx._wording_run import CONTINUE_NOTE, REMINDER_NOTE, turn_limit, verify_failed
 from noface_ctx.errors import UsageError
-from noface_ctx.wording_run import CONTINUE_NOTE, REMINDER_NOTE, turn_limit, verify_failed
 
 if TYPE_CHECKING:
-    from noface_ctx.agent_process import AgentResult
+    from noface_ctx._agent_process import AgentResult
+    from noface_ctx._issue_sources import IssueFiles
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Prompt
-    from noface_ctx.issue_sources import IssueFiles
     from noface_ctx.rank.embed import Embedder
     from noface_ctx.signals.values import Answer, ParseResult
 
@@ -69,10 +69,10 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
     """Drive one issue to its outcome; log one record per turn. `files` (`issue_sources.IssueFiles`,
     default: typed by the user) says whether `ref` may name a file."""
     from noface_ctx import write_gate
-    from noface_ctx.issue_sources import TYPED, load_issue_ref
-    from noface_ctx.run_plan import plan_file, read_plan_file
+    from noface_ctx._issue_sources import TYPED, load_issue_ref
+    from noface_ctx._run_plan import plan_file, read_plan_file
+    from noface_ctx._turn_window import Window
     from noface_ctx.trust.ledger import Ledger
-    from noface_ctx.turn_window import Window
 
     root = Path(config.root)
     issue, issue_warnings = load_issue_ref(ref, config, files or TYPED)
@@ -176,7 +176,7 @@ class _State:
 
     def update_plan(self, assistant: str, turn: int) -> None:
         """The plan the agent wrote this turn (a `PLAN:` block, else a changed plan file), stored."""
-        from noface_ctx.run_plan import plan_from_output, read_plan_file
+        from noface_ctx._run_plan import plan_from_output, read_plan_file
 
         in_file = read_plan_file(self.plan_path)
         changed = in_file if in_file != self.file_text else None  # an old file never overrides a newer plan
@@ -202,7 +202,7 @@ def _build(issue: Any, config: Config, budget: int, embed: Any) -> Prompt | str:
 def _compose(window: Any, prompt: Prompt, note: str, state: _State, issue: Any, config: Config, embed: Any,
              total: int) -> tuple[Any, Prompt]:
     """The turn's input; when the plan has outgrown its reserve, the prompt rebuilt smaller (twice at most)."""
-    from noface_ctx.run_plan import plan_section
+    from noface_ctx._run_plan import plan_section
 
     section = plan_section(state.plan_path, state.plan)
     composed = window.compose(prompt.text, note, section)
@@ -221,8 +221,8 @@ def _compose(window: Any, prompt: Prompt, note: str, state: _State, issue: Any, 
 
 
 def _record(issue: str, turn: int, composed: Any, state: _State, served: Mapping[str, list[str]]) -> dict[str, Any]:
+    from noface_ctx._wording_run import plan_recital
     from noface_ctx.tokens import count_tokens
-    from noface_ctx.wording_run import plan_recital
 
     return {
         "time": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -323,7 +323,7 @@ def _parse(stdout: str) -> ParseResult:
 
 
 def _run_agent(agent: Sequence[str], text: str, *, cwd: Path, timeout: float, env: dict[str, str]) -> AgentResult:
-    from noface_ctx.agent_process import run_agent
+    from noface_ctx._agent_process import run_agent
 
     return run_agent(agent, text, cwd=cwd, timeout=timeout, env=env)
 

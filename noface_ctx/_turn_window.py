@@ -8,17 +8,17 @@ under a heading that says how much was left out. Eviction is for good: a later t
 an evicted item back unasked. When the input is over budget with every answer evicted, the turn
 is not sent (the caller shrinks the prompt or ends the issue `over_budget`).
 
-Pure: no I/O, no agent; `orchestrate.py` drives it.
+Pure: no I/O, no agent; `_orchestrate.py` drives it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from noface_ctx._wording_answers import ANSWER_HEADER, NOT_SERVED
+from noface_ctx._wording_run import EVICTED_TITLE, evicted_line, evicted_summary, over_budget_reason
 from noface_ctx.signals.values import Answer
 from noface_ctx.tokens import count_tokens
-from noface_ctx.wording_answers import ANSWER_HEADER, NOT_SERVED
-from noface_ctx.wording_run import EVICTED_TITLE, evicted_line, evicted_summary, over_budget_reason
 
 __all__ = ["Held", "TurnInput", "Window"]
 

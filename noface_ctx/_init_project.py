@@ -2,7 +2,7 @@
 
 It looks, and writes down what it found and where: the docs (a Sphinx `conf.py`, `mkdocs.yml`
 and its `docs_dir`, a `docs/` or `doc/` folder, a monowiki vault), the build and test commands
-(`commands.detect_commands`, each with its source), the default budget, and the exclusions worth
+(`_commands.detect_commands`, each with its source), the default budget, and the exclusions worth
 adding (a docs build folder). Nothing is executed and no file but `.noface.toml` is written. The
 same repository gives the same file, so running it again changes nothing; an existing file that
 differs is kept unless `--force`.
@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noface_ctx.commands import detect_commands
+from noface_ctx._commands import detect_commands
 from noface_ctx.config import CONFIG_NAME, ContextConfig
 from noface_ctx.errors import UsageError
 from noface_ctx.filebytes import read_head

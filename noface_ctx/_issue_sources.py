@@ -133,7 +133,7 @@ def _repository_gate(config: Config, root: Path, paths: list[Path], manifest: Ma
 
 def _outside_gate(paths: list[Path]) -> str:
     """A folder outside the repository: no secret by name (link or target) or by content."""
-    from noface_ctx.bounded import read_head
+    from noface_ctx._bounded import read_head
     from noface_ctx.files.content import content_verdict
     from noface_ctx.files.secrets import secret_path_kind
 

@@ -3,7 +3,7 @@
 For each ready issue (beads `bd ready --json`, `.beads/issues.jsonl` open issues without `bd`,
 a folder of `.md` issues, or ids/paths given on the command line):
 
-`noface_ctx.issue_run.run_issue` drives it: the prompt, then turns of the agent command (prompt on
+`noface_ctx._issue_run.run_issue` drives it: the prompt, then turns of the agent command (prompt on
 stdin; `NOFACE_ISSUE`, `NOFACE_TURN`, `NOFACE_PLAN_FILE` in its environment), `NEED_*` answers
 within the turn contract (`turn_window`: no turn over budget, evictions announced, the plan last),
 until `ISSUE_COMPLETE` (checked by `--verify CMD` when given), `BLOCKED:`, the agent's failure,
@@ -55,7 +55,7 @@ def run_from_args(args: argparse.Namespace, config: Config) -> int:
     agent = shlex.split(args.agent)
     if not agent:
         raise UsageError("--agent is empty")
-    from noface_ctx.issue_sources import IDS_ONLY, TYPED, in_folder
+    from noface_ctx._issue_sources import IDS_ONLY, TYPED, in_folder
     from noface_ctx.user_paths import user_dir
 
     root = Path(config.root)
@@ -70,7 +70,7 @@ def run_from_args(args: argparse.Namespace, config: Config) -> int:
     verify = shlex.split(args.verify) if args.verify is not None else None
     if verify is not None and not verify:
         raise UsageError("--verify is empty")
-    from noface_ctx.issue_run import run_issue
+    from noface_ctx._issue_run import run_issue
 
     log_path = _checked_log(Path(args.log) if args.log else root / DEFAULT_LOG, root, confine=not args.log)
     results = []
@@ -107,7 +107,7 @@ def ready_issues(root: Path, issues_dir: str | None = None) -> list[str]:
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise InputError(f"bd ready --json failed: {exc}") from None
         if out.returncode == 0:
-            from noface_ctx.bounded import loads_json
+            from noface_ctx._bounded import loads_json
 
             data = loads_json(out.stdout or "[]", "bd ready --json")  # bounded: size and depth
             items = data if isinstance(data, list) else []

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from noface_ctx.wording_run import plan_instructions, plan_recital
+from noface_ctx._wording_run import plan_instructions, plan_recital
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
