@@ -11,6 +11,7 @@ over every config file: no command here runs a program the repository chose.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Iterable, Iterator
@@ -161,30 +162,44 @@ def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
 
 def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = (),
                paths: Iterable[str] | None = None) -> dict[str, set[str]]:
-    """`word -> {paths}` where each whole word occurs in any of `revs` (one `git grep` call).
+    """`word -> {paths}` where each whole word occurs in any of `revs`.
 
     `exclude` holds pathspec patterns to skip, e.g. "*.md"; `paths`, when given, limits the
-    search to those files (taken literally).
+    search to those files (taken literally). Identifiers are searched as one alternation
+    (`-E`): git tries each `-e` pattern on every line, so 70 fixed strings over 5 MB took 30 s
+    where one alternation takes 0.2 s; other words (with dots, dashes) as fixed strings. At most
+    two `git grep` calls.
     """
     words = sorted(set(words))
     revs = [r for r in revs if r]
     if not words or not revs:
         return {}
-    args = ["grep", "-z", "-o", "-w", "-F", "-I"]
-    for w in words:
-        args += ["-e", w]
     scope = ["."] if paths is None else [f":(literal){p}" for p in paths]
     if not scope:
         return {}
-    args += [*revs, "--", *scope, *(f":(exclude){p}" for p in exclude)]
-    out = run(root, *args, check=False)
+    tail = [*revs, "--", *scope, *(f":(exclude){p}" for p in exclude)]
+    plain = [w for w in words if _IDENTIFIER.fullmatch(w)]
+    other = [w for w in words if not _IDENTIFIER.fullmatch(w)]
     hits: dict[str, set[str]] = {}
+    if plain:
+        _grep_hits(run(root, "grep", "-z", "-o", "-w", "-I", "-E", "-e", "(" + "|".join(plain) + ")", *tail,
+                       check=False), hits)
+    if other:
+        _grep_hits(run(root, "grep", "-z", "-o", "-w", "-F", "-I", *(a for w in other for a in ("-e", w)), *tail,
+                       check=False), hits)
+    return hits
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")  # git's word characters: nothing an ERE reads as an operator
+
+
+def _grep_hits(out: str, hits: dict[str, set[str]]) -> None:
+    """Add `git grep -z -o` output lines (`rev:path`, NUL, `word`) to `hits` (word -> paths)."""
     for line in out.splitlines():
         where, _, word = line.partition("\0")
         _rev, _, path = where.partition(":")
         if word:
             hits.setdefault(word, set()).add(path)
-    return hits
 
 
 def head(root: str | Path) -> tuple[str | None, bool]:

@@ -27,6 +27,7 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.definitions import replacements
+from noface_ctx.freshness.grep_plan import plan
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
@@ -65,16 +66,25 @@ class Presence:
         edited = code_files(dirty)
         mark = "+" + hashlib.sha1("\0".join(edited).encode()).hexdigest()[:12] if edited else ""  # the answers' key
         self._pool = ThreadPoolExecutor(max_workers=2)  # each `git grep` is a process: two at a time
-        self._first = _Search(root, index, {
-            sha + mark: (sha, names, sorted(set(scope) | set(edited)) if (scope := scopes.get(sha)) is not None else None)
-            for sha, names in wanted.items()}, self._pool)
+        # the files touched since (kept for this HEAD whatever is edited), and apart, under `mark`,
+        # the edited files not among them: a pre-commit run searches only those again
+        searches: dict[str, tuple[str, set[str], list[str] | None]] = {}
+        for sha, names in wanted.items():
+            scope = scopes.get(sha)
+            searches[sha] = (sha, names, scope)
+            if mark and scope is not None and (extra := sorted(set(edited) - set(scope))):
+                searches[sha + mark] = (sha, names, extra)
+        self._first = _Search(root, index, searches, self._pool)
         self._mark = mark
 
     def result(self) -> list[Held]:
         """For each ask: the names found, with the commit and files."""
         try:
-            first = self._first.result()
-            found = {key.removesuffix(self._mark) if self._mark else key: value for key, value in first.items()}
+            found: dict[str, dict[str, set[str]]] = {}
+            for key, value in self._first.result().items():
+                into = found.setdefault(key.removesuffix(self._mark) if self._mark else key, {})
+                for name, files in value.items():
+                    into.setdefault(name, set()).update(files)
             out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)}
                                for at, names, _, _ in self.asks]
             narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
@@ -154,25 +164,30 @@ def code_files(paths: Iterable[str]) -> list[str]:
 
 class _Search:
     """`git grep`s for asks `key -> (commit to grep, names, files or None for all)`, started at
-    once; answers kept under `key` are not searched again."""
+    once, each file version searched once (`grep_plan`); answers kept under `key` are not
+    searched again."""
 
     def __init__(self, root: str | Path, index: HistoryIndex,
                  asks: dict[str, tuple[str, set[str], list[str] | None]], pool: ThreadPoolExecutor) -> None:
         self.index = index
         self.found: dict[str, dict[str, set[str]]] = {}
-        self.jobs = []
+        todo_asks: dict[str, tuple[str, set[str], list[str] | None]] = {}
         for key, (sha, names, scope) in asks.items():
             self.found[key], todo = index.greps(key, names)
             if todo and scope != []:
-                self.jobs.append((key, todo, pool.submit(git.grep_words, root, [sha], todo, exclude=EXCLUDES,
-                                                         paths=scope)))
+                todo_asks[key] = (sha, todo, scope)
             elif todo:
                 index.remember_greps(key, todo, {})
+        self.plan = plan(index, todo_asks)
+        self.todo = {key: names for key, (_sha, names, _scope) in todo_asks.items()}
+        self.jobs = [pool.submit(git.grep_words, root, [g.sha], g.words, exclude=EXCLUDES,
+                                 paths=list(g.files) if g.files is not None else None) for g in self.plan.greps]
 
     def result(self) -> dict[str, dict[str, set[str]]]:
         """key -> name -> files."""
-        for key, names, job in self.jobs:
-            hits = job.result()
+        answers = self.plan.answers([job.result() for job in self.jobs])
+        for key, names in self.todo.items():
+            hits = answers.get(key, {})
             self.found[key].update(hits)
             self.index.remember_greps(key, names, hits)
         return self.found
