@@ -42,9 +42,8 @@ def _median(fn: Any, runs: int) -> float:
 
 
 def measure(repo: Path, runs: int) -> dict:
-    from noface_ctx import cachefile
+    from noface_ctx import build_prompt, cachefile
     from noface_ctx.config import load_config
-    from noface_ctx.pipeline import build_prompt
 
     tmp = Path(tempfile.mkdtemp(prefix="noface-cache-speed-"))
     os.environ["NOFACE_CTX_CACHE_DIR"] = str(tmp)

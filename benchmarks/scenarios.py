@@ -206,7 +206,7 @@ class Bench:
                          embed=None if self.embed else False, verify=[sys.executable, str(AGENT), "--verify"])
 
     def preview(self, ref: str) -> Any:
-        from noface_ctx.pipeline import build_prompt
+        from noface_ctx import build_prompt
 
         return build_prompt(ref, repo=self.repo, config=self.config(), embed=None if self.embed else False)
 
@@ -276,10 +276,10 @@ def unrelated_failures(bench: Bench, seed: int, shared: bool = False) -> dict[st
 
 
 def long_run(bench: Bench) -> dict[str, Any]:
+    from noface_ctx import build_prompt
     from noface_ctx._wording_run import CONTINUE_NOTE, PLAN_TITLE  # private: the words the run loop shows
     from noface_ctx.code.index import CodeIndex
     from noface_ctx.files.gate import scan_repo
-    from noface_ctx.pipeline import build_prompt
     from noface_ctx.signals.parse import parse_signals_detailed
     from noface_ctx.signals.respond import resolve_requests
     from noface_ctx.tokens import count_tokens

@@ -26,11 +26,11 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--repo-dir", required=True)
     args = p.parse_args()
+    from noface_ctx._stages import shared_embedder  # private: the model and vector store every prompt uses
     from noface_ctx.code.index import CodeIndex
     from noface_ctx.config import load_config
     from noface_ctx.docs.load import load_docs
     from noface_ctx.files.gate import scan_repo
-    from noface_ctx.pipeline import shared_embedder
     from noface_ctx.rank.vector_store import content_key
     from noface_ctx.rank.vectors import index_texts
 

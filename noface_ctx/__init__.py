@@ -19,7 +19,7 @@ __version__ = "0.2.0"  # the one source: pyproject reads it, packaging/build_met
 # exported too (`IssueRef` -> `build_prompt` -> `Prompt`, `check_docs` -> `CheckReport`, ...).
 _EXPORTS: dict[str, str] = {
     # the four entry points and the loaders
-    "build_prompt": "noface_ctx.pipeline",
+    "build_prompt": "noface_ctx._pipeline",
     "check_docs": "noface_ctx.freshness.check",
     "parse_signals": "noface_ctx.signals.parse",
     "resolve_requests": "noface_ctx.signals.respond",
@@ -55,6 +55,7 @@ _EXPORTS: dict[str, str] = {
 __all__ = [*_EXPORTS, "__version__"]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only (`as`: an explicit re-export)
+    from noface_ctx._pipeline import build_prompt as build_prompt
     from noface_ctx.config import Config as Config
     from noface_ctx.config import load_config as load_config
     from noface_ctx.datatypes import Issue as Issue
@@ -71,7 +72,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only (`as`: a
     from noface_ctx.freshness.check import Finding as Finding
     from noface_ctx.freshness.check import check_docs as check_docs
     from noface_ctx.issue.load import load_issue as load_issue
-    from noface_ctx.pipeline import build_prompt as build_prompt
     from noface_ctx.rank.embed import Embedder as Embedder
     from noface_ctx.schema import SCHEMA_VERSION as SCHEMA_VERSION
     from noface_ctx.schema import AnswerJSON as AnswerJSON

@@ -1,6 +1,6 @@
 """The `Prompt` value: the packed text plus the rows that explain it (tokens, docs, code, details).
 
-`pipeline.py` runs the stages; this module only assembles their results into the JSON-shaped
+`_pipeline.py` runs the stages; this module only assembles their results into the JSON-shaped
 rows of `schema.py`. It decides nothing.
 """
 
@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
+from noface_ctx._render import Fixed
 from noface_ctx.budget import TEST_MAX, TEST_SHARE, omitted_cost
 from noface_ctx.datatypes import Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.rank.code import CodeRanking
 from noface_ctx.rank.code_forms import code_location
 from noface_ctx.rank.complexity import Complexity
 from noface_ctx.rank.docs import DocRanking
-from noface_ctx.render import Fixed
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON
 from noface_ctx.tokens import count_tokens
 

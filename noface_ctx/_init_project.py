@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from noface_ctx._commands import detect_commands
+from noface_ctx._filebytes import read_head
 from noface_ctx.config import CONFIG_NAME, ContextConfig
 from noface_ctx.errors import UsageError
-from noface_ctx.filebytes import read_head
 
 _DOC_DIRS = ("docs", "doc", "documentation")
 _SPHINX_CONF = ("conf.py", "source/conf.py")

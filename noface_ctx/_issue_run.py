@@ -189,7 +189,7 @@ class _State:
 
 def _build(issue: Any, config: Config, budget: int, embed: Any) -> Prompt | str:
     """The prompt for `budget`, or the reason no prompt fits (the budget gate)."""
-    from noface_ctx.pipeline import build_prompt
+    from noface_ctx._pipeline import build_prompt
 
     try:
         return build_prompt(issue, repo=config.root, config=config, budget=budget, embed=embed)

@@ -56,7 +56,7 @@ def run_from_args(args: argparse.Namespace, config: Config) -> int:
     if not agent:
         raise UsageError("--agent is empty")
     from noface_ctx._issue_sources import IDS_ONLY, TYPED, in_folder
-    from noface_ctx.user_paths import user_dir
+    from noface_ctx._user_paths import user_dir
 
     root = Path(config.root)
     # --issues-dir is read as typed (from the current directory), as `mcp --issues-dir` is

@@ -1,7 +1,7 @@
 """The stage API every entry point shares, wired once: the code index and the embedder a process
 keeps warm, `noface-ctx index` (everything a prompt reads, built ahead), and code search.
 
-`pipeline.build_prompt` walks the whole arrow and takes its index and embedder from here; the
+`_pipeline.build_prompt` walks the whole arrow and takes its index and embedder from here; the
 CLI's `index`, the MCP server's `search_code` and its warm-up call these functions rather than
 assembling stages themselves, so a change to how a stage is built reaches every surface.
 """

@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
+from noface_ctx._process import leave, safe_streams, write_crash_log
 from noface_ctx.errors import NofaceError, UsageError
-from noface_ctx.process import leave, safe_streams, write_crash_log
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config
@@ -158,7 +158,7 @@ def _cmd_init(args: argparse.Namespace, stdin: TextIO) -> int:
 
 
 def _cmd_preview(args: argparse.Namespace, stdin: TextIO) -> int:
-    from noface_ctx.pipeline import build_prompt
+    from noface_ctx._pipeline import build_prompt
 
     if args.budget is not None and args.budget <= 0:
         raise UsageError(f"--budget must be a positive number of tokens, got {args.budget}")
@@ -299,8 +299,8 @@ def _read_source(source: str, stdin: TextIO) -> str:
 
 
 def _cmd_mcp(args: argparse.Namespace, stdin: TextIO) -> int:
+    from noface_ctx._user_paths import user_dir
     from noface_ctx.mcp_server import serve
-    from noface_ctx.user_paths import user_dir
 
     issues_dir = user_dir(args.issues_dir, "--issues-dir") if args.issues_dir else None  # as typed: from the cwd
     return serve(_load_config(args), args.issue, warm=not args.no_warm, issues_dir=issues_dir)

@@ -65,7 +65,7 @@ class Workspace:
     # ------------------------------------------------------------------ tools
 
     def build_prompt(self, issue: str | None = None, budget: int | None = None) -> dict[str, Any]:
-        from noface_ctx.pipeline import build_prompt
+        from noface_ctx._pipeline import build_prompt
         from noface_ctx.trust.record import prompt_rows
 
         ref = self._issue_ref(issue)
@@ -161,9 +161,9 @@ class Workspace:
                 "seconds": round(time.perf_counter() - t0, 3)}
 
     def check_docs(self, paths: list[str] | None = None) -> dict[str, Any]:
+        from noface_ctx._user_paths import checkable
         from noface_ctx.freshness.check import check_docs
         from noface_ctx.signals.parse import normalise_path
-        from noface_ctx.user_paths import checkable
 
         if len(paths or []) > MAX_PATHS:
             raise UsageError(f"at most {MAX_PATHS} paths per call")

@@ -22,7 +22,7 @@ def tune(db: sqlite3.Connection) -> None:
 def settle_wal(db: sqlite3.Connection, path: Path | None) -> None:
     """Empty the write-ahead log of the cache at `path` once it holds more than `WAL_LIMIT`
     (a first build writes the whole file there): a process that ends without closing its
-    connections (`process.leave`) leaves the log, and the next one would read it whole."""
+    connections (`_process.leave`) leaves the log, and the next one would read it whole."""
     if path is None:
         return
     try:

@@ -2,7 +2,7 @@
 `_wording_answers.py`; the run loop and trust: `_wording_run.py`).
 
 Stages decide; this module words. Change the prompt's format here: the section titles and the
-fixed prose (`render.py` assembles them), the headers of doc and code blocks, the markers that
+fixed prose (`_render.py` assembles them), the headers of doc and code blocks, the markers that
 say what was left out and the request line that fetches it. Functions are pure string builders.
 """
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 from collections.abc import Mapping
@@ -145,8 +146,8 @@ def run_cli(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
 def history_builders(monkeypatch, tmp_path) -> Path:
     """A file that gets the pid of every process adding commits to a history index (forking
     allowed: other tests' idle threads aside, this process counts as single-threaded)."""
+    import noface_ctx._process as process
     import noface_ctx.freshness.history as history
-    import noface_ctx.process as process
 
     out = tmp_path / "builders"
     real = history.HistoryIndex.update
@@ -161,3 +162,32 @@ def history_builders(monkeypatch, tmp_path) -> Path:
     monkeypatch.setattr(history.HistoryIndex, "update", update)
     monkeypatch.setattr(process.threading, "active_count", lambda: 1)
     return out
+
+
+# --------------------------------------------------------------------------- agent output (stream-json)
+
+def assistant_event(text: str, **extra) -> dict:
+    """One assistant message of an agent's stream-json output."""
+    return {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": text}]}, **extra}
+
+
+def tool_use_and_result(quoted: str) -> list[dict]:
+    """A tool call quoting `quoted` and its result: text no request may be read from."""
+    return [
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "tool_use", "id": "t1", "name": "Write", "input": {"content": quoted}}],
+            },
+        },
+        {
+            "type": "user",
+            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": quoted}]},
+        },
+    ]
+
+
+def stream_jsonl(events: list[dict]) -> str:
+    """Events as stream-json lines."""
+    return "\n".join(json.dumps(e) for e in events) + "\n"

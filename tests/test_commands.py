@@ -7,9 +7,9 @@ import json
 import pytest
 
 from noface_ctx._commands import detect_commands
+from noface_ctx._render import fixed_sections, render_prompt
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue
-from noface_ctx.render import fixed_sections, render_prompt
 
 PYPROJECT = """[project]
 name = "flasklike"

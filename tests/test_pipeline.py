@@ -12,10 +12,10 @@ from conftest import FakeEmbedder, make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from noface_ctx._pipeline import build_prompt
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue
 from noface_ctx.errors import UsageError
-from noface_ctx.pipeline import build_prompt
 from noface_ctx.signals.parse import parse_signals
 from noface_ctx.tokens import count_tokens
 
@@ -371,10 +371,10 @@ def test_a_repo_without_docs_says_so(tmp_path, embedder):
 def test_importing_the_package_is_light_and_exports_resolve():
     code = (
         "import sys, noface_ctx\n"
-        "assert 'noface_ctx.pipeline' not in sys.modules and 'torch' not in sys.modules\n"
+        "assert 'noface_ctx._pipeline' not in sys.modules and 'torch' not in sys.modules\n"
         "from noface_ctx import Prompt, Issue, Manifest, UsageError, ConfigError, InputError, load_config\n"
-        "assert 'noface_ctx.pipeline' not in sys.modules\n"
-        "assert callable(noface_ctx.build_prompt) and 'noface_ctx.pipeline' in sys.modules\n"
+        "assert 'noface_ctx._pipeline' not in sys.modules\n"
+        "assert callable(noface_ctx.build_prompt) and 'noface_ctx._pipeline' in sys.modules\n"
         "assert set(noface_ctx.__all__) >= {'build_prompt', 'check_docs', 'parse_signals', 'resolve_requests',"
         " 'load_config', 'load_issue', 'Prompt', 'Issue', 'Manifest', 'UsageError'}\n"
         "assert 'torch' not in sys.modules\n"
@@ -385,10 +385,10 @@ def test_importing_the_package_is_light_and_exports_resolve():
 def test_final_count_moves_the_lowest_scored_item_out_until_the_prompt_fits():
     from pathlib import Path
 
+    from noface_ctx._pipeline import final_count
+    from noface_ctx._render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Candidate, Chosen, Form, Selection
-    from noface_ctx.pipeline import final_count
-    from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
 
     def item(ref: str, score: float, n: int, required: bool = False) -> Chosen:
         text = f"### a.py {ref}\n" + "x = 1\n" * n

@@ -5,10 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from noface_ctx.budget import select
-from noface_ctx.config import Config
-from noface_ctx.datatypes import Candidate, Form, Issue, Manifest, ManifestEntry, Selection
-from noface_ctx.render import (
+from noface_ctx._render import (
     NO_CODE,
     NO_DOCS,
     NOTHING_OMITTED,
@@ -16,6 +13,9 @@ from noface_ctx.render import (
     frame_tokens,
     render_prompt,
 )
+from noface_ctx.budget import select
+from noface_ctx.config import Config
+from noface_ctx.datatypes import Candidate, Form, Issue, Manifest, ManifestEntry, Selection
 from noface_ctx.signals.parse import parse_signals
 from noface_ctx.tokens import count_tokens
 

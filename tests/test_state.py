@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from noface_ctx import state
-from noface_ctx.filebytes import looks_binary
+from noface_ctx._filebytes import looks_binary
 from noface_ctx.write_gate import write_atomic
 
 

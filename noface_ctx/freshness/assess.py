@@ -50,6 +50,7 @@ from types import MappingProxyType
 from typing import Any
 
 from noface_ctx import git
+from noface_ctx._process import in_forks, start_forked
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import doc_stem, is_record
 from noface_ctx.freshness.changes import Worktree, changed_defaults, changed_symbols
@@ -70,7 +71,6 @@ from noface_ctx.freshness.judgement import (
 from noface_ctx.freshness.presence import Presence, record_removals
 from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
-from noface_ctx.process import in_forks, start_forked
 
 __all__ = [
     "DocFreshness",

@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx import git
+from noface_ctx._user_paths import checkable
 from noface_ctx.config import Config, load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles
 from noface_ctx.docs.markup import is_record
 from noface_ctx.freshness.judgement import made_by_edits
 from noface_ctx.freshness.references import DOC_EXTS
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
-from noface_ctx.user_paths import checkable
 
 if TYPE_CHECKING:
     from noface_ctx.freshness.judgement import DocFreshness

@@ -32,8 +32,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from noface_ctx import cachefile, sqlitefile, write_gate
+from noface_ctx._filebytes import content_hash, looks_binary
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.filebytes import content_hash, looks_binary
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 

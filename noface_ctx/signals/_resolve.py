@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noface_ctx._bounded import read_head
+from noface_ctx._filebytes import looks_binary
 from noface_ctx._wording_answers import WHOLE_FILE, elsewhere_listed, overloads_listed
 from noface_ctx.code.lookup import split_overloads, symbol_target, where_defined
 from noface_ctx.datatypes import CodeChunk, Doc, Excluded, Manifest, RepoFiles, Section
-from noface_ctx.filebytes import looks_binary
 from noface_ctx.signals._answer import CodePiece, DocPiece, Draft
 from noface_ctx.signals.parse import normalise_path
 from noface_ctx.signals.values import Request

@@ -785,7 +785,7 @@ def test_clash_between_assessed_docs(repo_factory):
 
 
 def test_preview_downranks_stale_doc_with_note(repo_factory):
-    pipeline = pytest.importorskip("noface_ctx.pipeline")
+    pipeline = pytest.importorskip("noface_ctx._pipeline")
     from conftest import FakeEmbedder
 
     now = datetime.now(timezone.utc).replace(microsecond=0)
@@ -814,7 +814,7 @@ def test_preview_downranks_stale_doc_with_note(repo_factory):
 
 
 def test_release_notes_are_never_ranked_as_design_docs(repo_factory):
-    pipeline = pytest.importorskip("noface_ctx.pipeline")
+    pipeline = pytest.importorskip("noface_ctx._pipeline")
     from conftest import FakeEmbedder
 
     notes = "# 1.9\n\nThe paginator now validates page numbers; `Paginator.page()` raises on bad input.\n"
@@ -834,8 +834,8 @@ def test_a_first_run_reads_references_and_builds_the_history_in_other_processes_
         repo_factory, monkeypatch, tmp_path, history_builders):
     # a first run over many docs reads their references and builds the history index in forked
     # processes while the code is read
+    import noface_ctx._process as process
     import noface_ctx.freshness.scan as scan
-    import noface_ctx.process as process
 
     files = {"src/calc.py": "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(60))}
     files.update({f"docs/d{i}.md": f"# `helper_{i}()`\n\nAdds {i}; see `helper_{(i + 1) % 60}()`.\n" for i in range(60)})

@@ -197,7 +197,7 @@ def test_check_docs_never_imports_torch_numpy_parsers_or_ranking(stale_repo):
         "from noface_ctx.freshness.check import check_docs\n"
         f"r = check_docs(repo={str(stale_repo)!r})\n"
         "mods = ['torch', 'sentence_transformers', 'onnxruntime', 'tokenizers', 'noface_ctx.rank.embed', 'noface_ctx.rank.docs',"
-        " 'noface_ctx.rank.code', 'noface_ctx.pipeline', 'numpy', 'tree_sitter', 'bm25s']\n"
+        " 'noface_ctx.rank.code', 'noface_ctx._pipeline', 'numpy', 'tree_sitter', 'bm25s']\n"
         "print(json.dumps({'exit': r.exit_code, 'loaded': [m for m in mods if m in sys.modules]}))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=os.environ)

@@ -146,8 +146,8 @@ def test_index_judges_every_doc_so_a_new_issue_judges_none(repo: Path, scans: li
     words on the way): a prompt in a new process then judges no doc for the first time."""
     from conftest import run_cli
 
+    from noface_ctx._pipeline import build_prompt
     from noface_ctx.config import cache_dir, load_config
-    from noface_ctx.pipeline import build_prompt
 
     code, _out, err = run_cli(repo, "index", "--no-embed")
     assert code == 0 and "freshness: 2 docs judged" in err

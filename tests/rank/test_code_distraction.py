@@ -13,10 +13,10 @@ from conftest import FakeEmbedder, make_repo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from noface_ctx import pipeline
-from noface_ctx.pipeline import CODE_FLOOR, build_prompt
+from noface_ctx import _pipeline
+from noface_ctx._pipeline import CODE_FLOOR, build_prompt
+from noface_ctx._render import FLOOR_NOTE, floor_note
 from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_MEMBERS, RANKED_OUTLINE_TOKENS
-from noface_ctx.render import FLOOR_NOTE, floor_note
 from noface_ctx.tokens import count_tokens
 
 
@@ -77,7 +77,7 @@ def _scores(prompt) -> dict[str, float]:
 def floor_at_pool_average(monkeypatch):
     """The floor at 0 (the pool's average): in a repository this small no definition lies two
     standard deviations under the average, so the default floor (-2) would cut nothing here."""
-    monkeypatch.setattr(pipeline, "CODE_FLOOR", 0.0)
+    monkeypatch.setattr(_pipeline, "CODE_FLOOR", 0.0)
     return 0.0
 
 
@@ -280,10 +280,10 @@ def test_any_budget_fits_with_outlines_and_grouping(shop, budget):
 def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored_item():
     from pathlib import Path
 
+    from noface_ctx._pipeline import final_count
+    from noface_ctx._render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Candidate, Chosen, Form, Issue, Selection
-    from noface_ctx.pipeline import final_count
-    from noface_ctx.render import NO_CODE, NO_DOCS, fixed_sections, render_prompt
 
     def item(ref: str, score: float, n: int, label: str = "full", lines=(10, 20)) -> Chosen:
         text = f"a.py:{lines[0]}-{lines[1]}  {ref}\n" + "x = 1\n" * n

@@ -217,9 +217,9 @@ def test_weak_matches_become_one_line_pointers_and_the_rest_is_counted(tmp_path)
 
 
 def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
+    from noface_ctx._render import fixed_sections, render_prompt
     from noface_ctx.config import Config
     from noface_ctx.datatypes import Issue
-    from noface_ctx.render import fixed_sections, render_prompt
 
     fixed = fixed_sections(Config(root=tmp_path), Issue(id="v-1", title="t"), budget=2000)
 

@@ -10,9 +10,9 @@ from noface_ctx.rank.complexity import assess_complexity
 PATHS = [
     "noface_ctx/config.py",
     "noface_ctx/signals.py",
-    "noface_ctx/pipeline.py",
+    "noface_ctx/_pipeline.py",
     "noface_ctx/budget.py",
-    "noface_ctx/render.py",
+    "noface_ctx/_render.py",
     "tests/test_signals.py",
     "docs/architecture.md",
     "README.md",
@@ -39,15 +39,15 @@ CROSS = Issue(
     (
         "Long previews cannot be interrupted. Add a cancellation token that `build_prompt` creates and that "
         "every stage checks: `load_config`, `scan_repo`, `CodeIndex.build`, `rank_docs`, `rank_code`, `select` "
-        "and `render_prompt`. This is a cross-cutting change across noface_ctx/pipeline.py, "
-        "noface_ctx/budget.py, noface_ctx/render.py, web/src/app.ts and the CLI; the signals path "
+        "and `render_prompt`. This is a cross-cutting change across noface_ctx/_pipeline.py, "
+        "noface_ctx/budget.py, noface_ctx/_render.py, web/src/app.ts and the CLI; the signals path "
         "(`resolve_requests` in noface_ctx/signals.py) must honour it too. Refactor the stage helpers so the "
         "token is passed consistently instead of being read from a global, and document the protocol in "
         "docs/architecture.md. " * 2
     ),
     issue_type="feature",
     manifest=manifest(
-        "noface_ctx/pipeline.py", "noface_ctx/budget.py", "noface_ctx/render.py", "noface_ctx/signals.py",
+        "noface_ctx/_pipeline.py", "noface_ctx/budget.py", "noface_ctx/_render.py", "noface_ctx/signals.py",
         "noface_ctx/config.py", "web/src/app.ts", "docs/architecture.md", read=("tests/test_signals.py",),
     ),
 )

@@ -109,7 +109,7 @@ def test_nearest_scores_every_covered_definition_and_rejects_a_damaged_keys_file
 
 
 def test_index_command_records_the_keys(repo, monkeypatch):
-    monkeypatch.setattr("noface_ctx.pipeline.shared_embedder",
+    monkeypatch.setattr("noface_ctx._pipeline.shared_embedder",
                         lambda cfg, **kw: (CachedEmbedder(FakeEmbedder(synonyms=SYNONYMS), cache_dir(cfg) / "embeddings"), ""))
     code, _out, err = run_cli(repo, "index")
     assert code == 0 and "71 embedded" in err

@@ -12,7 +12,7 @@ import pytest
 from conftest import commit
 from conftest import run_cli as run
 
-from noface_ctx.pipeline import build_prompt
+from noface_ctx._pipeline import build_prompt
 from noface_ctx.tokens import count_tokens
 
 REPO = {

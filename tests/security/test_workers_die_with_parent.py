@@ -23,7 +23,7 @@ _PROGRAM = """
 import multiprocessing, sys, time
 if {fallback}:
     sys.platform = "darwin"  # as on a system without prctl: the getppid() watch must do it
-from noface_ctx.process import in_forks, start_forked
+from noface_ctx._process import in_forks, start_forked
 child = start_forked(time.sleep, 120)  # first: `in_forks` starts the pool's thread, after which nothing forks
 busy = in_forks((time.sleep, (120,)), (abs, (1,)))
 assert child is not None and busy is not None

@@ -130,7 +130,7 @@ def test_links_inside_a_configured_cache_dir_are_not_written_through(tmp_path, v
     target.parent.mkdir(parents=True, exist_ok=True)
     os.symlink(victim / "dir", target)
     commit(repo, "cache links")
-    monkeypatch.setattr("noface_ctx.pipeline.shared_embedder",
+    monkeypatch.setattr("noface_ctx._pipeline.shared_embedder",
                         lambda cfg, **kw: (CachedEmbedder(FakeEmbedder(), cache_dir(cfg) / "embeddings"), ""))
     for argv in (["index"], ["preview", "issue.md", "-q"]):
         code, _out, err = run(repo, *argv)
@@ -209,7 +209,7 @@ def test_random_link_layouts_never_write_outside(layout, config, monkeypatch):
     from noface_ctx.config import cache_dir
     from noface_ctx.rank.vector_store import CachedEmbedder
 
-    monkeypatch.setattr("noface_ctx.pipeline.shared_embedder",
+    monkeypatch.setattr("noface_ctx._pipeline.shared_embedder",
                         lambda cfg, **kw: (CachedEmbedder(FakeEmbedder(), cache_dir(cfg) / "embeddings"), ""))
     with tempfile.TemporaryDirectory() as scratch:
         tmp = Path(scratch).resolve()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from noface_ctx._explain import Packed, assemble_prompt
+from noface_ctx._render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx._stages import code_index, shared_embedder
 from noface_ctx.budget import above_floor, select, weak_unlisted
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
@@ -39,7 +40,6 @@ from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
-from noface_ctx.render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx.tokens import count_tokens
 from noface_ctx.trust.effects import DocTrust, weigh_docs
 from noface_ctx.wording import (
