@@ -14,13 +14,13 @@ PACKAGE = Path(__file__).resolve().parents[1] / "noface_ctx"
 MAX_LINES = 420  # "no module over ~400 lines" (docs/architecture.md)
 
 
-def _module_name(path: Path) -> str:
-    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+def _module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = path.relative_to(package.parent).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _modules() -> dict[str, Path]:
-    return {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+def _modules(package: Path = PACKAGE) -> dict[str, Path]:
+    return {_module_name(p, package): p for p in package.rglob("*.py")}
 
 
 def _imports(path: Path, known: dict[str, Path]) -> set[str]:
@@ -39,8 +39,8 @@ def _imports(path: Path, known: dict[str, Path]) -> set[str]:
     return found
 
 
-def _graph() -> dict[str, set[str]]:
-    known = _modules()
+def _graph(package: Path = PACKAGE) -> dict[str, set[str]]:
+    known = _modules(package)
     return {name: _imports(path, known) for name, path in known.items()}
 
 
@@ -261,16 +261,19 @@ def _private_uses(source: str, importer: str, known: set[str], packages: set[str
     return sorted(set(found))
 
 
-def _packages() -> set[str]:
-    return {name for name, path in _modules().items() if path.name == "__init__.py"}
+def _packages(package: Path = PACKAGE) -> set[str]:
+    return {name for name, path in _modules(package).items() if path.name == "__init__.py"}
+
+
+def _private_breaches(package: Path = PACKAGE) -> list[str]:
+    modules = _modules(package)
+    known, packages = set(modules), _packages(package)
+    return [use for name, path in sorted(modules.items())
+            for use in _private_uses(path.read_text(encoding="utf-8"), name, known, packages)]
 
 
 def test_no_module_uses_a_private_name_of_another_package():
-    modules = _modules()
-    known = set(modules)
-    found = [use for name, path in sorted(modules.items())
-             for use in _private_uses(path.read_text(encoding="utf-8"), name, known, _packages())]
-    assert found == []
+    assert _private_breaches() == []
 
 
 TESTS = PACKAGE.parent / "tests"
@@ -416,11 +419,47 @@ def _bare_any(source: str) -> list[str]:
     return found
 
 
+def _any_seams(package: Path = PACKAGE) -> list[str]:
+    return [f"{name}.{fn}" for name, path in sorted(_modules(package).items()) if not name.startswith(ANY_EXEMPT)
+            for fn in _bare_any(path.read_text(encoding="utf-8"))]
+
+
 def test_no_public_signature_is_typed_any():
     """`object` where anything goes, a Protocol or TypedDict where something specific does."""
-    found = [f"{name}.{fn}" for name, path in sorted(_modules().items()) if not name.startswith(ANY_EXEMPT)
-             for fn in _bare_any(path.read_text(encoding="utf-8"))]
-    assert found == []
+    assert _any_seams() == []
+
+
+def test_each_check_fires_on_a_package_tree_that_breaks_it(tmp_path):
+    """A small `noface_ctx` tree on disk, read by the same functions as the real one: a base
+    module importing a later stage, a private name and a private module used from another
+    package, `Any` between modules, and an import cycle are each found; the clean modules are not."""
+    tree = {
+        "__init__.py": "",
+        "errors.py": "class NofaceError(Exception): ...\n",
+        "datatypes.py": "from noface_ctx.rank.docs import score\n",  # base -> a later layer
+        "config.py": "from typing import Any\ndef load(path: Any) -> dict[str, Any]: ...\n",  # Any in a seam
+        "rank/__init__.py": "",
+        "rank/docs.py": "def score() -> float: ...\ndef _weight() -> float: ...\n",
+        "rank/_fusion.py": "from noface_ctx.rank.docs import _weight\n",  # private, same package: fine
+        "docs/__init__.py": "",
+        "docs/load.py": ("from noface_ctx.rank.docs import _weight\n"  # private name across packages
+                         "from noface_ctx.rank import _fusion\nfrom noface_ctx import errors\n"),
+        "code/__init__.py": "",
+        "code/a.py": "from noface_ctx.code import b\n",
+        "code/b.py": "from noface_ctx.code import a\n",
+    }
+    package = tmp_path / "noface_ctx"
+    for rel, text in tree.items():
+        (package / rel).parent.mkdir(parents=True, exist_ok=True)
+        (package / rel).write_text(text, encoding="utf-8")
+    graph = _graph(package)
+    assert _breaches(graph) == ["noface_ctx.datatypes imports the later noface_ctx.rank.docs",
+                                "noface_ctx.docs.load imports the later noface_ctx.rank._fusion",
+                                "noface_ctx.docs.load imports the later noface_ctx.rank.docs"]
+    assert _private_breaches(package) == ["noface_ctx.docs.load: from noface_ctx.rank import _fusion",
+                                          "noface_ctx.docs.load: from noface_ctx.rank.docs import _weight"]
+    assert _any_seams(package) == ["noface_ctx.config.load(path)"]
+    assert _cycles(graph) == [["noface_ctx.code.a", "noface_ctx.code.b"]]
 
 
 def test_the_any_check_finds_any_in_a_public_signature():
