@@ -1,7 +1,7 @@
 """The type checker sees through the pipeline's stage runner: swapping two arguments of a stage
 call in `build_prompt` is a mypy error, as it is for a direct call (issue 29, typed stage calls).
 
-The real `pipeline.py` is copied with two stage calls' arguments swapped and checked by mypy's
+The real `_pipeline.py` is copied with two stage calls' arguments swapped and checked by mypy's
 API, so the test follows the wiring as it is, not a model of it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from mypy import api
 
-PIPELINE = Path(__file__).resolve().parents[1] / "noface_ctx" / "pipeline.py"
+PIPELINE = Path(__file__).resolve().parents[1] / "noface_ctx" / "_pipeline.py"
 
 # (stage call as written in build_prompt, the same call with two arguments swapped)
 SWAPS = [

@@ -21,6 +21,7 @@ import json
 from pathlib import Path
 from typing import Any, get_args
 
+from noface_ctx import filetypes
 from noface_ctx._bounded import MAX_JSON_BYTES, read_head
 from noface_ctx.cachefile import is_tracked
 from noface_ctx.config import Config, cache_dir
@@ -38,26 +39,19 @@ FILE_NAME = "gate.json"
 _KINDS: frozenset[str] = frozenset(get_args(FileKind))
 _CATEGORIES: frozenset[str] = frozenset(get_args(ExclusionCategory))
 _LANGUAGES = frozenset(GRAMMAR_BY_EXTENSION.values())
-_RULE_MODULES = ("gate", "rules", "content", "secrets", "walk", "last_scan")
 
 _CODE_DIGEST: Memo[str, str] = memo("files.gate_code_digest", maxsize=1)
 
 
 def _code_digest() -> str:
-    """A digest of the gate's own source: a changed rule invalidates every stored scan."""
+    """A digest of the gate's own source (every module of `files/`, and `filetypes.py`): a changed
+    rule invalidates every stored scan, whatever the modules are named."""
     got = _CODE_DIGEST.get("gate")
     if got is None:
         h = hashlib.sha1(str(VERSION).encode())
-        here = Path(__file__).parent
-        for name in _RULE_MODULES:
-            try:
-                h.update((here / f"{name}.py").read_bytes())
-            except OSError:
-                h.update(name.encode())
-        try:
-            h.update((here.parent / "filetypes.py").read_bytes())
-        except OSError:
-            pass
+        for path in [*sorted(Path(__file__).parent.glob("*.py")), Path(filetypes.__file__)]:
+            h.update(path.name.encode())
+            h.update(path.read_bytes())
         got = _CODE_DIGEST.put("gate", h.hexdigest())
     return got
 
