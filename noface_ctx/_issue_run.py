@@ -1,11 +1,11 @@
 """One issue through `noface-ctx run`: turns within the budget, the plan, the outcome, the records.
 
-Each turn's input is composed by `turn_window.Window` (prompt, earlier answers that fit, the
+Each turn's input is composed by `_turn_window.Window` (prompt, earlier answers that fit, the
 lines that restore evicted ones, the continuation note, the plan last) and never exceeds the
 budget: the prompt is built for the budget less the answers' share and a reserve for the plan,
 and when the plan grows past that the prompt is rebuilt smaller; when the fixed sections alone
 (issue, manifest, plan, required files) cannot fit, the turn is not sent and the issue ends
-`over_budget`. The agent's plan (`run_plan`) is stored in the ledger after every turn it changes.
+`over_budget`. The agent's plan (`_run_plan`) is stored in the ledger after every turn it changes.
 What the prompt and each answer served, and the issue's outcome, go to the ledger
 (`noface_ctx.trust`); one record per turn goes to the run log, the last one carrying the issue's
 final outcome.
@@ -66,7 +66,7 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
               budget: int | None = None, answer_budget: int | None = None, timeout: float = DEFAULT_TIMEOUT,
               log_path: Path | None = None, embed: bool | Embedder | None = None, files: IssueFiles | None = None,
               verify: Sequence[str] | None = None) -> IssueResult:
-    """Drive one issue to its outcome; log one record per turn. `files` (`issue_sources.IssueFiles`,
+    """Drive one issue to its outcome; log one record per turn. `files` (`_issue_sources.IssueFiles`,
     default: typed by the user) says whether `ref` may name a file."""
     from noface_ctx import write_gate
     from noface_ctx._issue_sources import TYPED, load_issue_ref

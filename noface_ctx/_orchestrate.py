@@ -5,7 +5,7 @@ a folder of `.md` issues, or ids/paths given on the command line):
 
 `noface_ctx._issue_run.run_issue` drives it: the prompt, then turns of the agent command (prompt on
 stdin; `NOFACE_ISSUE`, `NOFACE_TURN`, `NOFACE_PLAN_FILE` in its environment), `NEED_*` answers
-within the turn contract (`turn_window`: no turn over budget, evictions announced, the plan last),
+within the turn contract (`_turn_window`: no turn over budget, evictions announced, the plan last),
 until `ISSUE_COMPLETE` (checked by `--verify CMD` when given), `BLOCKED:`, the agent's failure,
 `--max-turns`, or the budget gate. One JSON line per turn goes to the run log (`--log`, default
 `.noface/runs.jsonl`), the last carrying the issue's outcome. Exit code 0 when every issue
@@ -26,7 +26,7 @@ from noface_ctx.config import Config
 from noface_ctx.errors import InputError, UsageError
 
 DEFAULT_LOG = ".noface/runs.jsonl"
-DEFAULT_MAX_TURNS = 6  # the same as `issue_run.DEFAULT_MAX_TURNS` (not imported: the parser loads light)
+DEFAULT_MAX_TURNS = 6  # the same as `_issue_run.DEFAULT_MAX_TURNS` (not imported: the parser loads light)
 DEFAULT_TIMEOUT = 1800.0
 
 

@@ -1,4 +1,4 @@
-"""`agent_process.run_agent`: one agent turn as a process, its output bounded and whole-lined."""
+"""`_agent_process.run_agent`: one agent turn as a process, its output bounded and whole-lined."""
 
 from __future__ import annotations
 
