@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from noface_ctx import process
+from noface_ctx import _process
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forking is POSIX only")
 
@@ -30,9 +30,9 @@ def _raise(x: int) -> int:
 
 
 def test_start_forked_does_the_work_in_another_process(tmp_path, monkeypatch):
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)  # other tests' idle threads aside
+    monkeypatch.setattr(_process.threading, "active_count", lambda: 1)  # other tests' idle threads aside
     out = tmp_path / "pids"
-    wait = process.start_forked(_note_pid, str(out))
+    wait = _process.start_forked(_note_pid, str(out))
     assert wait is not None
     wait()
     wait()  # waiting twice is waiting once
@@ -40,28 +40,28 @@ def test_start_forked_does_the_work_in_another_process(tmp_path, monkeypatch):
 
 
 def test_a_failed_child_is_made_up_for_here(tmp_path, monkeypatch):
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(_process.threading, "active_count", lambda: 1)
     out = tmp_path / "pids"
-    wait = process.start_forked(_note_pid, str(out), os.getpid())
+    wait = _process.start_forked(_note_pid, str(out), os.getpid())
     assert wait is not None
     wait()
     assert out.read_text().split() == [str(os.getpid())]  # only here: the child exited first
 
 
 def test_no_fork_while_other_threads_run(tmp_path, monkeypatch):
-    monkeypatch.setattr(process.threading, "active_count", lambda: 2)
-    assert process.start_forked(_note_pid, str(tmp_path / "pids")) is None
-    assert process.in_forks((_square_with_pid, (3,))) is None
+    monkeypatch.setattr(_process.threading, "active_count", lambda: 2)
+    assert _process.start_forked(_note_pid, str(tmp_path / "pids")) is None
+    assert _process.in_forks((_square_with_pid, (3,))) is None
 
 
 def test_in_forks_answers_each_call_from_another_process(monkeypatch):
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)
-    collectors = process.in_forks((_square_with_pid, (3,)), (_square_with_pid, (4,)))
+    monkeypatch.setattr(_process.threading, "active_count", lambda: 1)
+    collectors = _process.in_forks((_square_with_pid, (3,)), (_square_with_pid, (4,)))
     assert collectors is not None
     (nine, pid_a), (sixteen, pid_b) = collectors[0](), collectors[1]()
     assert (nine, sixteen) == (9, 16)
     assert os.getpid() not in (pid_a, pid_b)
-    raising = process.in_forks((_raise, (1,)))
+    raising = _process.in_forks((_raise, (1,)))
     assert raising is not None
     with pytest.raises(ValueError, match="no"):  # the call made again here says why
         raising[0]()
@@ -80,9 +80,9 @@ def test_a_child_ends_quietly_on_ctrl_c_and_its_work_is_made_up_for(tmp_path, mo
     import signal
     import time
 
-    monkeypatch.setattr(process.threading, "active_count", lambda: 1)
+    monkeypatch.setattr(_process.threading, "active_count", lambda: 1)
     out = tmp_path / "pids"
-    wait = process.start_forked(_slow_in_child, str(out), os.getpid())
+    wait = _process.start_forked(_slow_in_child, str(out), os.getpid())
     assert wait is not None
     for _ in range(500):
         if out.exists() and out.read_text():
