@@ -207,8 +207,8 @@ class Codebase:
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
             return self._resolve_dotted(ref)
-        if ref.kind == "member":  # a method called on an example's object of unknown type: only its removal tells
-            gone = not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES
+        if ref.kind in ("member", "keyword", "base"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
+            gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES
             return Resolution("missing", lookup=ref.name) if gone else Resolution("skip")
         if self.defined(ref.name) or ref.name in EXTERNAL_NAMES or (not ref.strict and self.known(ref.name)):
             # a plain class name (`Issue`) is not strict, but still says what the doc is about; a
@@ -257,7 +257,9 @@ class Codebase:
             if not (self.module_defines(holder, part) or part in EXTERNAL_NAMES or not ref.strict
                     or "/".join(parts[:k + 1]) in self.dirs
                     or (ref.source == "role" and self.defined(part))):  # a role's name: Sphinx looks further
-                return Resolution("missing", lookup=part, scope=tuple(self._star_files(holder)))
+                package = holder.rsplit("/", 1)[0] if holder.endswith("/__init__.py") else ""
+                submodule = (f"{package}/{part}.py", f"{package}/{part}/__init__.py") if package else ()
+                return Resolution("missing", lookup=part, scope=(*self._star_files(holder), *submodule))
             if k == len(parts) - 1:
                 return Resolution("found", ref.name, path=holder)
         root = parts[0]

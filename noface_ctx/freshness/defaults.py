@@ -20,12 +20,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
-from noface_ctx.freshness.references import IDENT, codeish
+from noface_ctx.freshness.references import IDENT, STRING, codeish
 
 _DEFAULT_WORD = re.compile(r"(?i)\bdefault(?:s|ed)?\b")
 _OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
@@ -33,16 +34,22 @@ _DIRECTIVE = re.compile(rf"^\s*\.\.\s+[\w:-]+::\s+({IDENT}(?:\.{IDENT})*)")
 _SPAN = re.compile(r"(?::[\w:-]+:)?(`+)([^`]+?)\1")
 _TITLE = re.compile(r"^.*<([^<>]+)>$")
 _LITERAL = re.compile(r"[\d.]+|True|False|None|[A-Z][A-Z0-9_]*")  # a value prose states unquoted
+_SENTENCE_END = re.compile(r"[.!?](?=\s+[^\sa-z])")  # a period in a name (`Dataset.copy`) or a value ends nothing
+_OPTION_LINE = re.compile(r"^:[\w-]+:(?:\s|$)")  # `:type: str`, not a role (`:confval:`x``)
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last)?|default:)\s+([\w.'\"+-]+)")
 
 
 @dataclass(frozen=True, slots=True)
 class Stated:
-    """A default a doc states: the names it may be about, the line, the value quoted (or "")."""
+    """A default a doc states: the names it may be about, the line, the value quoted (or "").
+    `of`: the callable whose parameter `names[0]` is, when the doc shows a call passing it
+    (`HTTPAdapter`, `Dataset.copy`): only that parameter's default counts."""
 
     names: tuple[str, ...]
     line: int
     value: str
+    of: str = ""
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -64,7 +71,10 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
         around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
-        names = tuple(dict.fromkeys(n for text in around for n in _names(text)))
+        lo, hi = _paragraph(lines, i)
+        sentences = _sentences(lines, lo, hi, i)
+        names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
+        out += _passed_keywords(lines, lo, hi, i + 1, _stems(" ".join(sentences)))
         if names:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names]
             after = _VALUE_AFTER.search(line)
@@ -72,6 +82,122 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
+    return out
+
+
+def _paragraph(lines: list[str], i: int) -> tuple[int, int]:
+    """The paragraph around line `i`: the non-blank lines about it, not crossing a directive or
+    an option line (`.. confval::`, `:type:`), as (first, after last)."""
+    def inside(j: int) -> bool:
+        text = lines[j].strip()
+        return bool(text) and not text.startswith(".. ") and _OPTION_LINE.match(text) is None and _FENCE.match(lines[j]) is None
+
+    lo = i
+    while lo > 0 and inside(lo - 1):
+        lo -= 1
+    hi = i + 1
+    while hi < len(lines) and inside(hi):
+        hi += 1
+    return lo, hi
+
+
+def _sentences(lines: list[str], lo: int, hi: int, i: int) -> list[str]:
+    """The sentences of the paragraph `lines[lo:hi]` that say "default" on line `i` (a sentence
+    may run over lines: "By default, the last 3 directories are kept, but ... :confval:`name`."),
+    each after the sentence before it ("You can copy a `Dataset` with :meth:`~Dataset.copy`."):
+    pairs (the sentence before or "", the sentence)."""
+    text = "\n".join(lines[lo:hi])
+    start = sum(len(line) + 1 for line in lines[lo:i])
+    cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    spans = [(a, b) for a, b in pairwise(cuts) if b > a]
+    out = []
+    for k, (a, b) in enumerate(spans):
+        if b > start and a < start + len(lines[i]) and _DEFAULT_WORD.search(text[a:b]) is not None:
+            out += [text[spans[k - 1][0]:spans[k - 1][1]].replace("\n", " ") if k else "", text[a:b].replace("\n", " ")]
+    return out
+
+
+def _sentence_names(sentences: list[str]) -> list[str]:
+    """Code names of each sentence stating a default; a sentence naming none is about what the
+    sentence before it names ("By default, the copy is shallow")."""
+    out: list[str] = []
+    for before, sentence in zip(sentences[::2], sentences[1::2], strict=True):
+        out += _names(sentence) or _names(before)
+    return out
+
+
+def _stems(text: str) -> set[str]:
+    """The first four letters of each word of four letters or more, split at `_` and humps
+    (`max_retries` → max, retr; "retry" → retr)."""
+    words = re.findall(r"[A-Za-z][a-z]*", re.sub(r"([a-z])([A-Z])", r"\1 \2", text))
+    return {w[:4].lower() for w in words if len(w) >= 4}
+
+
+def _passed_keywords(lines: list[str], lo: int, hi: int, line: int, about: set[str]) -> list[Stated]:
+    """A paragraph stating a default ("By default, Requests does not retry") that shows a call
+    passing a keyword (`HTTPAdapter(max_retries=retries)` in the example it introduces,
+    `ds.copy(deep=True)` in its text) states that keyword's default when the keyword or the
+    callable shares a word with the sentence (`about`: its `_stems`; retry / max_retries, copy /
+    copy): one `Stated` per keyword, `of` the callable (`Dataset.copy` when the paragraph names
+    `Dataset.copy`)."""
+    code = [m.group(2) for m in _SPAN.finditer("\n".join(lines[lo:hi]))]
+    after = hi
+    while after < len(lines) and not lines[after].strip():
+        after += 1
+    opens = lines[hi - 1].rstrip().endswith("::") or (after < len(lines) and (
+        _FENCE.match(lines[after]) is not None or re.match(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::", lines[after])))
+    if opens and after < len(lines):
+        code.append("\n".join(lines[after:_block_end(lines, after)]))
+    qualified = {n.rsplit(".", 1)[-1]: ".".join(n.split(".")[-2:]) for n in
+                 (s.removesuffix("()") for s in _spans("\n".join(lines[lo:hi]))) if re.fullmatch(r"[\w.]+\.[A-Z]\w*\.\w+|[A-Z]\w*\.\w+", n)}
+    out = []
+    for text in code:
+        for callee, keyword in _keyword_calls(text):
+            last = callee.rsplit(".", 1)[-1]
+            of = last if last[:1].isupper() else qualified.get(last, last)
+            if len(keyword) > 2 and keyword not in ("self", "cls") and _stems(f"{keyword} {last}") & about:
+                out.append(Stated((keyword, *of.split(".")), line, "", of))
+    return list(dict.fromkeys(out))
+
+
+def _block_end(lines: list[str], start: int) -> int:
+    """The line after the code block starting at `start`: a fence's closing fence, a directive's
+    or a literal block's last line indented past the paragraph (`.. code-block::` or the block's
+    own first line)."""
+    if _FENCE.match(lines[start]) is not None:
+        end = start + 1
+        while end < len(lines) and _FENCE.match(lines[end]) is None:
+            end += 1
+        return end + 1
+    directive = lines[start].lstrip().startswith("..")
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent
+                                or (not directive and len(lines[end]) - len(lines[end].lstrip()) == indent)):
+        end += 1
+    return end
+
+
+def _keyword_calls(text: str) -> list[tuple[str, str]]:
+    """(callee, keyword) for every keyword argument of every call in `text` (nested calls and
+    calls over several lines too; strings blanked first)."""
+    text = STRING.sub('""', text)
+    out = []
+    for m in re.finditer(rf"(?<![\w.])({IDENT}(?:\.{IDENT})*)\s*\(", text):
+        depth, arg, j = 1, "", m.end()
+        args = []
+        while j < len(text) and depth:
+            ch = text[j]
+            depth += ch in "([{"
+            depth -= ch in ")]}"
+            if depth == 1 and ch == ",":
+                args.append(arg)
+                arg = ""
+            elif depth:
+                arg += ch
+            j += 1
+        args.append(arg)
+        out += [(m.group(1), k.group(1)) for a in args if (k := re.match(rf"^\s*({IDENT})\s*=(?!=)", a))]
     return out
 
 
@@ -147,6 +273,43 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     return _value(assign.group(1)) if assign is not None else None
 
 
+def param_default(text: str, of: str, name: str) -> str | None:
+    """The default `of`'s parameter `name` has in `text`: `of` a function (`get`), a class (its
+    `__init__`: `HTTPAdapter`) or a method (`Dataset.copy`); None when the file does not define
+    it, or defines it more than once with different defaults."""
+    parts = of.split(".")
+    cls = parts[-2] if len(parts) > 1 else parts[-1] if parts[-1][:1].isupper() else ""
+    fn = "__init__" if cls == parts[-1] else parts[-1]
+    if name not in text or (cls and f"class {cls}" not in text):
+        return None
+    spans = [(0, len(text))]
+    if cls:
+        spans = [(m.end(), block_end(text, m.end(), len(m.group(1).expandtabs(4))))
+                 for m in re.finditer(rf"(?:^|\n)([ \t]*)class\s+{re.escape(cls)}\b", text)]
+    found = set()
+    for lo, hi in spans:
+        for m in re.finditer(rf"\bdef\s+{re.escape(fn)}\s*\(", text[lo:hi]):
+            params = _balanced(text, lo + m.end())
+            got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
+            if got is not None:
+                found.add(_value(got.group(1).rstrip(")").strip()))
+    return found.pop() if len(found) == 1 else None
+
+
+def _balanced(text: str, start: int) -> str:
+    """The text from `start` (just after an opening parenthesis) to its closing one."""
+    depth, j = 1, start
+    while j < len(text) and depth:
+        depth += text[j] in "([{"
+        depth -= text[j] in ")]}"
+        j += 1
+    return text[start:j - 1]
+
+
+def _default_of(text: str, name: str, st: Stated) -> str | None:
+    return param_default(text, st.of, name) if st.of else code_default(text, name, st.names)
+
+
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
                      holders: dict[str, set[str]], now_text: Callable[[str], str | None],
                      touched: Callable[[str], bool]) -> list[ChangedRef]:
@@ -156,34 +319,33 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     out: list[ChangedRef] = []
     seen: set[str] = set()
     for st in stated:
-        for name in st.names:
+        for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
             if name in seen:
                 continue
-            homes = [p for p in sorted(holders.get(name, ())) if code_default(now_text(p) or "", name, st.names) is not None]
-            if len({code_default(now_text(p) or "", name, st.names) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
+            homes = [p for p in sorted(holders.get(name, ())) if _default_of(now_text(p) or "", name, st) is not None]
+            if len({_default_of(now_text(p) or "", name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
                 homes = named if len(named) == 1 else []
             for path in homes:
                 if not touched(path):
                     continue
-                now = code_default(now_text(path) or "", name, st.names)
+                now = _default_of(now_text(path) or "", name, st)
                 then_text = index.versions.text_at(since.sha, path)
-                then = code_default(then_text, name, st.names) if then_text is not None else None
+                then = _default_of(then_text, name, st) if then_text is not None else None
                 if now is None or then is None or now == then or (st.value and st.value == now):
                     continue
                 seen.add(name)
-                out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st.names, then),
-                                      "default"))
+                out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st, then), "default"))
                 break
     return out
 
 
-def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, near: Sequence[str], then: str) -> str:
+def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str) -> str:
     """The label of the first commit after `since` where `path`'s default for `name` is no
     longer `then` ("uncommitted edits" when no commit changed it)."""
     for commit, current in index.path_history(path, since.seq):
         text = index.versions.text_at(commit.sha, current) if current is not None else None
-        if text is None or code_default(text, name, near) != then:
+        if text is None or _default_of(text, name, st) != then:
             return commit.label()
     return UNCOMMITTED

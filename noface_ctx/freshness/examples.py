@@ -15,6 +15,7 @@ attribute access on the objects an example makes, typed by the example's own ass
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from noface_ctx.freshness.references import (
     DOTTED,
@@ -25,6 +26,7 @@ from noface_ctx.freshness.references import (
     STRING,
     Reference,
     codeish,
+    keyword_refs,
     placeholder,
 )
 
@@ -38,6 +40,7 @@ _TYPED = re.compile(rf"^\s*({IDENT})\s*(?::[^=\n]*)?=\s*({DOTTED})\s*\(")  # `ap
 _WITH_AS = re.compile(rf"\bwith\s+({DOTTED})\s*\(.*\)\s+as\s+({IDENT})\s*:")  # `with Client() as c:`
 _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
+_CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
 _PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
 
 Block = list[tuple[int, str]]  # (doc line, text)
@@ -45,16 +48,45 @@ Block = list[tuple[int, str]]  # (doc line, text)
 
 def example_names(blocks: list[Block]) -> set[str]:
     """Names the doc's own code examples define, assign, bind or import as an alias: in any
-    block, they are the example's names, not the repository's (in prose too)."""
+    block, they are the example's names, not the repository's (in prose too). A keyword
+    argument on a line of its own inside a call (`    instance_relative_config=True,`) assigns
+    nothing."""
     local: set[str] = set()
     for block in blocks:
         text = "\n".join(PROMPT.sub("", line) for _, line in block)
         local |= set(_CODE_DEF.findall(text)) | set(_CODE_BIND.findall(text))
+        depth = 0
         for line in text.split("\n"):
-            m = _CODE_ASSIGN.match(STRING.sub('""', line))
+            code = STRING.sub('""', line).split("#", 1)[0]
+            m = _CODE_ASSIGN.match(code) if depth <= 0 else None
             if m:
                 local.update(n.strip() for n in m.group(1).split(","))
+            depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return local
+
+
+def example_keywords(block: Block, local: set[str], types: dict[str, str]) -> list[Reference]:
+    """The keyword arguments a Python example passes to calls of the repository's names or
+    methods (`pytest.skip("x", allow_module_level=True)`, `app = Flask(__name__,
+    instance_relative_config=True)`, over several lines too): `keyword` references; not those
+    of an example's own function or class, nor of a builtin's or a standard module's."""
+    lines = [STRING.sub('""', PROMPT.sub("", raw)).split("#", 1)[0] if IGNORE_MARK not in raw else "" for _, raw in block]
+    text = "\n".join(lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+
+    def line_of(offset: int) -> int:
+        return block[bisect_right(starts, offset) - 1][0]
+
+    out: list[Reference] = []
+    for cm in _CODE_CALL.finditer(text):
+        name = cm.group(1)
+        root = name.split(".", 1)[0]
+        if (root in local and root not in types and "." not in name) or root in EXTERNAL_NAMES or placeholder(name):
+            continue
+        out += keyword_refs(text, cm.end(), line_of, "python")
+    return out
 
 
 def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
@@ -100,11 +132,19 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                                   m.group(2) or m.group(1).split(".", 1)[0]))
             continue
         line = STRING.sub('""', raw).split(comment, 1)[0]
+        header = _CLASS_HEADER.match(line) if python else None
+        for base in header.group(1).split(",") if header is not None else ():  # `class PostAPI(MethodView):`
+            last = "" if "=" in base else base.split("[", 1)[0].strip().rsplit(".", 1)[-1]
+            if re.fullmatch(IDENT, last) and last not in local and last not in EXTERNAL_NAMES and not placeholder(last):
+                refs.append(Reference(last, last, "base", lineno, codeish(last), lang))
         for cm in _CODE_CALL.finditer(line):
             name = cm.group(1).replace("::", ".")
             root, _, rest = name.partition(".")
             if root in types and rest and python:
                 refs.append(Reference(name + "()", f"{types[root]}.{rest}", "method", lineno, True, lang))
+                last = name.rsplit(".", 1)[-1]
+                if codeish(last) and not placeholder(last):  # its class may be spelled through an alias (`xr.Dataset`)
+                    refs.append(Reference(name + "()", last, "member", lineno, True, lang))
                 continue
             if root in local:
                 last = name.rsplit(".", 1)[-1]

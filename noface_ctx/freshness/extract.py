@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.examples import example_names, example_refs, example_types
+from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     DOTTED,
@@ -31,9 +31,11 @@ from noface_ctx.freshness.references import (
     IDENT,
     IGNORE_MARK,
     KNOWN_EXTS,
+    STRING,
     Reference,
     codeish,
     file_ext,
+    keyword_refs,
     norm_path,
     placeholder,
 )
@@ -64,9 +66,11 @@ _DEF_DIRECTIVES = frozenset({"function", "class", "method", "classmethod", "stat
 _ROLE = re.compile(r"(?::([\w-]+(?::[\w-]+)*):|\{([\w-]+(?::[\w-]+)*)\})$")
 _OBJECT_ROLES = frozenset("func function meth method class exc exception attr attribute obj data const mod module deco "
                           "property type".split())
+_TITLED_ROLES = frozenset({"ref", "doc", "numref"})  # a cross-reference to a section, whose title may name code
 _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$")  # `.. currentmodule:: xarray`
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
+_MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode", "testcode"})
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
 
 
@@ -88,6 +92,9 @@ def extract_references(doc: Doc) -> list[Reference]:
         myst = _MYST.match(line) if fence is None and not rst else None
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
             body, i = _fenced(lines, i)
+            if myst.group(1) in _MYST_CODE:  # ```{code-cell}, ```{ipython}, ```{code-block} python: an example
+                blocks.append((body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
+                continue
             module, found = _directive(myst.group(1), myst.group(2), body, module, lineno)
             prose += found
             continue
@@ -96,6 +103,7 @@ def extract_references(doc: Doc) -> list[Reference]:
         elif fence is not None:
             if line.strip().startswith(fence[0][:3]) and line.strip().strip(fence[0][0]) == "":
                 blocks.append((block, fence[1]))
+                prose += _block_roles(block, fence[1], module)
                 fence = None
             else:
                 block.append((lineno, line))
@@ -115,6 +123,7 @@ def extract_references(doc: Doc) -> list[Reference]:
                 if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
                     lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
                 blocks.append((body, lang))
+                prose += _block_roles(body, lang, module)
                 if literal:  # a paragraph ending in `::` is prose too
                     prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno, module)
                 continue
@@ -129,14 +138,18 @@ def extract_references(doc: Doc) -> list[Reference]:
                     target = replace(target, strict=strict, documented=True)
                     bare = "." not in re.sub(r"\(.*$", "", api.group(2))
                     found.insert(0, _in_module(target, module) if bare and not _AUTODOC.match(line) else target)
+                    found += _passed(target)  # `.. autofunction:: pytest.skip(reason, [allow_module_level=False])`
                 if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
-                    found = [_in_module(replace(r, source="autodoc"), module) for r in found]
+                    found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
+                             else replace(r, source="autodoc") for r in found]
                 prose += found
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
     types = example_types([b for b, _ in code], local)
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types)]
+    refs += [r for b, lang in code if lang in ("python", "py", "python3", "py3", "pycon")
+             for r in example_keywords(b, local, types)]
     refs += [r for r in prose if _root(r.name) not in local]
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
@@ -222,6 +235,16 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
     return module, refs
 
 
+_CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})
+
+
+def _relative(directive: str, name: str) -> bool:
+    """Whether autodoc reads `name` in the module context: a module-level object's bare name
+    (`.. autoclass:: StashKey`), a class-level one's `Class.member`; a longer name is written
+    from its module (`.. autoclass:: pytest.StashKey` under `.. module:: _pytest.hookspec`)."""
+    return name.count(".") < (2 if directive in _CLASS_LEVEL else 1)
+
+
 def _in_module(ref: Reference, module: str) -> Reference:
     """A reference read in a module context (`corr` under `xarray`: `xarray.corr`); a plain word
     that is no reference (`.. attribute:: regex`) stays one."""
@@ -250,17 +273,36 @@ def _frontmatter_end(lines: list[str]) -> int:
     return 0
 
 
-def _prose_refs(line: str, lineno: int, module: str = "") -> list[Reference]:
+def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Reference]:
+    """The Python object roles in a block that is not code (`pytest --fixtures` output listing
+    ``:meth:`monkeypatch.syspath_prepend(path) <pytest.MonkeyPatch.syspath_prepend>` ``): a
+    role names code wherever it is written."""
+    if lang in FENCE_LANGS:
+        return []
+    return [r for n, text in body if "`" in text and IGNORE_MARK not in text
+            for r in _prose_refs(text, n, module, roles_only=True)]
+
+
+def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = False) -> list[Reference]:
     refs: list[Reference] = []
     for m in _SPAN.finditer(line):
         role = _ROLE.search(line, 0, m.start())
         kind = (role.group(1) or role.group(2)).rsplit(":", 1)[-1] if role is not None else ""
         if kind in _OBJECT_ROLES:  # `:meth:`~.Flask.register_blueprint``, `{py:func}`corr``
             ref = _role_ref(m.group(2).strip(), lineno, module)
+        elif roles_only:
+            continue
+        elif kind in _TITLED_ROLES:  # `:ref:`register_assert_rewrite <assertion-rewriting>``: a title naming code
+            title = _ROLE_TARGET.match(m.group(2).strip())
+            ref = _span_ref(title.group(0).rsplit("<", 1)[0].strip(), lineno) if title else None
+            ref = ref if ref is not None and ref.kind != "path" and ref.strict else None
         else:
             ref = _span_ref(m.group(2).strip(), lineno)
         if ref is not None:
             refs.append(ref)
+            refs += _passed(ref)
+    if roles_only:
+        return refs
     prose = _URL.sub(" ", _SPAN.sub(" ", line))
     for m in _LINK.finditer(prose):
         target = m.group(1).split("#", 1)[0].split("?", 1)[0]
@@ -275,6 +317,16 @@ def _prose_refs(line: str, lineno: int, module: str = "") -> list[Reference]:
     for m in _PROSE_PATH.finditer(prose):
         refs.append(Reference(m.group(0), norm_path(m.group(1)), "path", lineno, True, "prose"))
     return refs
+
+
+def _passed(ref: Reference) -> list[Reference]:
+    """The parameters a call or a signature written in prose passes or states by name
+    (``pytest.skip(reason, allow_module_level=True)``): `keyword` references."""
+    m = _CALL.match(ref.ref.lstrip("~!."))
+    if m is None or ref.kind not in ("call", "method") or "=" not in m.group(2):
+        return []
+    args = STRING.sub('""', m.group(2)) + ")"
+    return keyword_refs(args, 0, lambda _offset: ref.line, "span")
 
 
 def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
@@ -299,6 +351,8 @@ def _span_ref(text: str, lineno: int) -> Reference | None:
     """Classify one backticked span; None when it is not a code reference."""
     role = _ROLE_TARGET.match(text)  # a Sphinx role: :func:`~pkg.mod.name` or :class:`title <target>`
     text = (role.group(1) if role else text).lstrip("~!")
+    if re.match(r"\.[A-Za-z_]", text):  # ``.Sphinx.add_js_file()``: Sphinx's search by suffix
+        text = text[1:]
     if not text or "://" in text or text[0] in "-$~<@#/\\%!&*":
         return None
     m = _CALL.match(text)

@@ -36,14 +36,16 @@ def made_by_edits(d: DocFreshness) -> bool:
 
 def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str | None) -> MissingRef:
     """A removed name as reported: a member's suggestion keeps the rest of the dotted name."""
-    if suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
+    if suggestion and "." not in suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
         suggestion = ".".join(suggestion if p == lookup else p for p in ref.name.split("."))
     return MissingRef(ref.ref, ref.line, suggestion, commit)
 
 
 def missing_reason(m: MissingRef) -> str:
     """The reason line for a removed name (`check-docs` prints it as a `stale-ref`)."""
-    what = "moved to" if "/" in (m.suggestion or "") else "renamed to"
+    last = (m.suggestion or "").rsplit(".", 1)[-1]
+    moved = "/" in (m.suggestion or "") or (last != m.suggestion and last == m.ref.removesuffix("()").rsplit(".", 1)[-1])
+    what = "moved to" if moved else "renamed to"
     hint = f" ({what} `{m.suggestion}`?)" if m.suggestion else ""
     where = f", removed in {m.commit}" if m.commit else ""
     if not m.proven:

@@ -27,6 +27,8 @@ def counts_for(doc: Doc, ref: Reference,
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
+        if stated and m is not None and not ref.documented and re.search(r"[\"']", m.group(1)):  # a call, with a string
+            return _call_counts(_call_args(ref.ref, 1, ref.ref.split("(", 1)[0]))
         return None if stated else _uses_changed(doc, ancestors)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
@@ -45,6 +47,23 @@ def counts_for(doc: Doc, ref: Reference,
         if args is not None and pb is not None and pn is not None and binds(pb, *args):
             return not binds(pn, *args)
         return mention(before, now)
+
+    return counts
+
+
+def _call_counts(args: tuple[int, list[str]] | None) -> Callable[[str, str], bool] | None:
+    """A call a doc writes in prose, passing a string (``open_dataset(path, engine='netcdf4')``):
+    a change counts when it no longer fits, or a parameter it passes by name changed (renaming
+    `use_cftime` concerns the docs passing it, not this one). A signature it states
+    (``scale(x, factor=2)``, `.. function::`) notices every change."""
+    if args is None:
+        return None
+
+    def counts(before: str, now: str) -> bool:
+        pb, pn = parameters(before), parameters(now)
+        if pb is None or pn is None or not binds(pb, *args):
+            return True
+        return not binds(pn, *args) or bool((changed_parameters(before, now) or set()) & set(args[1]))
 
     return counts
 

@@ -217,10 +217,12 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                                    dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
                     removal = _last_removal(index, lookup, removal, scope, member=member)
+                    if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
+                        removal = (removal[0], _new_home(index, code, lookup, removal[0]))
                     break
             if removal is None:
                 continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
-            suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1]) else None
+            suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
             label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
             s.missing.append(missing_ref(ref, lookup, suggestion, label))
             for path in held:
@@ -259,6 +261,27 @@ def _python_diff(root: str, sha: str) -> str | None:
     return diff
 
 
+def member_of_class(scope: Sequence[str], name: str) -> bool:
+    """Whether a missing name is a class's member (`Flask.register_blueprint`: its scope is the
+    class's hierarchy) rather than a module's (`flask.testing.FlaskCliRunner`)."""
+    parts = name.split(".")
+    return len(parts) > 1 and parts[-2][:1].isupper()
+
+
+def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit) -> str | None:
+    """Where a module's name went when `commit` took it out of the module: the dotted module
+    of the file that commit added its definition to, when the code there still defines it
+    (`flask.cli.FlaskCliRunner`, moved out of `flask.testing` without a re-export)."""
+    dest = _moved_to(index, name, commit, ())
+    now = index.path_now(dest, commit.seq) if dest else None
+    if not now or not code.module_defines(now, name):
+        return None
+    parts = now.removesuffix(".pyi").removesuffix(".py").split("/")
+    parts = parts[1:] if parts[0] in ("src", "lib") and len(parts) > 1 else parts
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join([*parts, name])
+
+
 def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[str]) -> str | None:
     """A Python file `commit` added a definition of `name` to (in `scope` when given), or None."""
     diff = _python_diff(str(index.root), commit.sha)
@@ -269,8 +292,9 @@ def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[st
     for line in diff.split("\n"):
         if line.startswith("+++ "):
             path = line[6:] if line.startswith("+++ b/") else None
-        elif path is not None and (not scope or path in scope) and added.match(line):
-            return path
+        elif path is not None and added.match(line) and (not scope or path in scope
+                                                          or index.path_now(path, commit.seq) in scope):
+            return path  # `scope` holds paths as they are now
     return None
 
 
@@ -296,12 +320,21 @@ def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool
     ext = file_ext(path)
     if ext not in CODE_EXTS:
         return False
+    if ext in PYTHON_EXTS and module_name(path) == name:  # a module is defined by its file (`scripts/flaskext_compat.py`)
+        return True
     text = index.versions.text_at(sha, path)
     if text is None:
         return False
     if ext in PYTHON_EXTS:
         return declared(text).defines(name, member=member)
     return re.search(rf"\b{re.escape(name)}\b", text) is not None
+
+
+def module_name(path: str) -> str:
+    """The name a Python file is imported by: its stem, or its package's for `__init__.py`."""
+    parts = path.rsplit("/", 2)
+    stem = parts[-1].rsplit(".", 1)[0]
+    return parts[-2] if stem == "__init__" and len(parts) > 1 else stem
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,

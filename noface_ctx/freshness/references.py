@@ -12,13 +12,15 @@ import builtins
 import keyword
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 from noface_ctx.filetypes import DOC_EXTENSIONS, FRESHNESS_CODE_EXTENSIONS, MENTIONED_PATH_EXTENSIONS, bare
 
-RefKind = Literal["symbol", "path", "call", "method", "member"]  # member: a method called on an example's object of unknown type
+# member: a method called on an example's object of unknown type; keyword: a parameter a call passes by name;
+# base: a class an example's class derives from (each only checked for removal)
+RefKind = Literal["symbol", "path", "call", "method", "member", "keyword", "base"]
 
 # --------------------------------------------------------------------------- vocabulary
 
@@ -62,6 +64,7 @@ DOTTED = rf"{IDENT}(?:(?:\.|::){IDENT})*"
 PROMPT = re.compile(r"^\s*(?:>>>|\.\.\.)(?: |$)")  # a doctest prompt
 STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'")
 _CAMEL = re.compile(r"[a-z0-9][A-Z]")
+_KEYWORD_ARG = re.compile(rf"[\s\[]*({IDENT})\s*=(?!=)")  # `name=value`, `[name=default]` (optional, as written)
 
 
 # --------------------------------------------------------------------------- values
@@ -79,6 +82,29 @@ class Reference:
     source: str = "span"  # "span", "prose", "link", "role" (a word only its role makes code), "autodoc", or a code block's language tag
     binds: str = ""  # an import in a code example: the local name it binds
     documented: bool = False  # the doc documents it: an API directive's target, or named in a heading
+
+
+def keyword_refs(args: str, start: int, line_of: Callable[[int], int], source: str) -> list[Reference]:
+    """The keyword arguments of a call whose arguments start at `args[start]` (just after its
+    opening parenthesis; strings blanked), as `keyword` references: a parameter name the call
+    passes (`allow_module_level=True`; `[name=default]` in a signature written out too), with
+    its line (`line_of(offset)`). Only a code-shaped name may be reported."""
+    out = []
+    depth, j, arg_start = 1, start, start
+    while j < len(args) and depth:
+        ch = args[j]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if (ch == "," and depth == 1) or depth == 0 or j == len(args) - 1:
+            m = _KEYWORD_ARG.match(args, arg_start, j + 1)
+            if m is not None and m.group(1) not in SELF_NAMES:
+                out.append(Reference(m.group(1), m.group(1), "keyword", line_of(m.start(1)),
+                                     codeish(m.group(1)) and not placeholder(m.group(1)), source))
+            arg_start = j + 1
+        j += 1
+    return out
 
 
 def codeish(name: str) -> bool:

@@ -84,3 +84,93 @@ def test_a_changed_default_warns_the_docs_that_state_it(repo_factory):
     commit(root, "docs: timeout")
     assert ("docs/options.md", 3, "changed-ref", "warning") not in {
         (f.path, f.line, f.code, f.severity) for f in check_docs(repo=root).findings}
+
+
+ADAPTERS = '''DEFAULT_RETRIES = 0
+
+
+class Retry:
+    def __init__(self, total=10, backoff_factor=0):
+        self.total = total
+
+
+class Adapter:
+    """By default, no retries."""
+
+    def __init__(self, pool_size: int = 10, max_retries: int | Retry = DEFAULT_RETRIES, block=False):
+        self.max_retries = max_retries
+
+
+class Dataset:
+    def copy(self, deep: bool = False, data=None):
+        return self
+
+    def _copy(self, deep: bool = False):
+        return self
+
+
+def make(retention_count="3"):
+    return retention_count
+'''
+RETRIES_DOC = """Advanced
+========
+
+Automatic Retries
+-----------------
+
+By default, the adapter does not retry failed connections. However, it is possible
+to retry with :class:`~pkg.adapters.Retry`::
+
+    from pkg.adapters import Adapter, Retry
+
+    retries = Retry(
+        total=3,
+        backoff_factor=0.1,
+    )
+    adapter = Adapter(max_retries=retries)
+
+Temporary files
+---------------
+
+The auto-incrementing number keeps old runs apart.
+By default, the last 3 directories are kept,
+but this behaviour can be configured with
+:func:`~pkg.adapters.make`'s ``retention_count``.
+"""
+COPY_DOC = """# Datasets
+
+You can copy a `Dataset` by calling the {py:meth}`~pkg.adapters.Dataset.copy`
+method. By default, the copy is shallow, so only the container is copied. You
+can copy all data by calling `ds.copy(deep=True)`.
+"""
+
+
+def test_a_default_stated_as_behaviour_is_the_default_of_the_keyword_its_paragraph_passes():
+    stated = stated_defaults(Doc(path="docs/advanced.rst", slug="a", title="a", text=RETRIES_DOC))
+    assert {(s.names[0], s.of, s.line) for s in stated if s.of} == {
+        ("total", "Retry", 7), ("backoff_factor", "Retry", 7), ("max_retries", "Adapter", 7)}
+    # a sentence over three lines: the name it gives on the third
+    assert [(s.line, s.value) for s in stated if not s.of] == [(22, "3")]
+    assert {"make", "retention_count"} <= set(next(s.names for s in stated if not s.of))
+    copy = stated_defaults(Doc(path="docs/data.md", slug="d", title="d", text=COPY_DOC))
+    assert [(s.names, s.of) for s in copy] == [(("deep", "Dataset", "copy"), "Dataset.copy")]
+
+
+def test_a_changed_default_of_a_passed_keyword_warns_the_paragraph_that_states_it(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/adapters.py": ADAPTERS, "docs/advanced.rst": RETRIES_DOC,
+                         "docs/data.md": COPY_DOC}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/adapters.py").write_text(ADAPTERS.replace("block=False", "block=True").replace(
+        "total=10", "total=5"))  # neither passed by the doc's examples, nor the doc's (Retry's `total` is passed: see below)
+    commit(root, "other defaults", date=FEB)
+    assert [f.message for f in check_docs(repo=root).findings if "block" in f.message] == []
+    text = (root / "pkg/adapters.py").read_text()
+    (root / "pkg/adapters.py").write_text(text.replace("max_retries: int | Retry = DEFAULT_RETRIES", "max_retries: int | Retry = 2")
+                                          .replace("def copy(self, deep: bool = False", "def copy(self, deep: bool = True")
+                                          .replace('retention_count="3"', 'retention_count="5"'))
+    commit(root, "retries, deep copies and five runs by default", date="2025-03-01T12:00:00+00:00")
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert got[("docs/advanced.rst", 7)].startswith(f"default of `max_retries` (pkg/adapters.py) changed in {head}")
+    assert got[("docs/advanced.rst", 22)].startswith(f"default of `retention_count` (pkg/adapters.py) changed in {head}")
+    assert got[("docs/data.md", 4)].startswith(f"default of `deep` (pkg/adapters.py) changed in {head}")

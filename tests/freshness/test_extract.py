@@ -158,3 +158,86 @@ def test_a_subscripted_class_call_and_a_written_out_autodoc_signature():
     assert (4, "pkg.skip", "method", True, "span") in got  # its signature is the doc's own: it can go stale
     assert (6, "pkg.StashKey", "method", True, "autodoc") in got
     assert (10, "pkg.StashKey", "method", True, "python") in got
+
+
+SKIP_DOC = """Skipping
+========
+
+.. module:: pkg.hooks
+
+Skip a whole module with ``pkg.skip(reason, allow_module_level=True)``; see
+:ref:`register_rewrite <assertion-rewriting>` and ``.App.add_js_file()``.
+
+.. code-block:: python
+
+    pkg.skip(
+        "windows only",
+        allow_module_level=True,
+    )
+    print(sep="", end="")
+
+.. autofunction:: pkg.skip(reason, [allow_module_level=False])
+
+.. autoclass:: pkg.StashKey
+
+.. code-block:: pytest
+
+    $ pytest --fixtures
+    monkeypatch -- .../pkg/monkeypatch.py:36
+        * :meth:`monkeypatch.syspath_prepend(path) <pkg.MonkeyPatch.syspath_prepend>`
+
+.. code-block:: python
+
+    class PostAPI(MethodView, metaclass=Meta):
+        init_every_request = False
+"""
+
+
+def test_keywords_titles_listings_bases_and_qualified_autodoc_names():
+    got = names(SKIP_DOC, "docs/skip.rst")
+    # a keyword passed in a call, in prose, an example (over lines) and a signature written out
+    assert [(n[0], n[2], n[4]) for n in got if n[1] == "allow_module_level"] == [
+        (6, "keyword", "span"), (13, "keyword", "python")]  # once per form: the signature below repeats it
+    signature = names(SKIP_DOC.split("\n.. autofunction::", 1)[1].join(["Skip\n====\n\n.. autofunction::", ""]), "d.rst")
+    assert (4, "allow_module_level", "keyword", True, "span") in signature
+    assert not [n for n in got if n[1] in ("sep", "end", "init_every_request")]  # a builtin's keywords; a class attribute
+    assert (7, "register_rewrite", "symbol", True, "span") in got  # a section's title naming code
+    assert (7, "App.add_js_file", "method", True, "span") in got  # a leading dot: Sphinx's search by suffix
+    assert (19, "pkg.StashKey", "method", True, "autodoc") in got  # written from its module: not `pkg.hooks.pkg...`
+    assert (25, "pkg.MonkeyPatch.syspath_prepend", "method", True, "xref") in got  # a role in a listing
+    assert (29, "MethodView", "base", True, "python") in got
+    assert not [n for n in got if n[1] in ("Meta", "PostAPI")]
+
+
+HOOKS = '''class MethodView:
+    pass
+
+
+class _Skip:
+    def __call__(self, reason="", allow_module_level=False):
+        raise SystemExit(reason)
+
+
+skip = _Skip()
+'''
+
+
+def test_a_renamed_keyword_and_a_renamed_base_are_flagged_where_the_doc_passes_or_derives(repo_factory):
+    doc = ("Views\n=====\n\nSkip with ``pkg.skip(reason, allow_module_level=True)``.\n\n.. code-block:: python\n\n"
+           "    class PostAPI(MethodView):\n        pass\n")
+    other = "Other\n=====\n\nCall ``pkg.skip(reason)`` and see :class:`~pkg.hooks.MethodView`.\n"
+    root = repo_factory({"pkg/__init__.py": "from pkg.hooks import MethodView, skip\n", "pkg/hooks.py": HOOKS,
+                         "docs/views.rst": doc, "docs/other.rst": other}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/hooks.py").write_text(HOOKS.replace("allow_module_level", "module_level"))
+    commit(root, "rename allow_module_level", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/views.rst", 4)]  # the doc not passing the keyword: no finding
+    assert got[("docs/views.rst", 4)] == (f"references `allow_module_level` which no longer exists, removed in {head} "
+                                          f"(2025-02-01, \"rename allow_module_level\") (renamed to `module_level`?)")
+    (root / "pkg/__init__.py").write_text("from pkg.hooks import MethodDispatchView, skip\n")
+    (root / "pkg/hooks.py").write_text((root / "pkg/hooks.py").read_text().replace("MethodView", "MethodDispatchView"))
+    commit(root, "rename MethodView", date="2025-03-01T12:00:00+00:00")
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert "renamed to `MethodDispatchView`?" in got[("docs/views.rst", 8)]

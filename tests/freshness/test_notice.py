@@ -31,7 +31,8 @@ def test_renaming_one_keyword_warns_only_the_docs_that_use_it(repo_factory):
     got = {(f.path, f.line, f.code, f.severity) for f in check_docs(repo=root).findings}
     assert got == {("docs/config.rst", 4, "stale-ref", "error"),  # the keyword named in prose: gone
                    ("docs/config.rst", 6, "changed-ref", "warning"),  # the example's call no longer fits
-                   ("docs/factory.md", 2, "changed-ref", "warning")}  # the import, judged by its call
+                   ("docs/factory.md", 2, "changed-ref", "warning"),  # the import, judged by its call
+                   ("docs/factory.md", 3, "stale-ref", "error")}  # the keyword the call passes: gone
     messages = [f.message for f in check_docs(repo=root).findings]
     assert all(head in m for m in messages)
 
@@ -47,4 +48,19 @@ def test_a_keyword_renamed_in_a_function_the_package_re_exports(repo_factory):
     (root / "pkg/_outcomes.py").write_text(outcomes.replace("allow_module_level", "module_level"))
     commit(root, "rename allow_module_level", date=FEB)
     got = [(f.path, f.line, f.code) for f in check_docs(repo=root).findings]
-    assert got == [("docs/skipping.rst", 4, "changed-ref")]
+    assert got == [("docs/skipping.rst", 4, "stale-ref"), ("docs/skipping.rst", 4, "changed-ref")]  # the keyword: gone
+
+
+def test_a_call_written_in_prose_is_warned_only_when_what_it_passes_changed(repo_factory):
+    # xarray's ``xarray.open_dataset(path, engine='my_custom_format')``: renaming `use_cftime` is not its concern
+    api = "def open_dataset(filename, *, engine=None, use_cftime=None, **kwargs):\n    return filename\n"
+    root = repo_factory({"pkg/__init__.py": "from pkg.api import open_dataset\n", "pkg/api.py": api,
+                         "docs/backends.rst": "Backends\n========\n\nOpen with ``pkg.open_dataset(path, engine='mine')``.\n",
+                         "docs/signature.rst": "API\n===\n\nThe signature: ``pkg.open_dataset(filename, engine=None)``.\n"},
+                        date=JAN)
+    (root / "pkg/api.py").write_text(api.replace("use_cftime", "use_cf_time"))
+    commit(root, "rename use_cftime", date=FEB)
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/signature.rst", "changed-ref")]
+    (root / "pkg/api.py").write_text(api.replace("engine=None", "backend=None"))
+    commit(root, "engine is now backend", date="2025-03-01T12:00:00+00:00")
+    assert {f.path for f in check_docs(repo=root).findings} == {"docs/backends.rst", "docs/signature.rst"}

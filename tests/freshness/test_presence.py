@@ -102,3 +102,36 @@ def test_a_module_member_stays_checked_when_its_file_moved_before_the_removal(re
     got = {f.path: f.message for f in check_docs(repo=root).findings}
     assert list(got) == ["docs/api.rst"]
     assert f"removed in {rename}" in got["docs/api.rst"] and "HTTPTransport" in got["docs/api.rst"]
+
+
+def test_a_module_member_moved_without_a_re_export_suggests_its_new_module(repo_factory):
+    testing = "class CliRunner:\n    pass\n\n\nclass Client:\n    pass\n"
+    doc = "Testing\n=======\n\nUse :class:`~pkg.testing.CliRunner` and ``pkg.testing.Client``.\n"
+    root = repo_factory({"src/pkg/__init__.py": "", "src/pkg/testing.py": testing, "src/pkg/cli.py": "def main():\n    pass\n",
+                         "docs/changes.rst": "Changes\n=======\n\n- ``pkg.testing.CliRunner`` added.\n",
+                         "docs/whats-new.rst": "What's new\n==========\n\n- ``pkg.testing.CliRunner`` added.\n",
+                         "docs/testing.rst": doc}, date=JAN)
+    (root / "src/pkg/testing.py").write_text("class Client:\n    pass\n")
+    (root / "src/pkg/cli.py").write_text("def main():\n    pass\n\n\nclass CliRunner:\n    pass\n")
+    commit(root, "move CliRunner into cli", date=FEB)
+    move = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = {f.path: f.message for f in check_docs(repo=root).findings}
+    assert list(got) == ["docs/testing.rst"]  # a changelog, `whats-new` too, is a record: never judged
+    assert got["docs/testing.rst"] == (f"references `pkg.testing.CliRunner` which no longer exists, removed in {move} "
+                                       "(2025-02-01, \"move CliRunner into cli\") (moved to `pkg.cli.CliRunner`?)")
+
+
+def test_a_removed_module_or_package_is_stale_where_a_doc_names_it(repo_factory):
+    # flask removed `flask/ext/` and `scripts/flaskext_compat.py`; docs/extensions.rst kept both
+    doc = ("Extensions\n==========\n\nImport from the :data:`pkg.ext` package; the ``compat_shim`` module\n"
+           "provides it for old versions.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/ext/__init__.py": '"""pkg.ext: extensions."""\n',
+                         "scripts/compat_shim.py": '"""compat_shim: activate pkg.ext."""\n', "docs/extensions.rst": doc},
+                        date=JAN)
+    git(root, "rm", "-q", "-r", "pkg/ext", "scripts/compat_shim.py")
+    commit(root, "remove pkg.ext", date=FEB)
+    removal = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = [(f.line, f.message) for f in check_docs(repo=root).findings]
+    assert [line for line, _ in got] == [4, 4]
+    assert all(f"removed in {removal}" in message for _, message in got)
+    assert {"`pkg.ext`", "`compat_shim`"} == {m.split(" ")[1] for _, m in got}
