@@ -1,7 +1,7 @@
 """Freshness on the API changes developers make: realistic edits judged by reading the docs.
 
     python benchmarks/freshness_realistic.py --clones DIR [--cases benchmarks/freshness_cases]
-        [--repo NAME ...] [--case ID ...] [--json OUT] [--markdown OUT.md]
+        [--repo NAME ...] [--case ID ...] [--group NAME ...] [--json OUT] [--markdown OUT.md]
 
 Each `benchmarks/freshness_cases/NAME.toml` pins one repository (`[repo]`: `name`, `source` =
 a full-history clone or mirror, `commit`) and lists its cases (`[[case]]`). A case is either an
@@ -55,13 +55,16 @@ _BLAME = re.compile(r"\b(?:in|by|since) ([0-9a-f]{7,40})\b")
 _SUBJECT = re.compile(r'\(\d{4}-\d\d-\d\d, "[^\n]*?"\)')  # a commit's date and subject: its words are no reference
 
 
-def load_cases(folder: Path, repos: list[str] | None = None) -> list[dict[str, Any]]:
-    """Every `NAME.toml` in `folder`: its `[repo]` table with the repository's `case` list."""
+def load_cases(folder: Path, repos: list[str] | None = None,
+               groups: list[str] | None = None) -> list[dict[str, Any]]:
+    """Every `NAME.toml` in `folder`: its `[repo]` table with the repository's `case` list
+    (only the cases of `groups` when given; a repository left with none is skipped)."""
     out = []
     for path in sorted(folder.glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-        spec = dict(data["repo"], cases=data.get("case", []), file=str(path))
-        if repos and spec["name"] not in repos:
+        cases = [c for c in data.get("case", []) if not groups or c.get("group") in groups]
+        spec = dict(data["repo"], cases=cases, file=str(path))
+        if (repos and spec["name"] not in repos) or (groups and not cases):
             continue
         for case in spec["cases"]:
             missing = {"id", "group", "kind", "names", "expected"} - set(case)
@@ -295,6 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cases", type=Path, default=CASES)
     ap.add_argument("--repo", action="append", help="only these repositories")
     ap.add_argument("--case", action="append", help="only these case ids")
+    ap.add_argument("--group", action="append", help="only the cases of these groups (e.g. heldout)")
     ap.add_argument("--json", type=Path)
     ap.add_argument("--markdown", type=Path)
     ap.add_argument("--compare", nargs=2, type=Path, metavar=("OLD", "NEW"),
@@ -308,7 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--clones is required")
     t = time.perf_counter()
     results = []
-    for spec in load_cases(args.cases, args.repo):
+    for spec in load_cases(args.cases, args.repo, args.group):
         res = run_repo(spec, args.clones / spec["name"], args.case)
         results.append(res)
         print(json.dumps({"repo": res["repo"], "pinned": {k: v for k, v in res["pinned"].items() if k != "findings"},

@@ -119,6 +119,17 @@ def test_case_without_expected_is_rejected(tmp_path):
         R.load_cases(tmp_path / "c")
 
 
+def test_group_filter_keeps_only_that_groups_cases(tmp_path):
+    (tmp_path / "c").mkdir()
+    case = '[[case]]\nid = "{0}"\ngroup = "{1}"\nkind = "rename"\nnames = ["a"]\nedits = [{{op = "word", old = "a", new = "b"}}]\nexpected = []\n'
+    head = '[repo]\nname = "{0}"\nsource = "."\ncommit = "HEAD"\n'
+    (tmp_path / "c" / "one.toml").write_text(head.format("one") + case.format("x", "new") + case.format("y", "heldout"))
+    (tmp_path / "c" / "two.toml").write_text(head.format("two") + case.format("z", "new"))
+    specs = R.load_cases(tmp_path / "c", groups=["heldout"])
+    assert [(s["name"], [c["id"] for c in s["cases"]]) for s in specs] == [("one", ["y"])]
+    assert [len(s["cases"]) for s in R.load_cases(tmp_path / "c")] == [2, 1]
+
+
 def test_cases_run_on_a_clone_and_are_scored(tmp_path):
     source = make_repo(tmp_path / "src", FILES)
     pinned = git(source, "rev-parse", "HEAD").strip()
