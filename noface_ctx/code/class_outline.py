@@ -67,8 +67,7 @@ def class_attributes(lines: Sequence[str], cls: CodeChunk, members: Sequence[Cod
         if _open_brackets(stripped) > 0 and not shown.endswith("..."):
             shown += " ..."
         doc = ""
-        rest = [(n, t) for n, t in body[k:] if t.strip()]
-        nxt = next((t for _n, t in rest if _indent(t) == indent), "")
+        nxt = next((body[j][1] for j in range(k, len(body)) if _indent(body[j][1]) == indent), "")
         if _STRING_START.match(nxt.strip()):  # an attribute docstring right under it
             doc = _string_at(body, k)
         out.append(Attribute(ln, m.group("name"), shown, doc))
@@ -80,8 +79,13 @@ def _body_lines(lines: Sequence[str], cls: CodeChunk, taken: Sequence[tuple[int,
     head = cls.start_line + max(1, len(cls.signature.split("\n"))) - 1
     while head <= cls.end_line and head <= len(lines) and lines[head - 1].lstrip().startswith("@"):
         head += 1
-    out = [(n, lines[n - 1]) for n in range(head + 1, min(cls.end_line, len(lines)) + 1)
-           if not any(s <= n <= e for s, e in taken)]
+    last = min(cls.end_line, len(lines))
+    inside = bytearray(last + 2)  # 1 where a member's lines are
+    for s, e in taken:
+        lo, hi = max(s, 0), min(e, last)
+        if lo <= hi:
+            inside[lo : hi + 1] = b"\x01" * (hi - lo + 1)
+    out = [(n, lines[n - 1]) for n in range(head + 1, last + 1) if not inside[n]]
     out = [(n, t) for n, t in out if t.strip() and not t.strip().startswith("#")]
     if out and cls.docstring and _STRING_START.match(out[0][1].strip()):
         end = _string_end(out, 0)
