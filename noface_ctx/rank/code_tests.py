@@ -31,8 +31,19 @@ from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.filetypes import is_test_path
 from noface_ctx.lexical import tokenize
-from noface_ctx.rank.cochange import co_changed
+from noface_ctx.rank.cochange import co_changed, ensure_history
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
+from noface_ctx.rank.test_names import (
+    mirrors,
+    module_of,
+    named,
+    named_by_folder,
+    placed,
+    tested_name,
+    title_named,
+    title_words,
+    words,
+)
 from noface_ctx.tokens import count_tokens
 from noface_ctx.wording import need_code
 from noface_ctx.wording_code import test_pointer, test_reason
@@ -45,18 +56,24 @@ W_CALL = 1.0  # a test using a seed's name (times the seed's weight and the name
 W_TEST_NAME = 1.5  # ... more when the test is named after it (`test_find_best_app`)
 W_ISSUE = 0.6  # the test's BM25 against the issue, scaled to the best test's
 W_NAMED = 1.0  # the test file is named after a seed's module
-W_BESIDE = 0.5  # the test file sits in the tests folder beside a seed's module
+W_FOLDER = 0.75  # the test file is named after a seed's package (`test_assertion.py` for `assertion/util.py`)
+W_BESIDE = 0.5  # the test file sits in the tests folder beside a seed's module, or one mirroring its folder
+W_TITLE = 0.5  # the test file (or a `tests.py`'s folder) is named with the issue title's words
+FOLDER_FILES = 6  # test files named after one package, at most
+TITLE_FILES = 6  # ... named with the title's words, at most (more: the title is too generic to name tests)
 W_HISTORY = 1.0  # the test file changed in the same commits as a seed's module (saturating with the count)
 HISTORY_HALF = 3  # ... half of it at this many commits
 HISTORY_MIN = 2  # ... counted from this many commits
-HISTORY_FILES = 3  # ... for the modules of the best seeds
+HISTORY_FILES = 3  # ... for the modules of the best seeds, then the best-ranked files
+HISTORY_SOURCES = 5  # ... at most this many modules
+HISTORY_DECAY = 0.7  # ... each weighing this much of the one ranked above it
 HISTORY_TESTS = 4  # ... the most frequent test files
 SHOWN_TESTS = 2  # test functions shown in full, from the best test file
 SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of the first
 POINTER_NAMES = 8  # other tests named in a test file's pointer
 MORE_NAMES = 2  # ... in the pointer of a file none of whose tests is shown (kept short: up to six of them)
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
-MORE_FILES = 6  # other test files given as a pointer only: named after a best-ranked module first, then ...
+MORE_FILES = 6  # other test files given as a pointer only: named after a best-ranked module or with the title's words first, then ...
 MORE_FILES_SHARE = 0.3  # ... scoring at least this share of the best file
 AMBIGUOUS_NAME = 3  # a module name more test files carry than this names only those in a related folder
 NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
@@ -73,6 +90,7 @@ class TestFile:
     named_after: str = ""  # the seed module its name follows, or the one its folder sits beside
     score: float = 0.0
     seeds: list[str] = field(default_factory=list)
+    preferred: bool = False  # named after a best-ranked module (found by the lookup) or with the title's words
 
 
 def _test_function(r: CodeRun, i: int) -> bool:
@@ -92,54 +110,21 @@ def _seeds(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float]) -> li
     return out
 
 
-def _module_of(path: str) -> tuple[str, str]:
-    """(folder, module name) of a source path: a package's `__init__` is named by its folder."""
-    folder, _, base = path.rpartition("/")
-    stem = base.rpartition(".")[0] or base
-    return folder, folder.rpartition("/")[2] if stem == "__init__" else stem
-
-
-def _tested_name(test_path: str) -> str:
-    """The module name a test file's name carries: `test_cli.py`, `cli_test.go`, `unittest_cli.py` → `cli`."""
-    stem = test_path.rpartition("/")[2].rpartition(".")[0]
-    for prefix in ("unittest_", "tests_", "test_", "test"):
-        if stem.startswith(prefix) and len(stem) > len(prefix):
-            stem = stem[len(prefix):]
-            break
-    for suffix in ("_tests", "_test"):
-        if stem.endswith(suffix) and len(stem) > len(suffix):
-            stem = stem[: -len(suffix)]
-            break
-    return stem
-
-
-def _named(tested: str, module: str, folder: str = "") -> bool:
-    """A test file's name carries the module's: equal (`_pprint` → `pprint`), one a word-prefix
-    of the other (`brain_builtin` for `brain_builtin_inference`), or the module's name after the
-    start of its folder's (`util_typing` for `util/typing.py`, `assertrewrite` for `assertion/rewrite.py`)."""
-    module = module.lstrip("_")
-    if not tested or not module:
-        return False
-    if tested == module:
-        return True
-    short, long = sorted((tested, module), key=len)
-    if len(short) >= 4 and long.startswith(short + "_"):
-        return True
-    head = tested[: -len(module)].rstrip("_") if tested.endswith(module) else ""
-    parent = folder.rpartition("/")[2].lstrip("_")
-    return len(head) >= 3 and parent.startswith(head)
-
-
 def _module_link(test_path: str, seed_paths: Sequence[str]) -> tuple[float, str]:
-    """How a test file's place names a seed's module: by its name, or its folder beside it."""
+    """How a test file's place names a seed's module: by its name, by its package's name, or by its
+    folder (beside the module's, or mirroring it under the tests tree)."""
     folder = test_path.rpartition("/")[0]
-    tested = _tested_name(test_path)
+    tested = tested_name(test_path)
     best = (0.0, "")
     for path in seed_paths:
-        sdir, module = _module_of(path)
-        if _named(tested, module, sdir):
+        sdir, module = module_of(path)
+        if not placed(folder, sdir):
+            continue
+        if named(tested, module, sdir):
             return W_NAMED, path
-        if folder in (f"{sdir}/tests", f"{sdir}/test") and best[0] < W_BESIDE:
+        if named_by_folder(tested, sdir) and best[0] < W_FOLDER:
+            best = (W_FOLDER, path)
+        elif (folder in (f"{sdir}/tests", f"{sdir}/test") or mirrors(folder, sdir)) and best[0] < W_BESIDE:
             best = (W_BESIDE, path)
     return best
 
@@ -181,24 +166,29 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
     link: dict[str, tuple[float, str]] = {}
     for j in calls:
         link.setdefault(idx.path_of(j), _module_link(idx.path_of(j), seed_paths))
-    together = _history(r, seed_paths[:HISTORY_FILES], test_file)
-    for name, n in together.items():  # changed with the seed modules: tested together
-        bonus, goes_with = link.get(name, _module_link(name, seed_paths))
-        link[name] = (bonus + W_HISTORY * n / (n + HISTORY_HALF), goes_with or seed_paths[0])
-        for j in idx.chunk_ids(name):
-            if _test_function(r, j):
-                calls.setdefault(j, 0.0)
     best_of: dict[str, float] = {}
     for i in ranked_ids:
         best_of.setdefault(idx.path_of(i), score.get(i, -1e9))
     reach = min(NAMED_ABOVE, score[seeds[0]] - SEED_GAP)  # above the pool's average, or near the best
     sources = [p for p in ranked_files if not is_test_path(p) and best_of.get(p, -1e9) > reach][:NAMED_SEEDS]
-    for name, path in _named_test_files(r, sources, test_file):  # named after a module, without calls
-        if test_file[r.file_no[name]]:
-            link.setdefault(name, (W_NAMED, path))
-            for j in idx.chunk_ids(name):
-                if _test_function(r, j):
-                    calls.setdefault(j, 0.0)
+    together = _history(r, list(dict.fromkeys([*seed_paths[:HISTORY_FILES], *sources]))[:HISTORY_SOURCES], test_file)
+    for name, (n, source) in together.items():  # changed with the best-ranked modules: tested together
+        bonus, goes_with = link.get(name, _module_link(name, seed_paths))
+        link[name] = (bonus + W_HISTORY * n / (n + HISTORY_HALF), goes_with or source)
+        _enter(r, name, calls)
+    preferred = set()
+    for name, path, bonus in _named_test_files(r, sources, test_file):  # named after a module, without calls
+        if name not in link or link[name][0] < bonus:
+            link[name] = (bonus, path)
+        if bonus >= W_NAMED:
+            preferred.add(name)
+        _enter(r, name, calls)
+    titled = _title_test_files(r, test_file)
+    preferred.update(titled)
+    for name in titled:  # named with the issue title's words
+        bonus, goes_with = link.get(name, _module_link(name, seed_paths))
+        link[name] = (bonus + W_TITLE, goes_with)
+        _enter(r, name, calls)
     if not calls:
         return []
     issue_best = max(float(s.bm25[j]) for j in calls) or 1.0
@@ -207,7 +197,7 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
         path = idx.path_of(j)
         named_after = link[path][1]
         total = W_CALL * call + W_ISSUE * float(s.bm25[j]) / issue_best
-        tf = by_file.setdefault(path, TestFile(path, [], named_after))
+        tf = by_file.setdefault(path, TestFile(path, [], named_after, preferred=path in preferred))
         tf.tests.append((j, total, tuple(dict.fromkeys(used.get(j, ())))))
     out = []
     for tf in by_file.values():
@@ -224,49 +214,83 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
     return out
 
 
-def _history(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> dict[str, int]:
-    """Test files changed in the same commits as the seed modules, with how often: the
-    `HISTORY_TESTS` most frequent, seen in at least `HISTORY_MIN` commits."""
+def _enter(r: CodeRun, path: str, calls: dict[int, float]) -> None:
+    """The test functions of `path` join the candidates (without call evidence of their own)."""
+    for j in r.index.chunk_ids(path):
+        if _test_function(r, j):
+            calls.setdefault(j, 0.0)
+
+
+def _history(r: CodeRun, sources: Sequence[str], test_file: np.ndarray) -> dict[str, tuple[float, str]]:
+    """Test files changed in the same commits as the best-ranked modules: (weight, the module
+    they changed with most), the `HISTORY_TESTS` heaviest. A module's commits weigh less the lower
+    it ranks (`HISTORY_DECAY`), and count from `HISTORY_MIN` commits shared with it."""
     from noface_ctx.config import cache_dir
 
+    weight: dict[str, float] = {}
+    most: dict[str, tuple[float, str]] = {}
     try:
-        counts = co_changed(cache_dir(r.config) / "history.sqlite", seed_paths)
+        db_path = cache_dir(r.config) / "history.sqlite"
+        ensure_history(r.config.root, db_path)
     except OSError:
         return {}
-    tests = [(p, n) for p, n in counts.items() if n >= HISTORY_MIN and p in r.file_no and test_file[r.file_no[p]]]
-    tests.sort(key=lambda t: (-t[1], t[0]))
-    return dict(tests[:HISTORY_TESTS])
+    for k, source in enumerate(sources):
+        counts = co_changed(db_path, [source])
+        for p, n in counts.items():
+            if n >= HISTORY_MIN and p in r.file_no and test_file[r.file_no[p]]:
+                w = n * HISTORY_DECAY**k
+                weight[p] = weight.get(p, 0.0) + w
+                if w > most.get(p, (0.0, ""))[0]:
+                    most[p] = (w, source)
+    tests = sorted(weight.items(), key=lambda t: (-t[1], t[0]))[:HISTORY_TESTS]
+    return {p: (w, most[p][1]) for p, w in tests}
 
 
-def _named_test_files(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> list[tuple[str, str]]:
-    """(test file, the source module it is named after) for the modules of the best-ranked
-    files. A module name many test files carry (`test_models.py` in every django app) names
-    only those in a folder sharing a word with the module's path."""
+def _test_names(r: CodeRun, test_file: np.ndarray) -> list[tuple[str, str]]:
+    """(path, the module name it carries) of every test file, kept with the index."""
     key = "test-names"
     if key not in r.index.memo:
         paths = r.index.paths()
-        r.index.memo[key] = [(p, _tested_name(p)) for k, p in enumerate(paths) if test_file[k]]
-    named = cast(list[tuple[str, str]], r.index.memo[key])
+        r.index.memo[key] = [(p, tested_name(p)) for k, p in enumerate(paths) if test_file[k]]
+    return cast(list[tuple[str, str]], r.index.memo[key])
+
+
+def _named_test_files(r: CodeRun, seed_paths: Sequence[str], test_file: np.ndarray) -> list[tuple[str, str, float]]:
+    """(test file, the source module it goes with, bonus) for the modules of the best-ranked
+    files: named after the module, or after its package. Where test files carrying the module's
+    name sit in folders sharing a word with the module's path, only those (`tests/migrations/test_state.py`
+    for `django/db/migrations/state.py`, not `tests/model_regress/test_state.py`); a name more
+    test files carry than `AMBIGUOUS_NAME` names only those. A package name names at most
+    `FOLDER_FILES` files, those with the module's name first."""
+    names = _test_names(r, test_file)
     out = []
     for path in seed_paths[:NAMED_SEEDS]:
-        folder, module = _module_of(path)
-        hits = [p for p, tested in named if _named(tested, module, folder)]
-        if len(hits) > AMBIGUOUS_NAME:
-            words = _words(folder)
-            hits = [p for p in hits if _words(p.rpartition("/")[0]) & words]
-        out += [(p, path) for p in hits]
+        folder, module = module_of(path)
+        hits = [p for p, tested in names if named(tested, module, folder) and placed(p.rpartition("/")[0], folder)]
+        mine = words(folder.partition("/")[2])  # the top folder (the package's own name) is in every path
+        near = [p for p in hits if words(p.rpartition("/")[0]) & mine]
+        hits = near if near or len(hits) > AMBIGUOUS_NAME else hits
+        out += [(p, path, W_NAMED) for p in hits]
+        by_folder = [p for p, tested in names
+                     if named_by_folder(tested, folder) and p not in hits and placed(p.rpartition("/")[0], folder)]
+        by_folder.sort(key=lambda p: (module not in p.rpartition("/")[2], p))
+        out += [(p, path, W_FOLDER) for p in by_folder[:FOLDER_FILES]]
     return out
 
 
-def _words(folder: str) -> set[str]:
-    """The words of a folder path (`tests/forms_tests/tests` → forms, ...), test folders aside."""
-    return {w for part in folder.split("/") for w in part.split("_")
-            if len(w) > 2 and w not in ("test", "tests", "testing", "src", "lib")}
+def _title_test_files(r: CodeRun, test_file: np.ndarray) -> list[str]:
+    """Test files (with tests) named with the issue title's words; none when the title names too many."""
+    title = title_words(r.issue.title)
+    hits = [p for p, _tested in _test_names(r, test_file)
+            if title_named(p, title) and any(_test_function(r, j) for j in r.index.chunk_ids(p))]
+    return hits if len(hits) <= TITLE_FILES else []
 
 
 def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int], str]) -> list[Candidate]:
-    """The candidates for the tests found: the best file's pointer and its best tests in full,
-    then a pointer for each close runner-up file. `render(i)` gives chunk `i`'s full block."""
+    """The candidates for the tests found, in the order the budget takes them: the best file's
+    pointer and its best test in full, a pointer for each file named after a best-ranked module or
+    with the title's words, then for each close runner-up file, and the best file's second test in
+    full. `render(i)` gives chunk `i`'s full block."""
     if not found:
         return []
     best = found[0]
@@ -282,19 +306,19 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
         text = render(j)
         if count_tokens(text) <= TEST_MAX_TOKENS:
             blocks.append((j, sc, seeds, text))
-    out.append(_pointer(r, best, [b[0] for b in blocks], top))
+    out.append(_pointer(r, best, [b[0] for b in blocks[:1]], top))  # the second may not fit: named as relevant
+    full = []
     for j, sc, seeds, text in blocks:
         start, end = r.index.lines(j)
         why = test_reason(list(seeds), best.named_after)
-        out.append(Candidate(kind="code", path=best.path, ref=r.index.symbol(j), title=f"test {r.index.symbol(j)}",
-                             forms=(Form("full", text, count_tokens(text)),), score=sc,
-                             request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
-                             start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
-    named = [tf for tf in found[1:] if tf.named_after and _named(_tested_name(tf.path), *_module_of(tf.named_after)[::-1])]
-    more = named + [tf for tf in found[1:] if tf not in named and tf.score >= MORE_FILES_SHARE * best.score]
-    for tf in more[:MORE_FILES]:
-        out.append(_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES))
-    return out
+        full.append(Candidate(kind="code", path=best.path, ref=r.index.symbol(j), title=f"test {r.index.symbol(j)}",
+                              forms=(Form("full", text, count_tokens(text)),), score=sc,
+                              request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
+                              start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
+    by_name = [tf for tf in found[1:] if tf.preferred]
+    more = by_name + [tf for tf in found[1:] if tf not in by_name and tf.score >= MORE_FILES_SHARE * best.score]
+    pointers = [_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES) for tf in more[:MORE_FILES]]
+    return out + full[:1] + pointers + full[1:]  # the other files' pointers before a second test in full
 
 
 def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float, limit: int = POINTER_NAMES) -> Candidate:
