@@ -113,15 +113,18 @@ def clone_at(git_dir: str | Path, repo: str, commit: str, workdir: str | Path) -
     missing = _missing_blobs(git_dir, commit)
     try:
         _git(root, "init", "-q", ".")
-        if missing:  # the mirror cannot send them: borrow its objects, check out the rest
+        try:
+            if missing:
+                raise MaterialiseError(f"{len(missing)} blobs missing at {commit}")
+            _git(root, "fetch", "-q", "--no-tags", str(Path(git_dir).resolve()), commit)
+            _git(root, "checkout", "-q", "--detach", "FETCH_HEAD")
+        except MaterialiseError:  # the mirror cannot send the ancestry whole: borrow its objects
             (root / ".git/objects/info/alternates").write_text(f"{(Path(git_dir).resolve() / 'objects')}\n")
             _git(root, "update-ref", "--no-deref", "HEAD", commit)
             _git(root, "read-tree", commit)
-            _git(root, "update-index", "--skip-worktree", "--", *missing)
+            if missing:
+                _git(root, "update-index", "--skip-worktree", "--", *missing)
             _git(root, "checkout-index", "-a")
-        else:
-            _git(root, "fetch", "-q", "--no-tags", str(Path(git_dir).resolve()), commit)
-            _git(root, "checkout", "-q", "--detach", "FETCH_HEAD")
         head = _git(root, "rev-parse", "HEAD").strip()
         later = _git(root, "rev-list", "--all", "--not", commit).strip()
         if head != commit or later:
