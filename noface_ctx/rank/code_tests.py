@@ -58,7 +58,7 @@ W_ISSUE = 0.6  # the test's BM25 against the issue, scaled to the best test's
 W_NAMED = 1.0  # the test file is named after a seed's module
 W_FOLDER = 0.75  # the test file is named after a seed's package (`test_assertion.py` for `assertion/util.py`)
 W_BESIDE = 0.5  # the test file sits in the tests folder beside a seed's module, or one mirroring its folder
-W_TITLE = 0.5  # the test file (or a `tests.py`'s folder) is named with the issue title's words
+W_TITLE = 1.0  # the test file (or a `tests.py`'s folder) is named with the issue title's words
 FOLDER_FILES = 6  # test files named after one package, at most
 TITLE_FILES = 6  # ... named with the title's words, at most (more: the title is too generic to name tests)
 W_HISTORY = 1.0  # the test file changed in the same commits as a seed's module (saturating with the count)
@@ -73,7 +73,8 @@ SECOND_SHOWN = 0.6  # the second is shown when it scores at least this share of 
 POINTER_NAMES = 8  # other tests named in a test file's pointer
 MORE_NAMES = 2  # ... in the pointer of a file none of whose tests is shown (kept short: up to six of them)
 NAMED_SHARE = 0.3  # ... those scoring at least this share of the file's best
-MORE_FILES = 6  # other test files given as a pointer only: named after a best-ranked module or with the title's words first, then ...
+MORE_FILES = 6  # other test files given as a pointer only: the two best runners-up, those named after a
+RUNNERS_UP = 2  # ... best-ranked module or with the title's words, then the others ...
 MORE_FILES_SHARE = 0.3  # ... scoring at least this share of the best file
 AMBIGUOUS_NAME = 3  # a module name more test files carry than this names only those in a related folder
 NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
@@ -315,8 +316,12 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
                               forms=(Form("full", text, count_tokens(text)),), score=sc,
                               request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
                               start_line=start, end_line=end, symbol_kind=r.index.kind(j)))
-    by_name = [tf for tf in found[1:] if tf.preferred]
-    more = by_name + [tf for tf in found[1:] if tf not in by_name and tf.score >= MORE_FILES_SHARE * best.score]
+    close = [tf for tf in found[1:] if tf.score >= MORE_FILES_SHARE * best.score]
+    order = [*close[:RUNNERS_UP], *(tf for tf in found[1:] if tf.preferred), *close]
+    more: list[TestFile] = []
+    for tf in order:  # each file once, at its first place
+        if all(tf.path != m.path for m in more):
+            more.append(tf)
     pointers = [_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES) for tf in more[:MORE_FILES]]
     return out + full[:1] + pointers + full[1:]  # the other files' pointers before a second test in full
 

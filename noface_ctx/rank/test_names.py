@@ -13,7 +13,7 @@ import re
 TEST_ROOTS = ("tests", "test", "testing")  # the folders a test tree starts with
 GENERIC = frozenset({"test", "tests", "testing", "src", "lib", "core", "base", "main", "utils", "util",
                      "common", "misc", "helpers", "models", "init", "app", "api", "types"})  # name no topic of their own
-INFLECTIONS = ("s", "es", "ed", "ing", "er", "ers")  # endings that leave a short word the same word
+INFLECTIONS = ("s", "es", "ed", "ing")  # endings that leave a short word the same word
 APP_FILES = ("tests", "test")  # a test file named only `tests.py`: its folder names what it tests
 
 
@@ -122,7 +122,7 @@ def same_word(a: str, b: str) -> bool:
         if len(stem) >= 3 and long.startswith(stem) and long[len(stem):] in INFLECTIONS:
             return True
     common = next((k for k, (x, y) in enumerate(zip(short, long, strict=False)) if x != y), len(short))
-    return common >= 6 and len(long) - common <= 4
+    return len(short) > common >= 6 and len(long) - common <= 4  # (a whole word followed by more: endings only)
 
 
 def words(folder: str) -> set[str]:
