@@ -68,7 +68,8 @@ def co_changed(db_path: Path, paths: Sequence[str]) -> dict[str, int]:
         if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:
             return {}
         for path in dict.fromkeys(paths):
-            for other, n in db.execute(_QUERY, (path, path)):
+            stored = path if path.isascii() else path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            for other, n in db.execute(_QUERY, (stored, stored)):  # as the index stores an undecodable name
                 out[other] = out.get(other, 0) + int(n)
     except sqlite3.Error:
         return {}
