@@ -126,7 +126,7 @@ _BLOCK_TEXT = st.text(alphabet=st.sampled_from([" ", " ", "\n", "\n", "a", ")", 
 @given(_BLOCK_TEXT, st.integers(0, 40), st.integers(0, 6))
 def test_a_block_end_found_by_one_search_is_the_one_found_line_by_line(text, pos, indent):
     pos = min(pos, len(text))
-    assert definitions.block_end(text, pos, indent) == definitions._block_end_by_lines(text, pos, indent)
+    assert definitions.block_end(text, pos, indent) == definitions._block_end_by_lines(text, pos, indent)  # private: the slow reference
 
 
 @settings(max_examples=500, deadline=None)
@@ -136,7 +136,7 @@ def test_a_block_end_found_by_one_search_is_the_one_found_line_by_line(text, pos
 def test_definition_headers_found_after_newlines_are_those_a_multiline_search_finds(lines):
     text = "\n".join(lines)
     spans = lambda matches: [(m.start("indent"), m.end(), m.group("name"), m.group("kw")) for m in matches]  # noqa: E731
-    assert spans(definitions._header_matches(text)) == spans(definitions.DEFINITION_HEADER.finditer(text))
+    assert spans(definitions._header_matches(text)) == spans(definitions.DEFINITION_HEADER.finditer(text))  # private: the fast search held to the plain one
 
 
 def sha(root: Path, rev: str = "HEAD") -> str:

@@ -66,13 +66,13 @@ def test_words_and_definitions_follow_adds_changes_and_deletes(repo_factory, tmp
 def test_a_file_changed_just_now_is_read_again_even_with_the_same_stat(repo_factory, tmp_path, monkeypatch):
     repo = repo_factory(FILES)
     cache = tmp_path / "words.sqlite"
-    monkeypatch.setattr(cw, "_RACY_NS", 10**12)  # every file counts as changed just now
+    monkeypatch.setattr(cw, "_RACY_NS", 10**12)  # private: every file counts as changed just now
     assert _words(repo, cache).has("vat_rate")
     st = os.stat(repo / "pkg/tax.py")
     text = (repo / "pkg/tax.py").read_text().replace("vat_rate", "tax_rate")  # same size, same mtime below
     (repo / "pkg/tax.py").write_text(text)
     os.utime(repo / "pkg/tax.py", ns=(st.st_atime_ns, st.st_mtime_ns))
-    monkeypatch.setattr(cw, "_RACY_NS", 0)  # now no file is recent: only a stored stat could skip it
+    monkeypatch.setattr(cw, "_RACY_NS", 0)  # private: now no file is recent, only a stored stat could skip it
     found = _words(repo, cache)
     assert found.has("tax_rate") and not found.has("vat_rate")
 
@@ -88,8 +88,8 @@ def test_a_file_rewritten_as_it_was_is_not_read_into_words_again(repo_factory, t
     (repo / "pkg/ship.py").write_text("def ship_order(order):\n    return order\n")
     _age(repo)
     worked: list[int] = []
-    real = cw._entry
-    monkeypatch.setattr(cw, "_entry", lambda data, *rest: worked.append(len(data)) or real(data, *rest))
+    real = cw._entry  # private: a spy counting the files read into words
+    monkeypatch.setattr(cw, "_entry", lambda data, *rest: worked.append(len(data)) or real(data, *rest))  # private: as above
     found = _words(repo, cache)
     assert len(worked) == 1  # only the new file
     assert found.has("vat_rate") and found.has("ship_order") and found.defined("add_item")
@@ -106,7 +106,7 @@ def test_many_questions_load_the_tables_whole_with_the_same_answers(repo_factory
     monkeypatch.setattr(cw.CodeWords, "EAGER_AFTER", 1)
     eager = _words(repo, cache)
     assert [(eager.has(n), eager.defined(n)) for n in names] == expected
-    assert eager._vocab is not None  # loaded whole
+    assert eager._vocab is not None  # private: loaded whole (the answers alone cannot tell)
 
 
 @pytest.mark.parametrize("usable", [True, False])
@@ -173,9 +173,9 @@ def test_a_first_build_answers_from_memory_as_the_stored_tables_do(repo_factory,
     cache = tmp_path / "words.sqlite"
     _age(repo)
     first = _words(repo, cache)
-    assert first._vocab is not None and first._defs is not None  # from memory, no question asked yet
+    assert first._vocab is not None and first._defs is not None  # private: from memory, no question asked yet
     later = _words(repo, cache)
-    assert later._vocab is None  # unchanged files: nothing rebuilt, questions go to sqlite
+    assert later._vocab is None  # private: unchanged files, nothing rebuilt, questions go to sqlite
     names = ["Cart", "add_item", "Cart.add_item", "vat_rate", "shared_total", "appears", "only_in_docs", "nothing"]
     assert [first.defined(n) for n in names] == [later.defined(n) for n in names]
     assert [first.has(n) for n in names] == [later.has(n) for n in names]
@@ -186,14 +186,14 @@ def _definitions_line_by_line(text):
     """What `definitions` answers, worked out one line at a time (the reference it is held to)."""
     out, stack = [], []
     for number, line in enumerate(text.split("\n"), 1):
-        m = cw._DEF_LINE.match(line)
+        m = cw._DEF_LINE.match(line)  # private: the line pattern the reference is built from
         if m is None:
             continue
         indent = len(m.group("indent").expandtabs(4))
         while stack and stack[-1][0] >= indent:
             stack.pop()
         out.append((".".join([n for _, n in stack] + [m.group("name")]), number))
-        if m.group("kw") in cw._CONTAINER_KW:
+        if m.group("kw") in cw._CONTAINER_KW:  # private: as above
             stack.append((indent, m.group("name")))
     return out
 

@@ -66,7 +66,7 @@ def test_texts_kept_are_bounded_and_forgotten_ones_read_again(repo_factory, monk
     try:
         old, new = files.blob(first, "pkg/b.py"), files.blob(second, "pkg/b.py")
         assert old is not None and new is not None
-        assert list(files._texts) == [new]  # the older text forgotten
+        assert list(files._texts) == [new]  # private: the older text forgotten (kept texts are not public)
         assert files.text(old) == "B = 'é'\n"  # read again by its id
     finally:
         files.close()
@@ -79,7 +79,7 @@ def test_prefetching_stops_while_memory_is_short_and_the_rest_is_read_when_asked
     files = FileVersions(root)
     try:
         files.prefetch([(first, "a.py"), (second, "pkg/b.py"), (first, "pkg/b.py")])
-        assert list(files._ids) == [(first, "a.py")]  # one pass, then no more
+        assert list(files._ids) == [(first, "a.py")]  # private: one pass, then no more
         assert files.text_at(second, "pkg/b.py") == "B = 2\n" and files.text_at(first, "a.py") == "def a():\n    return 1\n"
     finally:
         files.close()
