@@ -311,8 +311,9 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
 
 
 # Docs that record the past (release notes) or the people (credits, licence), not the design.
+# (an upgrading or porting guide names the old APIs on purpose, as a changelog does)
 HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "whats-new",
-                             "whatsnew", "whats_new"})
+                             "whatsnew", "whats_new", "upgrading", "porting"})
 PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })

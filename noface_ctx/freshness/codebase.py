@@ -207,7 +207,7 @@ class Codebase:
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
             return self._resolve_dotted(ref)
-        if ref.kind in ("member", "keyword", "base"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
+        if ref.kind in ("member", "keyword", "base", "setting"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
             gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES
             return Resolution("missing", lookup=ref.name) if gone else Resolution("skip")
         if self.defined(ref.name) or ref.name in EXTERNAL_NAMES or (not ref.strict and self.known(ref.name)):
@@ -254,7 +254,8 @@ class Codebase:
         k, holder = self._holder(parts)  # `pkg.mod.name[.member]`: `name` must be defined in pkg/mod.py
         if holder:
             part = parts[k]
-            if not (self.module_defines(holder, part) or part in EXTERNAL_NAMES or not ref.strict
+            imported = bool(ref.binds) and part in _STDLIB  # `from marshmallow import pprint`: the package's, if any
+            if not (self.module_defines(holder, part) or (part in EXTERNAL_NAMES and not imported) or not ref.strict
                     or "/".join(parts[:k + 1]) in self.dirs
                     or (ref.source == "role" and self.defined(part))):  # a role's name: Sphinx looks further
                 package = holder.rsplit("/", 1)[0] if holder.endswith("/__init__.py") else ""

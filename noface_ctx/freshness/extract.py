@@ -58,7 +58,8 @@ _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
 _AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
 # a Sphinx API directive's target: `.. class:: Paginator`, `.. method:: Paginator.page(number)`, `.. autoclass:: x.Y`
 _API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(function|class|method|classmethod|staticmethod|attribute|"
-                            r"property|exception|data|decorator|decoratormethod)::\s+(\S.*?)\s*$")
+                            r"property|exception|data|decorator|decoratormethod|setting)::\s+(\S.*?)\s*$")
+_SETTING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # django's `.. setting:: SESSION_COOKIE_AGE`, `:setting:`...``
 _DEF_DIRECTIVES = frozenset({"function", "class", "method", "classmethod", "staticmethod", "exception", "decorator",
                              "decoratormethod"})  # what names a def or class (`data`, `attribute`: a value)
 # a Sphinx role before a span (`:py:meth:`, `:class:`) or a MyST one (`{py:func}`); the Python
@@ -133,7 +134,10 @@ def extract_references(doc: Doc) -> list[Reference]:
                     found = [replace(r, documented=True) for r in found]
                 api = _API_DIRECTIVE.match(line) if rst else None
                 target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
-                if api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
+                if api is not None and api.group(1) == "setting":  # a project's setting: a module constant
+                    setting = _setting(api.group(2), lineno)
+                    found = [setting, *found] if setting is not None else found
+                elif api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
                     strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not placeholder(target.name))
                     target = replace(target, strict=strict, documented=True)
                     bare = "." not in re.sub(r"\(.*$", "", api.group(2))
@@ -288,7 +292,9 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
     for m in _SPAN.finditer(line):
         role = _ROLE.search(line, 0, m.start())
         kind = (role.group(1) or role.group(2)).rsplit(":", 1)[-1] if role is not None else ""
-        if kind in _OBJECT_ROLES:  # `:meth:`~.Flask.register_blueprint``, `{py:func}`corr``
+        if kind == "setting":
+            ref = _setting(m.group(2).strip(), lineno)
+        elif kind in _OBJECT_ROLES:  # `:meth:`~.Flask.register_blueprint``, `{py:func}`corr``
             ref = _role_ref(m.group(2).strip(), lineno, module)
         elif roles_only:
             continue
@@ -327,6 +333,12 @@ def _passed(ref: Reference) -> list[Reference]:
         return []
     args = STRING.sub('""', m.group(2)) + ")"
     return keyword_refs(args, 0, lambda _offset: ref.line, "span")
+
+
+def _setting(text: str, lineno: int) -> Reference | None:
+    """A setting a `setting` role or directive names (`SESSION_EXPIRE_AT_BROWSER_CLOSE`): checked
+    for removal only (its value is the doc's `Default:` line's business)."""
+    return Reference(text, text, "setting", lineno, True, "role") if _SETTING.match(text) else None
 
 
 def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:

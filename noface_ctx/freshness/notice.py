@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 
 from noface_ctx import state
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.parameters import binds, changed_parameters, compatible_change, parameters
+from noface_ctx.freshness.definitions import _first, is_container
+from noface_ctx.freshness.parameters import bases, binds, changed_parameters, compatible, compatible_change, parameters
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
 from noface_ctx.freshness.scan import SIGNATURE
 
@@ -71,12 +72,19 @@ def _call_counts(args: tuple[int, list[str]] | None) -> Callable[[str, str], boo
 def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None) -> Callable[[str, str], bool]:
     """For a doc that names a symbol without stating its parameters: a change a caller would
     notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
-    concerns the docs that use that keyword, not every doc naming `Flask`); a change of
-    anything else a caller notices (a new required parameter, the bases) counts as before."""
+    concerns the docs that use that keyword, not every doc naming `Flask`); new bases when the
+    parameters stay count for a doc naming a base the class lost; anything else a caller
+    notices (a new required parameter) counts as before."""
     def counts(before: str, now: str) -> bool:
         if compatible_change(before, now, ancestors):
             return False
         changed = changed_parameters(before, now)
+        pb, pn = parameters(before), parameters(now)
+        if is_container(before) and (changed == set() or (pb is None and pn is None)):  # the same parameters: the bases changed
+            old, new = bases(_first(before)), bases(_first(now))
+            if old is not None and new is not None and ((pb is None and pn is None) or (
+                    pb is not None and pn is not None and compatible(pb, pn))):
+                return bool((set(old[1]) - set(new[1])) & set(re.findall(r"[A-Za-z_]\w*", doc.text)))  # a base it names
         return not changed or bool(changed & _words(doc.text))
 
     return counts

@@ -427,8 +427,14 @@ def test_a_class_is_judged_by_its_signature_not_its_methods(repo_factory):
     assert assess(root).by_slug["store"].changed == ()  # a base added: what the doc says of Store still holds
     (root / "src/store.py").write_text("class Store(Mixin):\n    def get(self, key):\n        return self.rows.get(key)\n")
     commit(root, "Store: no Base", date="2025-02-20T12:00:00+00:00")
+    assert assess(root).by_slug["store"].changed == ()  # a base removed that the doc never names (issue 25 rule 6)
+    (root / "docs/store.md").write_text("Make a `Store()` to keep rows: it is a `Base`.\n")
+    commit(root, "docs: Store is a Base", date="2025-02-21T12:00:00+00:00")
+    (root / "src/store.py").write_text("class Store:\n    def get(self, key):\n        return self.rows.get(key)\n")
+    commit(root, "Store: no Mixin", date="2025-02-22T12:00:00+00:00")
+    (root / "src/store.py").write_text("class Store(Mixin):\n    def get(self, key):\n        return self.rows.get(key)\n")
     st = assess(root).by_slug["store"]
-    assert [(c.ref, c.what) for c in st.changed] == [("Store()", "signature")]
+    assert st.changed == ()  # no base the doc names was lost since its commit (Base was gone already)
 
 
 def test_signature_change_counts_for_examples_and_names_the_right_commit(repo_factory):
@@ -467,6 +473,7 @@ def test_reformatted_headers_comments_in_them_and_type_parameters_are_no_change(
                          "class Directive(Base, Generic[T]):\n    pass\n\n\n"
                          "def status(iterable, summary):\n    return iterable\n"),
         "docs/nodes.md": "`Signature` nodes, `Adapter.log()`, `Directive` and `status()` are in `src/nodes.py`.\n",
+        "docs/inline.md": "A `Signature` is an `Inline` node.\n",
     }, date=JAN)
     (root / "src/nodes.py").write_text(
         "class Signature(\n    Injector, Part, Inline\n):\n    def __init__(self, a):\n        self.a = a\n\n\n"
@@ -480,8 +487,9 @@ def test_reformatted_headers_comments_in_them_and_type_parameters_are_no_change(
     text = (root / "src/nodes.py").read_text()
     (root / "src/nodes.py").write_text(text.replace("    Injector, Part, Inline\n", "    Injector, Part\n"))
     commit(root, "Signature: not inline", date="2025-02-10T12:00:00+00:00")
-    st = assess(root).by_slug["nodes"]
-    assert [(c.ref, c.what) for c in st.changed] == [("Signature", "signature")]  # a base removed still counts
+    fresh = assess(root)
+    assert fresh.by_slug["nodes"].changed == ()  # a base removed: the doc not naming it states nothing it changed
+    assert [(c.ref, c.what) for c in fresh.by_slug["inline"].changed] == [("Signature", "signature")]
 
 
 def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
@@ -552,7 +560,7 @@ def test_sphinx_api_directive_targets_are_references(repo_factory):
 
 def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(repo_factory):
     # flask 2.3 split `Flask(Scaffold)` into `Flask(App)` with `App(Scaffold)`: a mention of
-    # `Flask` still holds; a base dropped from the ancestry still counts
+    # `Flask` still holds; a base dropped from the ancestry counts for a doc naming it
     root = repo_factory({
         "src/scaffold.py": "class Scaffold:\n    def route(self, rule):\n        return rule\n",
         "src/app.py": "from src.scaffold import Scaffold\n\n\nclass Flask(Scaffold):\n    def run(self):\n        return 1\n",
@@ -579,6 +587,11 @@ def test_a_new_base_class_that_keeps_the_old_one_as_an_ancestor_is_no_change(rep
     assert assess(root).by_slug["app"].changed == ()
     write_tree(root, {"src/sansio.py": "class App:\n    pass\n"})
     commit(root, "App: no Scaffold", date="2025-02-10T12:00:00+00:00")
+    assert assess(root).by_slug["app"].changed == ()  # Scaffold left the ancestry: the doc never names it
+    write_tree(root, {"docs/app.md": "A `Flask` object is the application, a `Base`.\n"})
+    commit(root, "docs: a Base", date="2025-02-11T12:00:00+00:00")
+    write_tree(root, {"src/app.py": "class Flask:\n    def run(self):\n        return 1\n"})
+    commit(root, "Flask: no base", date="2025-02-12T12:00:00+00:00")
     assert [(c.ref, c.what) for c in assess(root).by_slug["app"].changed] == [("Flask", "signature")]
 
 

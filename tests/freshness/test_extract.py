@@ -241,3 +241,32 @@ def test_a_renamed_keyword_and_a_renamed_base_are_flagged_where_the_doc_passes_o
     commit(root, "rename MethodView", date="2025-03-01T12:00:00+00:00")
     got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
     assert "renamed to `MethodDispatchView`?" in got[("docs/views.rst", 8)]
+
+
+def test_a_package_member_named_like_a_standard_module_is_the_packages(repo_factory):
+    # marshmallow dropped `marshmallow.pprint`; `from pprint import pprint` stays the standard one
+    doc = ("Nesting\n=======\n\n.. code-block:: python\n\n    from pprint import pprint\n    from pkg import pprint as show\n\n"
+           "    show(result)\n")
+    root = repo_factory({"pkg/__init__.py": "from pkg.utils import pprint\n",
+                         "pkg/utils.py": "from pprint import pprint as py_pprint\n\n\ndef pprint(obj):\n    py_pprint(obj)\n",
+                         "docs/nesting.rst": doc}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/__init__.py").write_text("")
+    (root / "pkg/utils.py").write_text("from pprint import pprint as py_pprint  # noqa\n")
+    commit(root, "drop pkg.pprint", date=FEB)
+    assert [(f.path, f.line) for f in check_docs(repo=root).findings] == [("docs/nesting.rst", 7)]
+
+
+def test_a_renamed_setting_is_stale_where_a_setting_role_or_directive_names_it(repo_factory):
+    settings = "SESSION_EXPIRE_AT_BROWSER_CLOSE = False\nSESSION_COOKIE_AGE = 1209600\n"
+    ref = ("Settings\n========\n\n.. setting:: SESSION_EXPIRE_AT_BROWSER_CLOSE\n\n"
+           "``SESSION_EXPIRE_AT_BROWSER_CLOSE``\n----------------------------------\n\nDefault: ``False``\n")
+    topic = "Sessions\n========\n\nSet :setting:`SESSION_EXPIRE_AT_BROWSER_CLOSE` and :setting:`SESSION_COOKIE_AGE`.\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/global_settings.py": settings, "docs/settings.txt": ref,
+                         "docs/sessions.txt": topic}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/global_settings.py").write_text(settings.replace("SESSION_EXPIRE_AT_BROWSER_CLOSE", "SESSION_BROWSER_SCOPED"))
+    commit(root, "rename the setting", date=FEB)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert set(got) == {("docs/settings.txt", 4), ("docs/sessions.txt", 4)}
+    assert all("renamed to `SESSION_BROWSER_SCOPED`?" in m for m in got.values())

@@ -64,3 +64,26 @@ def test_a_call_written_in_prose_is_warned_only_when_what_it_passes_changed(repo
     (root / "pkg/api.py").write_text(api.replace("engine=None", "backend=None"))
     commit(root, "engine is now backend", date="2025-03-01T12:00:00+00:00")
     assert {f.path for f in check_docs(repo=root).findings} == {"docs/backends.rst", "docs/signature.rst"}
+
+
+def test_new_bases_warn_only_a_doc_naming_the_base_the_class_lost(repo_factory):
+    # marshmallow's `Schema` and django's `LoginView` changed bases, not parameters: a doc naming
+    # the class states nothing those commits made false
+    schema = ("class Base:\n    pass\n\n\nclass Mixin:\n    pass\n\n\n"
+              "class Schema(Base):\n    def __init__(self, *, many=False):\n        self.many = many\n")
+    root = repo_factory({"pkg/__init__.py": "from pkg.schema import Schema\n", "pkg/schema.py": schema,
+                         "docs/why.rst": "Why\n===\n\nPass arguments to the :class:`~pkg.Schema` constructor.\n",
+                         "docs/bases.rst": "Bases\n=====\n\nA :class:`~pkg.Schema` is a ``Base``.\n"}, date=JAN)
+    (root / "pkg/schema.py").write_text(schema.replace("class Schema(Base)", "class Schema(Mixin)"))
+    commit(root, "Schema derives from Mixin", date=FEB)
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/bases.rst", "changed-ref")]
+
+
+def test_new_bases_of_a_class_without_init_warn_only_a_doc_naming_the_lost_base(repo_factory):
+    # django's `LoginView(SuccessURLAllowedHostsMixin, FormView)` became `LoginView(RedirectURLMixin, FormView)`
+    views = "class AllowedHostsMixin:\n    pass\n\n\nclass RedirectMixin:\n    pass\n\n\nclass LoginView(AllowedHostsMixin):\n    template = 'login.html'\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/views.py": views,
+                         "docs/auth.rst": "Auth\n====\n\nLog in with :class:`~pkg.views.LoginView`.\n"}, date=JAN)
+    (root / "pkg/views.py").write_text(views.replace("class LoginView(AllowedHostsMixin)", "class LoginView(RedirectMixin)"))
+    commit(root, "refactored out RedirectMixin", date=FEB)
+    assert check_docs(repo=root).findings == ()
