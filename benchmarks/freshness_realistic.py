@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
                           "cases": [(c["id"], sum(d["flagged"] for d in c["docs"]), len(c["docs"]))
                                     for c in res["cases"]]}), flush=True)
     summary = summarise(results)
-    summary["head"] = git(ROOT, "rev-parse", "--short", "HEAD").strip()
+    summary["head"] = git(ROOT, "rev-parse", "--short", "HEAD", check=False).strip() or "not a git checkout"
     summary["seconds"] = round(time.perf_counter() - t, 1)
     if args.json:
         args.json.write_text(json.dumps({"summary": summary, "results": results}, indent=1))
