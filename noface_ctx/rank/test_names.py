@@ -8,6 +8,7 @@ paths and words: `code_tests` weighs them.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 TEST_ROOTS = ("tests", "test", "testing")  # the folders a test tree starts with
@@ -106,8 +107,10 @@ def title_named(test_path: str, title_words: frozenset[str]) -> bool:
 
 def title_words(title: str) -> frozenset[str]:
     """The words of an issue title, an identifier kept whole (`select_related()` is one word, not
-    `select` and `related`; `QuerySet` is `queryset`)."""
-    return frozenset(w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", title))
+    `select` and `related`; `QuerySet` is `queryset`), and each two neighbours written as one
+    (`constrainedlayout` for "Constrained layout", as test files glue them)."""
+    found = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z0-9_]*", title)]
+    return frozenset([*found, *(a + b for a, b in itertools.pairwise(found))])
 
 
 def same_word(a: str, b: str) -> bool:

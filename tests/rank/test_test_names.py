@@ -74,6 +74,8 @@ def shop(tmp_path_factory):
         # a test app named after the issue title's words, calling nothing the issue names
         "tests/proxy_models/tests.py": _tests_of("test_proxy_keeps_parent_table", 'assert table_of("ProxyOrder") == "order"'),
         "tests/billing/tests.py": _tests_of("test_invoice_total", "assert total([1, 2]) == 3"),
+        # named with two of the title's words glued (`Order.save` → `ordersave`)
+        "tests/test_ordersave.py": _tests_of("test_saving_twice_keeps_one_row", 'assert rows_after("write", "write") == 1'),
     })
 
 
@@ -110,7 +112,8 @@ def test_a_test_app_named_with_the_issue_titles_words_is_pointed_at(shop):
     issue = {"id": "s-4", "title": "Order.save crashes on proxy models",
              "description": "Saving an instance of a proxy of Order raises AttributeError in save()."}
     prompt = build_prompt(issue, shop, budget=6000, embed=False)
-    assert re.search(r"NEED_CODE: tests/proxy_models/tests\.py::test_proxy_keeps_parent_table", prompt.text)
-    row = next(r for r in prompt.code if r["path"] == "tests/proxy_models/tests.py")
-    assert "matches the issue" in row["reason"]
+    rows = [r for r in prompt.code if r["path"] == "tests/proxy_models/tests.py"]
+    assert rows and ("NEED_CODE: tests/proxy_models/tests.py::test_proxy_keeps_parent_table" in prompt.text
+                     or rows[0]["form"] == "full")  # pointed at, or shown (then its pointer would repeat it)
+    assert re.search(r"NEED_CODE: tests/test_ordersave\.py::test_saving_twice_keeps_one_row", prompt.text)
     assert "tests/billing/tests.py" not in prompt.text  # named with no word of the title
