@@ -2,9 +2,10 @@
 
     python benchmarks/retrieval.py --rows ../shared/bench/swe_lite_dev.jsonl \
         --repos REPOS.json --workdir DIR --out bench-results/ [--budgets 4000,8000,13000,27000,50000] \
-        [--limit N] [--repo django/django] [--no-embed] [--update-doc docs/benchmarks.md]
+        [--limit N] [--repo django/django] [--instance ID] [--no-embed] [--history] [--update-doc docs/benchmarks.md]
 
-For each row the base commit is materialised (`git archive`, reused across runs), and
+For each row the base commit is materialised (`git archive`, reused across runs; with `--history`
+a clone holding only the base commit's ancestry, so evidence from past commits is on), and
 `build_prompt` runs on the issue text only (title = first line of `problem_statement`,
 description = the rest; no manifest, `hints_text` never read). The first build of a row uses an
 empty cache (cold); one more build per budget follows in the same process (warm). A plain BM25
