@@ -20,7 +20,7 @@ from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
-from noface_ctx.freshness.notice import counts_for
+from noface_ctx.freshness.notice import body_counts, counts_for
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, code_files
 from noface_ctx.freshness.references import codeish, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -66,7 +66,8 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, 
                 if name is None:
                     continue
                 got = index.symbol_change(path, name, since, now_text, signature_only=not ref.documented,
-                                          counts=counts_for(s.doc, ref, _ancestors_of(ancestry, path)))
+                                          counts=counts_for(s.doc, ref, _ancestors_of(ancestry, path)),
+                                          body_counts=body_counts(s.doc, ref.line))
                 if got is not None:
                     commit, what = got
                     s.changed.append(ChangedRef(ref.ref, ref.line, path, commit.label() if commit else UNCOMMITTED, what))

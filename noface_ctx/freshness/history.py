@@ -287,12 +287,14 @@ class HistoryIndex:
 
     def symbol_change(self, path: str, name: str, since: Commit, now_text: str | None, *,
                       signature_only: bool = False,
-                      counts: Callable[[str, str], bool] | None = None) -> tuple[Commit | None, str] | None:
+                      counts: Callable[[str, str], bool] | None = None,
+                      body_counts: Callable[[str, str], bool] | None = None) -> tuple[Commit | None, str] | None:
         """(the commit after `since` that made `name`'s definition in `path` what it is now —
         None for uncommitted edits —, "signature" or "body"), or None when unchanged or not
         comparable (absent then or now, or ambiguous). `signature_only`: ignore body changes.
         `counts(before, now)`: whether a signature change (`signature` of the two definitions)
-        matters to the reader; a change it rejects is no change."""
+        matters to the reader; a change it rejects is no change. `body_counts(before, now)`: the
+        same for a body change."""
         if now_text is None and not self.touched_after(path, since.seq):
             return None
         before = self.def_at(since.sha, path, name)
@@ -310,6 +312,8 @@ class HistoryIndex:
             if signature_only or body(now) == body(before):
                 return None
             what = "body"
+        if what == "body" and body_counts is not None and not body_counts(before, now):
+            return None
         if committed != now:
             return None, what
         key = signature if what == "signature" else (lambda text: text)

@@ -329,14 +329,14 @@ def changed_repo(repo_factory) -> Path:
     return repo_factory({
         "src/calc.py": "def total(items):\n    return sum(items)\n\n\ndef scale(x, factor=2):\n    return x * factor\n",
         "src/big.py": big,
-        "docs/calc.md": "# `total()`\n\nAdds up; `scale(x, factor=2)` multiplies. See `src/big.py`.\n",
+        "docs/calc.md": "# `total()`\n\nAdds up with ``sum(items)``; `scale(x, factor=2)` multiplies. See `src/big.py`.\n",
         "docs/usage.md": "Example:\n\n```python\nfrom src.calc import total\ntotal([1, 2])\n```\n",
     }, date=JAN)
 
 
 def test_body_change_is_a_warning_naming_the_commit(repo_factory):
     root = changed_repo(repo_factory)
-    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "math.fsum(items)"))
     commit(root, "total: new body", date=FEB)
     fresh = assess(root)
     calc = fresh.by_slug["calc"]
@@ -353,20 +353,20 @@ def test_a_body_change_counts_only_where_the_doc_documents_the_symbol(repo_facto
     root = repo_factory({
         "src/calc.py": "def total(items):\n    return sum(items)\n",
         "docs/mention.md": "# Carts\n\nPrices are added with `total()` before tax.\n",
-        "docs/later.md": "Use `total()` for sums.\n\n## `total()`\n\nAdds up items.\n",
-        "docs/setext.md": "`total()`\n=========\n\nAdds up items.\n",
-        "docs/ref.rst": "Reference\n=========\n\n.. function:: total(items)\n\n   Adds up items.\n",
-        "docs/title.rst": "``total()``\n-----------\n\nAdds up items.\n",
+        "docs/later.md": "Use `total()` for sums.\n\n## `total()`\n\nAdds up items with `sum`.\n",
+        "docs/setext.md": "`total()`\n=========\n\nAdds up items with `sum`.\n",
+        "docs/ref.rst": "Reference\n=========\n\n.. function:: total(items)\n\n   Adds up items with ``sum``.\n",
+        "docs/title.rst": "``total()``\n-----------\n\nAdds up items with ``sum``.\n",
         "docs/table.md": "| a |\n|---|\n| `total()` |\n",
     }, date=JAN)
-    (root / "src/calc.py").write_text("def total(items):\n    return sum(sorted(items))\n")
-    commit(root, "total: sorted", date=FEB)
+    (root / "src/calc.py").write_text("def total(items):\n    return math.fsum(items)\n")
+    commit(root, "total: fsum", date=FEB)
     fresh = assess(root)
     for slug in ("later", "setext", "ref", "title"):
         assert [(c.ref, c.what) for c in fresh.by_slug[slug].changed] in ([("total()", "body")], [("total(items)", "body")]), slug
     for slug in ("mention", "table"):
         assert fresh.by_slug[slug].verdict == "fresh", slug
-    (root / "src/calc.py").write_text("def total(items, start):\n    return sum(sorted(items), start)\n")
+    (root / "src/calc.py").write_text("def total(items, start):\n    return math.fsum(items) + start\n")
     commit(root, "total: start", date="2025-02-10T12:00:00+00:00")
     assert [c.what for c in assess(root).by_slug["mention"].changed] == ["signature"]  # a mention notices that
 
@@ -376,13 +376,13 @@ def test_renaming_a_functions_own_locals_is_no_body_change(repo_factory):
     code = ("def never_cache(view_func):\n    @wraps(view_func)\n    def _wrapped(request, *args, **kwargs):\n"
             "        response = view_func(request, *args, **kwargs)\n        add_headers(response)\n"
             "        return response\n\n    return _wrapped\n")
-    root = repo_factory({"src/cache.py": code, "docs/cache.rst": ".. function:: never_cache(view_func)\n\n   No caching.\n"},
+    root = repo_factory({"src/cache.py": code, "docs/cache.rst": ".. function:: never_cache(view_func)\n\n   No caching (``add_headers``).\n"},
                         date=JAN)
     renamed = code.replace("_wrapped", "_wrapper").replace("response", "resp").replace("request", "req")
     (root / "src/cache.py").write_text(renamed)
     commit(root, "Renamed wrapped functions to wrapper.", date=FEB)
     assert assess(root).by_slug["cache"].changed == ()
-    (root / "src/cache.py").write_text(renamed.replace("add_headers(resp)", "add_headers(resp, private=True)"))
+    (root / "src/cache.py").write_text(renamed.replace("add_headers(resp)", "add_never_cache_headers(resp)"))
     commit(root, "private", date="2025-02-10T12:00:00+00:00")
     assert [c.what for c in assess(root).by_slug["cache"].changed] == ["body"]
 
@@ -401,14 +401,14 @@ def test_functools_wraps_in_either_style_is_no_body_change(repo_factory):
     # django 8cf4de206c "Normalized decorator style for functools.wraps." under `.. function:: csrf_exempt(view)`
     old = ("def csrf_exempt(view_func):\n    def wrapper_view(*args, **kwargs):\n        return view_func(*args, **kwargs)\n\n"
            "    wrapper_view.csrf_exempt = True\n    return wraps(view_func)(wrapper_view)\n")
-    root = repo_factory({"src/csrf.py": old, "docs/csrf.rst": ".. function:: csrf_exempt(view)\n\n   Exempts a view.\n"},
+    root = repo_factory({"src/csrf.py": old, "docs/csrf.rst": ".. function:: csrf_exempt(view)\n\n   Exempts a view: sets ``view.csrf_exempt``.\n"},
                         date=JAN)
     new = old.replace("    def wrapper_view", "    @wraps(view_func)\n    def wrapper_view").replace(
         "return wraps(view_func)(wrapper_view)", "return wrapper_view")
     (root / "src/csrf.py").write_text(new)
     commit(root, "Normalized decorator style for functools.wraps.", date=FEB)
     assert assess(root).by_slug["csrf"].changed == ()
-    (root / "src/csrf.py").write_text(new.replace("csrf_exempt = True", "csrf_exempt = False"))
+    (root / "src/csrf.py").write_text(new.replace("wrapper_view.csrf_exempt = True", "wrapper_view.exempt = True"))
     commit(root, "not exempt", date="2025-02-10T12:00:00+00:00")
     assert [c.what for c in assess(root).by_slug["csrf"].changed] == ["body"]
 
@@ -662,7 +662,7 @@ def test_a_shell_session_in_a_literal_block_is_not_python(repo_factory):
 
 def test_age_counts_against_the_latest_commit_not_the_clock(repo_factory):
     root = changed_repo(repo_factory)
-    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "sum(items) + 0"))
+    (root / "src/calc.py").write_text((root / "src/calc.py").read_text().replace("sum(items)", "math.fsum(items)"))
     commit(root, "total: new body", date="2025-03-02T12:00:00+00:00")
     details = assess(root, stale_after_days=30).details["calc"]
     assert details.age_days == 60 and details.age_flagged
@@ -851,7 +851,7 @@ def test_a_first_run_reads_references_and_builds_the_history_in_other_processes_
     import noface_ctx.freshness.scan as scan
 
     files = {"src/calc.py": "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(60))}
-    files.update({f"docs/d{i}.md": f"# `helper_{i}()`\n\nAdds {i}; see `helper_{(i + 1) % 60}()`.\n" for i in range(60)})
+    files.update({f"docs/d{i}.md": f"# `helper_{i}()`\n\nAdds ``{i}``; see `helper_{(i + 1) % 60}()`.\n" for i in range(60)})
     root = repo_factory(files, date=JAN)
     (root / "src/calc.py").write_text(files["src/calc.py"].replace("def helper_7(", "def helper_seven(")
                                       .replace("return x + 3\n", "return x + 33\n"))

@@ -17,12 +17,14 @@ from noface_ctx.freshness.edits import Edits
 from noface_ctx.state import clear_all
 
 _BASE = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(days=20)
-CALC = "def compute_total(a, b):\n    return a + b\n\n\ndef other_thing(x):\n    return x\n"
+# bodies that call what the docs name, so that a change of either body takes away something its doc states
+CALC = ("def add(a, b):\n    return a + b\n\n\ndef identity(x):\n    return x\n\n\n"
+        "def compute_total(a, b):\n    return add(a, b)\n\n\ndef other_thing(x):\n    return identity(x)\n")
 FILES = {
     "pkg/calc.py": CALC,
     "pkg/util.py": "def unrelated():\n    return 1\n",
-    "docs/totals.md": "# Totals\n\n## `compute_total()`\n\nAdds two numbers.\n",
-    "docs/other.md": "# `other_thing()`\n\nHands back what it gets.\n",
+    "docs/totals.md": "# Totals\n\n## `compute_total()`\n\nAdds two numbers with `add`.\n",
+    "docs/other.md": "# `other_thing()`\n\nHands back what it gets, through `identity`.\n",
 }
 
 
@@ -59,7 +61,7 @@ def from_scratch(root: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) ->
 def test_a_reverted_edit_leaves_no_warning(repo: Path) -> None:
     assert lines(repo) == []
     calc = repo / "pkg/calc.py"
-    calc.write_text(CALC.replace("return a + b", "return b + a + 0"))
+    calc.write_text(CALC.replace("return add(a, b)", "return plus(b, a)"))
     assert any("compute_total" in ln and "uncommitted edits" in ln for ln in lines(repo))
     git(repo, "checkout", "-q", "pkg/calc.py")
     assert lines(repo) == []  # the judgement made under the edit is not reused without it
@@ -69,7 +71,7 @@ def test_an_edit_rejudges_only_the_docs_naming_what_changed(repo: Path, scans: l
                                                             monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     lines(repo)
     scans.clear()
-    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 2"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return identity(x)", "return double(x)"))
     found = lines(repo)
     assert scans == ["docs/other.md"]
     assert [ln.split(": ")[0] for ln in found] == ["docs/other.md:1"] and "other_thing" in found[0]
@@ -81,7 +83,7 @@ def test_an_edit_rejudges_only_the_docs_naming_what_changed(repo: Path, scans: l
 
 
 def from_scratch_after_edit(repo: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
-    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 2"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return identity(x)", "return double(x)"))
     return from_scratch(repo, monkeypatch, tmp_path)
 
 
@@ -92,7 +94,7 @@ def test_a_commit_keeps_judgements_it_does_not_concern(repo: Path, scans: list[s
     commit(repo, "unrelated", date=(_BASE + timedelta(days=1)).isoformat())
     scans.clear()
     assert lines(repo) == [] and scans == []
-    (repo / "pkg/calc.py").write_text(CALC.replace("return a + b", "return sum((a, b))"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return add(a, b)", "return sum((a, b))"))
     commit(repo, "sum", date=(_BASE + timedelta(days=2)).isoformat())
     sha = git(repo, "rev-parse", "HEAD").strip()[:10]
     found = lines(repo)
@@ -106,9 +108,9 @@ def test_edits_touch_the_definitions_they_change(repo: Path) -> None:
     calc.write_text(CALC + "\n# trailing\n")
     assert Edits(repo, "HEAD", ["pkg/calc.py"]).touched() == {"trailing"}
     calc.write_text(CALC.replace("return a + b", "return a - b"))
-    assert Edits(repo, "HEAD", ["pkg/calc.py"]).touched() == {"return", "a", "b", "compute_total"}
+    assert Edits(repo, "HEAD", ["pkg/calc.py"]).touched() == {"return", "a", "b", "add"}
     # a dedented line splits the function: the one it leaves is changed
-    calc.write_text(CALC.replace("    return x", "    y = x\nprint(1)\n    return y"))
+    calc.write_text(CALC.replace("    return identity(x)", "    y = x\nprint(1)\n    return y"))
     assert "other_thing" in Edits(repo, "HEAD", ["pkg/calc.py"]).touched()
     head = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "checkout", "-q", "pkg/calc.py")
@@ -129,15 +131,15 @@ def test_a_doc_judged_again_reuses_its_stored_references(repo: Path, monkeypatch
         return real(doc, code, refs)
 
     monkeypatch.setattr(assess, "scan_doc", reading)
-    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 2"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return identity(x)", "return double(x)"))
     found = lines(repo)
     assert read == [] and "other_thing" in found[0]  # judged again from the references stored for its text
     cache = next(Path(os.environ["NOFACE_CTX_CACHE_DIR"]).rglob("history.sqlite"))
     with sqlite3.connect(str(cache)) as db:  # a hostile or damaged store is read again from the doc
         db.execute("UPDATE refs SET value = '[[\"x\", 1]]'")
-    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 3"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return identity(x)", "return triple(x)"))
     assert lines(repo) == found and read == ["docs/other.md"]
-    (repo / "pkg/calc.py").write_text(CALC.replace("return x", "return x * 4"))
+    (repo / "pkg/calc.py").write_text(CALC.replace("return identity(x)", "return quadruple(x)"))
     assert lines(repo) == found and read == ["docs/other.md"]  # the damaged value was written anew
 
 

@@ -87,3 +87,54 @@ def test_new_bases_of_a_class_without_init_warn_only_a_doc_naming_the_lost_base(
     (root / "pkg/views.py").write_text(views.replace("class LoginView(AllowedHostsMixin)", "class LoginView(RedirectMixin)"))
     commit(root, "refactored out RedirectMixin", date=FEB)
     assert check_docs(repo=root).findings == ()
+
+
+STORAGE = '''def get_available_name(name, max_length=None):
+    """A free name."""
+    from storage.paths import split_name
+    root, ext = split_name(name)
+    if max_length is None:
+        return root + ext
+    raise SuspiciousFileOperation("Storage can not find an available filename")
+'''
+STORAGE_DOC = (".. function:: get_available_name(name, max_length=None)\n\n"
+               "   Returns a free file name; raises ``SuspiciousFileOperation`` when it cannot.\n"
+               "   Names are cut at ``max_length``.\n\n"
+               ".. function:: other()\n\n   Uses ``split_name`` and ``Storage can not find``.\n")
+
+
+def test_a_bug_fix_that_keeps_what_the_doc_states_is_no_warning(repo_factory):
+    # django's false alarms: `.. function::` docs whose code got a bug fix or a refactor
+    root = repo_factory({"pkg/storage.py": STORAGE, "docs/storage.rst": STORAGE_DOC}, date=JAN)
+    fixed = STORAGE.replace("    if max_length is None:\n", "    name = name.strip()\n    if max_length is None:\n")
+    fixed = fixed.replace("    from storage.paths import split_name\n", "")  # the import moved to the module's top
+    (root / "pkg/storage.py").write_text("from storage.paths import split_name\n\n\n" + fixed)
+    commit(root, "Fixed a path traversal", date=FEB)
+    assert check_docs(repo=root).findings == ()
+
+
+def test_a_body_change_taking_away_what_the_doc_states_warns(repo_factory):
+    root = repo_factory({"pkg/storage.py": STORAGE, "docs/storage.rst": STORAGE_DOC}, date=JAN)
+    (root / "pkg/storage.py").write_text(STORAGE.replace("raise SuspiciousFileOperation(", "raise ValueError("))
+    commit(root, "raise ValueError", date=FEB)
+    found = check_docs(repo=root).findings
+    assert [(f.path, f.line, f.code) for f in found] == [("docs/storage.rst", 1, "changed-ref")]
+    assert "body of `get_available_name" in found[0].message
+
+
+def test_only_the_part_of_the_doc_about_the_symbol_counts(repo_factory):
+    # the helper's name and the message's text are stated under `other()`, not under the function
+    root = repo_factory({"pkg/storage.py": STORAGE, "docs/storage.rst": STORAGE_DOC}, date=JAN)
+    (root / "pkg/storage.py").write_text(STORAGE.replace("split_name(name)", "name.rpartition('.')[::2]").replace(
+        "Storage can not find an available filename", "no free name"))
+    commit(root, "inline split_name, shorter message", date=FEB)
+    assert check_docs(repo=root).findings == ()
+
+
+def test_a_literal_the_doc_shows_in_an_example_counts(repo_factory):
+    code = 'def limit():\n    return 1000\n'
+    doc = "Limits\n======\n\n.. function:: limit()\n\n   The limit::\n\n       >>> limit()\n       1000\n"
+    root = repo_factory({"pkg/limits.py": code, "docs/limits.rst": doc}, date=JAN)
+    (root / "pkg/limits.py").write_text(code.replace("1000", "2000"))
+    commit(root, "raise the limit", date=FEB)
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/limits.rst", "changed-ref")]
