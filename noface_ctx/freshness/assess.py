@@ -27,16 +27,12 @@ of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
 Without git, or for a doc whose commit a shallow clone lacks, only members of repository
 modules or classes that do not resolve are reported (no history to tell more), with a note.
 
-Cost: every judgement is kept in `<cache_dir>/history.sqlite` (`judged`), keyed by the doc's
-text and these rules, with the HEAD, the doc's last commit and the uncommitted edits it was
-made under; after a commit or an edit a doc is judged again only when the change touches an
-identifier it uses (`edits`). `assess_docs` judges the docs it is asked about in one batch: a
-prompt pays for the docs ranking considers (the pipeline asks for exactly those), `check-docs` for all of them.
-
-Modules: `references` (what a reference is), `codebase` (does it resolve now), `scan` (one
-doc's references), `presence` + `history` + `definitions` (what git says), `parameters` + `notice` +
-`ancestry` (which signature changes a doc would notice), `judgement` (the answer and its
-wording), `clashes` (docs that disagree), this module (the batch and its cache).
+A batch (`judge_docs`; `assess_docs` for prompts) is a pipeline, one function per step with
+explicit inputs (`docs/freshness.md` draws it): `run_state` reads git once, `open_history`
+brings the index to HEAD, `reuse_judgements` keeps stored judgements that still hold (keyed by
+the doc's text and these rules, with the HEAD, doc commit and edits they were made under:
+`edits`), `read_docs` extracts and resolves the others' references, `read_history` asks git
+about their names, `judge` gives and stores the verdicts; `check` reports them.
 """
 
 from __future__ import annotations
@@ -51,12 +47,13 @@ from typing import Any
 
 from noface_ctx import git
 from noface_ctx._process import in_forks, start_forked
+from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import doc_stem, is_record
 from noface_ctx.freshness.changes import Worktree, changed_defaults, changed_symbols
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
-from noface_ctx.freshness.edits import Edits, edit_state
+from noface_ctx.freshness.edits import Edits, edit_state, edits_since
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
@@ -74,13 +71,15 @@ from noface_ctx.freshness.scan import DocScan, read_references, references_from_
 
 __all__ = [
     "DocFreshness",
-    "DocJudge",
     "Freshness",
+    "JudgeInputs",
     "Reference",
     "assess_docs",
     "changed_reason",
     "extract_references",
     "find_clashes",
+    "judge_docs",
+    "judge_inputs",
     "missing_reason",
 ]
 
@@ -88,6 +87,7 @@ RULES = 31  # bump whenever what a judgement means changes: cached judgements ar
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
+Building = Callable[[], None]  # the history index being built in another process: call to wait for it
 
 # --------------------------------------------------------------------------- values
 
@@ -106,54 +106,50 @@ class Freshness:
         return self.by_slug.get(slug) or Staleness()
 
 
-# --------------------------------------------------------------------------- assessment
-
-
-def start_history(config: Any) -> Callable[[], None] | None:
-    """On a first run (no history index yet, in a git repository), start building the index now
-    in a forked process, so that `git log` overlaps the file scan; pass the answer to
-    `assess_docs` (`building`). None when there is nothing to start."""
-    from noface_ctx.config import cache_dir
-
-    try:
-        db_path = cache_dir(config) / "history.sqlite"
-    except OSError:
-        return None
-    if db_path.exists():
-        return None
-    head, _shallow = git.head(config.root)
-    return start_forked(build_index, config.root, db_path, head) if head is not None else None
-
-
-def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
-                slugs: Iterable[str] | None = None, building: Callable[[], None] | None = None) -> Freshness:
-    """Judge the docs named by `slugs` (every doc when None, two sharing a slug too), now and in
-    one batch; records are never judged (see the module docstring). The answer holds the docs
-    judged, in `slugs` order (`by_path`: in `docs` order, every doc judged). `building`: the
-    history index being built (`start_history`)."""
-    judge = DocJudge(docs, repo_files, symbols, config, run_state(repo_files), building)
-    chosen = list(docs) if slugs is None else [judge.by_slug[s] for s in dict.fromkeys(slugs) if s in judge.by_slug]
-    by_path = judge.judge_docs(chosen)
-    judged = judge.judge(judge.by_slug if slugs is None else slugs)
-    by_slug = {slug: found.staleness for slug, found in judged.items()}
-    return Freshness(MappingProxyType(by_slug), tuple(judge.warnings), MappingProxyType(judged),
-                     MappingProxyType(by_path))
-
-
 @dataclass(frozen=True, slots=True)
 class RunState:
     """What a run judges against, read from git once, before any judging (`run_state`): HEAD,
-    whether the clone is shallow, the files with uncommitted edits, and what the checks can
-    not do here (`warnings`)."""
+    whether the clone is shallow, the files with uncommitted edits and their contents' hashes
+    (`edits`), and what the checks can not do here (`warnings`)."""
 
     head: str | None
     shallow: bool
     dirty: frozenset[str]
     warnings: tuple[str, ...]
+    edits: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeInputs:
+    """Everything a batch of judgements reads besides the docs themselves (`judge_inputs`)."""
+
+    repo_files: RepoFiles
+    symbols: SymbolTable | None
+    state: RunState
+    doc_paths: tuple[str, ...]  # every doc of the repository: none of them is code
+    records: frozenset[str]  # docs never judged
+    stale_after_days: int
+    history_db: Path | None  # `<cache_dir>/history.sqlite`
+    words_db: Path | None  # `<cache_dir>/words.sqlite`
+
+    @property
+    def root(self) -> str:
+        return self.repo_files.root
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """The history index brought to HEAD (`open_history`), and HEAD's commit in it."""
+
+    index: HistoryIndex
+    head: Commit | None
+
+
+# --------------------------------------------------------------------------- the run
 
 
 def run_state(repo_files: RepoFiles) -> RunState:
-    """The run's `RunState`: one `git rev-parse` and one `git status` (none without git)."""
+    """The run's `RunState`: one `git rev-parse` and one `git diff` (none without git)."""
     head, shallow = git.head(repo_files.root) if repo_files.has_git else (None, False)
     warnings = []
     if not repo_files.has_git:
@@ -165,227 +161,256 @@ def run_state(repo_files: RepoFiles) -> RunState:
         warnings.append("shallow clone: docs whose last commit is missing are checked for names that do "
                         "not exist only (no history)")
     dirty = frozenset(git.dirty_files(repo_files.root)) if head is not None else frozenset()
-    return RunState(head, shallow, dirty, tuple(warnings))
+    return RunState(head, shallow, dirty, tuple(warnings), MappingProxyType(edit_state(repo_files.root, dirty)))
 
 
-class DocJudge:
-    """Judges docs in batches, reusing the judgements `history.sqlite` keeps; a doc once judged
-    is answered from memory. Use one per run, with the run's `RunState` (HEAD and the working
-    tree's state: it runs no git itself until it judges)."""
+def judge_inputs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Config,
+                 state: RunState) -> JudgeInputs:
+    """The `JudgeInputs` of a run over these docs (the repository's), read from the config."""
+    ctx = config.context
+    records = frozenset(d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS)
+    return JudgeInputs(repo_files, symbols, state, tuple(d.path for d in docs), records, ctx.stale_after_days,
+                       _cache_file(config, "history.sqlite"), _cache_file(config, "words.sqlite"))
 
-    def __init__(self, docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Any,
-                 state: RunState, building: Callable[[], None] | None = None) -> None:
-        self._building = building  # the history index being built in another process: wait for it first
-        ctx = config.context
-        records = {d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS}
-        self.by_slug = {d.slug: d for d in docs}  # a slug used twice: the last doc answers (`judge_docs` takes both)
-        self.records = records
-        self.doc_paths = [d.path for d in docs]
-        self.repo_files, self.symbols, self.config = repo_files, symbols, config
-        self.root = repo_files.root
-        self.head, self.shallow = state.head, state.shallow
-        self.warnings: list[str] = list(state.warnings)
-        self.results: dict[str, DocFreshness] = {}  # by doc path
-        self._keys: dict[str, str] = {}  # doc path -> `_key`
-        self._code: Codebase | None = None
-        self._dirty: set[str] = set(state.dirty)
-        self._edit_state: dict[str, str] | None = None
-        self._edits: dict[str, Edits] = {}  # by the commit compared with the work tree
-        self._index: HistoryIndex | None = None
-        self._head_commit: Commit | None = None
 
-    # ---------------------------------------------------------------- plumbing
+def _cache_file(config: Config, name: str) -> Path | None:
+    try:
+        return cache_dir(config) / name
+    except OSError:
+        return None
 
-    def judge(self, slugs: Iterable[str]) -> dict[str, DocFreshness]:
-        """slug → judgement for these docs (unknown slugs left out), those not judged yet in one batch."""
-        wanted = [s for s in dict.fromkeys(slugs) if s in self.by_slug]
-        found = self.judge_docs([self.by_slug[s] for s in wanted])
-        return {s: found[self.by_slug[s].path] for s in wanted}
 
-    def judge_docs(self, docs: Iterable[Doc]) -> dict[str, DocFreshness]:
-        """path → judgement for these docs (two sharing a slug too), those not judged yet in one batch."""
-        wanted = list({d.path: d for d in docs}.values())
-        todo = [d for d in wanted if d.path not in self.results]
-        if todo:
-            self._assess(todo)
-        return {d.path: self.results[d.path] for d in wanted}
+def start_history(config: Config) -> Building | None:
+    """On a first run (no history index yet, in a git repository), start building the index now
+    in a forked process, so that `git log` overlaps the file scan; pass the answer to
+    `assess_docs` (`building`). None when there is nothing to start."""
+    db_path = _cache_file(config, "history.sqlite")
+    if db_path is None or db_path.exists():
+        return None
+    head, _shallow = git.head(config.root)
+    return start_forked(build_index, config.root, db_path, head) if head is not None else None
 
-    def _codebase(self) -> Codebase:
-        if self._code is None:
-            self._code = Codebase(self.repo_files, self.symbols, self.doc_paths, words_cache=self._cache_file("words.sqlite"))
-        return self._code
 
-    def _cache_file(self, name: str) -> Path | None:
-        from noface_ctx.config import cache_dir
+def open_history(inputs: JudgeInputs, building: Building | None = None) -> History | None:
+    """The history index brought to HEAD (`git log` of the new commits; `building`: waited for
+    first), None without commits."""
+    if building is not None:
+        building()
+    if inputs.state.head is None:
+        return None
+    index = HistoryIndex(inputs.root, inputs.history_db)
+    index.update(inputs.state.head)
+    return History(index, index.commit(inputs.state.head) or index.latest())
 
-        try:
-            return cache_dir(self.config) / name
-        except OSError:
-            return None
 
-    def _history(self) -> HistoryIndex | None:
-        if self._building is not None:
-            self._building()
-            self._building = None
-        if self.head is None:
-            return None
-        if self._index is None:
-            self._index = HistoryIndex(self.root, self._cache_file("history.sqlite"))
-            self._index.update(self.head)
-            self._head_commit = self._index.commit(self.head) or self._index.latest()
-        return self._index
+def codebase(inputs: JudgeInputs) -> Codebase:
+    """The code now: what references resolve against (`codebase.Codebase`)."""
+    return Codebase(inputs.repo_files, inputs.symbols, inputs.doc_paths, words_cache=inputs.words_db)
 
-    def _first_index(self) -> bool:
-        """No history index exists yet (a first run): every doc will be judged."""
-        path = self._cache_file("history.sqlite")
-        return self.head is not None and self._index is None and (
-            self._building is not None or (path is not None and not path.exists()))
 
-    def _dirty_files(self) -> set[str]:
-        return self._dirty
+def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Config,
+                slugs: Iterable[str] | None = None, building: Building | None = None) -> Freshness:
+    """Judge the docs named by `slugs` (every doc when None, two sharing a slug too), now and in
+    one batch; records are never judged (see the module docstring). The answer holds the docs
+    judged, in `slugs` order (`by_path`: in `docs` order, every doc judged). `building`: the
+    history index being built (`start_history`)."""
+    state = run_state(repo_files)
+    inputs = judge_inputs(docs, repo_files, symbols, config, state)
+    by_slug_doc = {d.slug: d for d in docs}  # a slug used twice: the last doc answers (`by_path` has both)
+    chosen = list(docs) if slugs is None else [by_slug_doc[s] for s in dict.fromkeys(slugs) if s in by_slug_doc]
+    found = judge_docs(chosen, inputs, building)
+    wanted = [s for s in dict.fromkeys(by_slug_doc if slugs is None else slugs) if s in by_slug_doc]
+    judged = {s: found[by_slug_doc[s].path] for s in wanted}
+    return Freshness(MappingProxyType({s: j.staleness for s, j in judged.items()}), state.warnings,
+                     MappingProxyType(judged), MappingProxyType({d.path: found[d.path] for d in chosen}))
 
-    def _state(self) -> dict[str, str]:
-        if self._edit_state is None:
-            self._edit_state = edit_state(self.root, self._dirty_files())
-        return self._edit_state
 
-    def _edits_since(self, base: str) -> Edits:
-        if base not in self._edits:
-            self._edits[base] = Edits(self.root, base, self._dirty_files() if base == self.head else None)
-        return self._edits[base]
+def judge_docs(docs: Iterable[Doc], inputs: JudgeInputs, building: Building | None = None) -> dict[str, DocFreshness]:
+    """path -> judgement of these docs (two sharing a slug too), in one batch: the pipeline of
+    the module docstring. Records are answered fresh without being read."""
+    wanted = list({d.path: d for d in docs}.values())
+    out = {d.path: DocFreshness(d.path, d.slug, Staleness()) for d in wanted if d.path in inputs.records}
+    todo = [d for d in wanted if d.path not in inputs.records]
+    if todo:
+        out.update(_judge_batch(todo, inputs, building))
+    return {d.path: out[d.path] for d in wanted}
 
-    def _still_holds(self, doc: Doc, key: str, value: Mapping[str, Any], index: HistoryIndex) -> bool:
-        """Whether a stored judgement holds now: same doc text and rules, the doc's last commit
-        unchanged, and nothing changed since in the code (commits or edits: `edits`) touches an
-        identifier the doc uses."""
-        if key != self._key(doc) or doc.path in self._dirty_files():
-            return False
-        commit = index.last_touch(doc.path)
-        if value.get("doc_commit") != (commit.sha if commit is not None else None):
-            return False
-        then_head, then = value.get("head"), value.get("edits", {})
-        state = self._state()
-        if then_head == self.head and self.head is not None:
-            differ = {p for p in set(then) | set(state) if then.get(p) != state.get(p)}
-            if not differ:
-                return True
-            touched = self._edits_since(self.head).touched(p for p in differ if p in state)
-            stale_edits = bool(differ.intersection(then))
-        elif then_head is not None and index.commit(then_head) is not None:  # an ancestor of HEAD
-            touched = self._edits_since(then_head).touched()
-            stale_edits = bool(then)
-        else:
-            return False
-        if stale_edits:  # the edits it was judged under are gone or different
-            touched |= set(value.get("edit_words", ()))
-        return touched.isdisjoint(value.get("words", ()))
 
-    def _key(self, doc: Doc) -> str:
-        """The doc's text and the rules, hashed once per doc and run."""
-        key = self._keys.get(doc.path)
-        if key is None:
-            h = hashlib.sha1(f"{RULES}\0{self.config.context.stale_after_days}\0".encode())
-            h.update(doc.text.encode("utf-8", "surrogateescape"))
-            key = self._keys[doc.path] = h.hexdigest()
-        return key
+def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None) -> dict[str, DocFreshness]:
+    keys = {d.path: judgement_key(d, inputs.stale_after_days) for d in docs}
+    state = inputs.state
+    first = state.head is not None and (building is not None or (
+        inputs.history_db is not None and not inputs.history_db.exists()))
+    out: dict[str, DocFreshness] = {}
+    stored: dict[str, list[Reference] | None] = {}  # references kept for a doc's text (None: damaged)
+    head_edits = edits_since(inputs.root, state.head, state.dirty) if state.head is not None else None
+    if first:  # nothing judged yet: read the docs and the code while `git log` builds the index
+        scans, history, code = _first_scans(docs, inputs, building)
+    else:
+        history = open_history(inputs, building)
+        misses = docs
+        if history is not None and head_edits is not None:
+            out, misses = reuse_judgements(docs, keys, history, state, head_edits, inputs.stale_after_days)
+        if not misses:
+            return out
+        code = codebase(inputs)
+        kept = history.index.references(keys[d.path] for d in misses) if history is not None else {}
+        stored = {key: references_from_json(value) for key, value in kept.items()}
+        scans = read_docs(misses, code, {d.path: stored.get(keys[d.path]) for d in misses})
+    read_history(scans, history, code, state)
+    judged, rows = judge(scans, keys, history, state, head_edits, inputs.stale_after_days)
+    out.update(judged)
+    if history is not None:
+        history.index.save_judged(rows, [(keys[s.doc.path], references_to_json(s.refs)) for s in scans
+                                         if stored.get(keys[s.doc.path]) is None])
+    return out
 
-    # ---------------------------------------------------------------- judging
 
-    def _assess(self, docs: list[Doc]) -> None:
-        for doc in docs:
-            if doc.path in self.records:
-                self.results[doc.path] = DocFreshness(doc.path, doc.slug, Staleness())
-        docs = [d for d in docs if d.path not in self.records]
-        if not docs:
-            return
-        stored: dict[str, list[Reference] | None] = {}  # references kept for a doc's text (None: damaged)
-        if self._first_index():  # nothing judged yet: read the docs and the code while `git log` builds the index
-            scans, index = self._first_scans(docs)
-            code = self._codebase()
-        else:
-            index = self._history()
-            misses = []
-            for doc in docs:
-                hit = index.judged(doc.path) if index is not None else None
-                if hit is not None and index is not None and self._still_holds(doc, hit[0], hit[1], index):
-                    self.results[doc.path] = self._reuse(doc, hit[1])
-                    continue
-                misses.append(doc)
-            if not misses:
-                return
-            code = self._codebase()
-            kept = index.references(self._key(d) for d in misses) if index is not None else {}
-            stored = {key: references_from_json(value) for key, value in kept.items()}
-            scans = [scan_doc(doc, code, stored.get(self._key(doc))) for doc in misses]
-        dirty = self._dirty_files()
-        no_history = scans if index is None else []
-        if index is not None:
-            for s in scans:
-                s.editing = s.doc.path in dirty
-                s.commit = index.last_touch(s.doc.path)
-                if s.commit is None:
-                    s.editing = True
-            if self.shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
-                no_history = [s for s in scans if s.commit is not None and s.commit.seq == 1]
-                scans_with = [s for s in scans if s not in no_history]
-            else:
-                scans_with = scans
-            plans = [(s, since) for s in scans_with if s.candidates and (since := self._since(s)) is not None]
-            presence = Presence(self.root, index, [  # its greps run while `_changed` reads definitions
-                (since, {lookup for ref, lookup, _ in s.candidates if ref.kind != "path"}, s.editing, s.doc.path)
-                for s, since in plans],
-                self._dirty_files(), {(s.doc.path, lookup) for s, _ in plans for ref, lookup, _ in s.candidates
-                                      if ref.kind == "symbol" and ref.source in ("span", "prose")})
-            checked = [(s, since) for s in scans_with if (since := self._since(s)) is not None]
-            tree = Worktree(str(self.root), frozenset(self._dirty_files()))
-            changed_symbols(checked, index, tree, self._codebase().ancestry)
-            changed_defaults(checked, index, tree, self._codebase())
-            record_removals(plans, presence.result(), index, code, self._dirty_files())
-        for s in no_history:  # no history to tell: only members of the repository's modules and classes
-            s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]
-        rows = []
-        under = {"head": self.head, "edits": self._state(),
-                 "edit_words": sorted(self._edits_since(self.head).touched()) if self.head and self._state() else []}
+def judgement_key(doc: Doc, stale_after_days: int) -> str:
+    """What a stored judgement is kept under: the doc's text and the rules, hashed."""
+    h = hashlib.sha1(f"{RULES}\0{stale_after_days}\0".encode())
+    h.update(doc.text.encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+# --------------------------------------------------------------------------- step 2: judgements kept
+
+
+def reuse_judgements(docs: list[Doc], keys: Mapping[str, str], history: History, state: RunState,
+                     head_edits: Edits, stale_after_days: int) -> tuple[dict[str, DocFreshness], list[Doc]]:
+    """(the stored judgements that still hold, by path; the docs to judge again)."""
+    reused: dict[str, DocFreshness] = {}
+    misses = []
+    since: dict[str, Edits] = {}  # the work tree against an older HEAD a judgement was made under
+    for doc in docs:
+        hit = history.index.judged(doc.path)
+        if hit is not None and hit[0] == keys[doc.path] and _still_holds(doc, hit[1], history.index, state,
+                                                                          head_edits, since):
+            old = from_json(doc, hit[1])
+            st = old.staleness
+            reused[doc.path] = _verdict(doc, st.missing, st.changed, hit[1].get("updated"), st.references,
+                                        st.signatures, old.files, history.head, stale_after_days)
+            continue
+        misses.append(doc)
+    return reused, misses
+
+
+def _still_holds(doc: Doc, value: Mapping[str, Any], index: HistoryIndex, state: RunState, head_edits: Edits,
+                 since: dict[str, Edits]) -> bool:
+    """Whether a stored judgement (of the same doc text and rules) holds now: the doc's last
+    commit unchanged, and nothing changed since in the code (commits or edits: `edits`) touches
+    an identifier the doc uses."""
+    if doc.path in state.dirty:
+        return False
+    commit = index.last_touch(doc.path)
+    if value.get("doc_commit") != (commit.sha if commit is not None else None):
+        return False
+    then_head, then = value.get("head"), value.get("edits", {})
+    now = state.edits
+    if then_head == state.head and state.head is not None:
+        differ = {p for p in set(then) | set(now) if then.get(p) != now.get(p)}
+        if not differ:
+            return True
+        touched = head_edits.touched(p for p in differ if p in now)
+        stale_edits = bool(differ.intersection(then))
+    elif then_head is not None and index.commit(then_head) is not None:  # an ancestor of HEAD
+        if then_head not in since:
+            since[then_head] = edits_since(index.root, then_head)
+        touched = since[then_head].touched()
+        stale_edits = bool(then)
+    else:
+        return False
+    if stale_edits:  # the edits it was judged under are gone or different
+        touched |= set(value.get("edit_words", ()))
+    return touched.isdisjoint(value.get("words", ()))
+
+
+# --------------------------------------------------------------------------- step 3: references
+
+
+def read_docs(docs: Sequence[Doc], code: Codebase, refs: Mapping[str, list[Reference] | None]) -> list[DocScan]:
+    """Each doc's references (`refs[path]` when already read) resolved against the code now."""
+    return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
+
+
+def _first_scans(docs: list[Doc], inputs: JudgeInputs,
+                 building: Building | None) -> tuple[list[DocScan], History | None, Codebase]:
+    """A first run's scans, history and code. On a large repository the index is built (if
+    `start_history` has not started it) and the docs read in processes of their own (each is
+    seconds of pure Python work, as is reading the code here); else, or where no process
+    can be forked, the index is built in a thread."""
+    head = inputs.state.head
+    if building is None and len(docs) >= 50 and inputs.history_db is not None and head is not None:
+        building = start_forked(build_index, inputs.root, inputs.history_db, head)
+    reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None  # forked before any thread
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        thread = pool.submit(open_history, inputs) if building is None else None
+        code = codebase(inputs)
+        refs = reading[0]() if reading is not None else {}
+        scans = read_docs(docs, code, refs)
+        history = thread.result() if thread is not None else open_history(inputs, building)
+        return scans, history, code
+
+
+# --------------------------------------------------------------------------- step 4: history
+
+
+def read_history(scans: list[DocScan], history: History | None, code: Codebase, state: RunState) -> None:
+    """Each doc's last commit, and what history says of its names: the removed ones (`missing`),
+    the changed definitions and defaults (`changed`). Without history (no git, or a doc at a
+    shallow clone's boundary) only members of the repository's modules and classes are checked."""
+    no_history = scans if history is None else []
+    if history is not None:
+        index = history.index
         for s in scans:
-            updated = last_updated(s.doc, s.commit, s.editing, self._head_commit)
-            judged = self._verdict(s.doc, s.missing, s.changed, updated, s.keys, s.signatures, s.files)
-            self.results[s.doc.path] = judged
-            rows.append((s.doc.path, self._key(s.doc), {
-                **to_json(judged), "words": sorted(s.words), "updated": updated,
-                "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
-        if index is not None:
-            index.save_judged(rows, [(self._key(s.doc), references_to_json(s.refs)) for s in scans
-                                     if stored.get(self._key(s.doc)) is None])
+            s.editing = s.doc.path in state.dirty
+            s.commit = index.last_touch(s.doc.path)
+            if s.commit is None:
+                s.editing = True
+        if state.shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
+            no_history = [s for s in scans if s.commit is not None and s.commit.seq == 1]
+            scans_with = [s for s in scans if s not in no_history]
+        else:
+            scans_with = scans
+        checked = [(s, since) for s in scans_with if (since := history.head if s.editing else s.commit) is not None]
+        plans = [(s, since) for s, since in checked if s.candidates]
+        asks = [(since, {c[1] for c in s.candidates if c[0].kind != "path"}, s.editing, s.doc.path) for s, since in plans]
+        plain = {(s.doc.path, c[1]) for s, _since in plans for c in s.candidates
+                 if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
+        presence = Presence(index.root, index, asks, state.dirty, plain)  # greps run while `changed_symbols` reads
+        tree = Worktree(index.root, state.dirty)
+        changed_symbols(checked, index, tree, code.ancestry)
+        changed_defaults(checked, index, tree, code)
+        record_removals(plans, presence.result(), index, code, set(state.dirty))
+    for s in no_history:  # no history to tell: only members of the repository's modules and classes
+        s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]
 
-    def _first_scans(self, docs: list[Doc]) -> tuple[list[DocScan], HistoryIndex | None]:
-        """A first run's scans and history index. On a large repository the index is built (if
-        `start_history` has not started it) and the docs read in processes of their own (each is
-        seconds of pure Python work, as is reading the code here); else, or where no process
-        can be forked, the index is built in a thread."""
-        db_path = self._cache_file("history.sqlite")
-        if self._building is None and len(docs) >= 50 and db_path is not None and self.head is not None:
-            self._building = start_forked(build_index, self.root, db_path, self.head)
-        reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None  # forked before any thread
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            thread = pool.submit(self._history) if self._building is None else None
-            code = self._codebase()
-            refs = reading[0]() if reading is not None else {}
-            scans = [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
-            return scans, thread.result() if thread is not None else self._history()
 
-    def _since(self, s: DocScan) -> Commit | None:
-        """The commit the doc's words are checked against: its last commit, or HEAD while edited."""
-        return self._head_commit if s.editing else s.commit
+# --------------------------------------------------------------------------- step 5: verdicts
 
-    def _reuse(self, doc: Doc, value: Mapping[str, Any]) -> DocFreshness:
-        """A stored judgement, its age counted again against today's latest commit."""
-        old = from_json(doc, value)
-        st = old.staleness
-        return self._verdict(doc, st.missing, st.changed, value.get("updated"), st.references, st.signatures, old.files)
 
-    def _verdict(self, doc: Doc, missing: Sequence[MissingRef], changed: Sequence[ChangedRef], updated: float | None,
-                 references: Iterable[str], signatures: Iterable[tuple[str, str]], files: Iterable[str]) -> DocFreshness:
-        latest = float(self._head_commit.time) if self._head_commit is not None else None
-        return verdict(doc, missing, changed, updated, latest, self.config.context.stale_after_days,
-                       references, signatures, files)
+def judge(scans: Sequence[DocScan], keys: Mapping[str, str], history: History | None, state: RunState,
+          head_edits: Edits | None, stale_after_days: int
+          ) -> tuple[dict[str, DocFreshness], list[tuple[str, str, dict[str, object]]]]:
+    """(each doc's judgement by path; the rows that keep them: with the words they depend on and
+    the HEAD and edits they were made under)."""
+    head = history.head if history is not None else None
+    under = {"head": state.head, "edits": dict(state.edits),
+             "edit_words": sorted(head_edits.touched()) if head_edits is not None and state.edits else []}
+    out: dict[str, DocFreshness] = {}
+    rows: list[tuple[str, str, dict[str, object]]] = []
+    for s in scans:
+        updated = last_updated(s.doc, s.commit, s.editing, head)
+        judged = _verdict(s.doc, s.missing, s.changed, updated, s.keys, s.signatures, s.files, head, stale_after_days)
+        out[s.doc.path] = judged
+        rows.append((s.doc.path, keys[s.doc.path], {
+            **to_json(judged), "words": sorted(s.words), "updated": updated,
+            "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
+    return out, rows
 
+
+def _verdict(doc: Doc, missing: Sequence[MissingRef], changed: Sequence[ChangedRef], updated: float | None,
+             references: Iterable[str], signatures: Iterable[tuple[str, str]], files: Iterable[str],
+             head: Commit | None, stale_after_days: int) -> DocFreshness:
+    latest = float(head.time) if head is not None else None
+    return verdict(doc, missing, changed, updated, latest, stale_after_days, references, signatures, files)

@@ -18,10 +18,10 @@ from __future__ import annotations
 import posixpath
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.ancestry import Ancestry
@@ -46,7 +46,7 @@ class SymbolTable(Protocol):
 
     def symbol_names(self) -> frozenset[str]: ...
 
-    def find_symbol(self, name: str) -> Any: ...
+    def find_symbol(self, name: str) -> Sequence[object]: ...
 
 
 # --------------------------------------------------------------------------- symbols without an index

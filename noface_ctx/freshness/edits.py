@@ -4,7 +4,7 @@ A doc's judgement depends on the code only through the names it uses (`DocScan.w
 each resolves, and its definition now. A change to a file can change those answers only for the
 identifiers on the lines it adds or removes and for the definitions around those lines whose
 comparable text differs (`definitions.definition`: a body change changes the function around
-it; a comment appended after it does not). `Edits(root, base)` answers that set for the work
+it; a comment appended after it does not). `edits_since(root, base)` answers that set for the work
 tree against a commit, from one `git diff -U0 base` and the two versions of each file: against
 HEAD it is the uncommitted edits; against an older HEAD, the commits since and the edits.
 
@@ -39,16 +39,22 @@ def edit_state(root: str | Path, paths: Iterable[str]) -> dict[str, str]:
     return {p: _content_hash(Path(root) / p) for p in sorted(paths)}
 
 
+def edits_since(root: str | Path, base: str, paths: Iterable[str] | None = None) -> Edits:
+    """The work tree against commit `base`, in `paths` (by default every file `git diff base`
+    names: one `git diff --name-only`)."""
+    if paths is None:
+        out = git.run(root, "diff", "--name-only", "-z", "--no-renames", base, check=False)
+        paths = (p for p in out.split("\0") if p)
+    return Edits(root, base, paths)
+
+
 class Edits:
     """The work tree against commit `base`: the identifiers its differences can change, per file
-    (`paths`: the files to compare; by default every file `git diff base` names)."""
+    (`paths`: the files compared; `edits_since` finds them). Git runs only when asked (`touched`)."""
 
-    def __init__(self, root: str | Path, base: str, paths: Iterable[str] | None = None) -> None:
+    def __init__(self, root: str | Path, base: str, paths: Iterable[str]) -> None:
         self.root = str(root)
         self.base = base
-        if paths is None:
-            out = git.run(self.root, "diff", "--name-only", "-z", "--no-renames", base, check=False)
-            paths = (p for p in out.split("\0") if p)
         self.paths = sorted(set(paths))
         self._touched: dict[str, set[str]] | None = None
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, Staleness, Verdict
 from noface_ctx.freshness.references import Reference
+
+if TYPE_CHECKING:
+    from noface_ctx.freshness.history import Commit
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +85,7 @@ def from_json(doc: Doc, v: Mapping[str, Any]) -> DocFreshness:
     return DocFreshness(doc.path, doc.slug, st, frozenset(v["files"]), v["age"], v["age_flagged"])
 
 
-def parse_date(value: Any) -> float | None:
+def parse_date(value: object) -> float | None:
     """A frontmatter date as a unix time (a bare date counts as the end of that day, UTC)."""
     if value is None or value == "":
         return None
@@ -104,7 +107,7 @@ def iso_day(ts: float | None) -> str | None:
     return None if ts is None else datetime.fromtimestamp(ts, timezone.utc).date().isoformat()
 
 
-def last_updated(doc: Doc, commit: Any, editing: bool, head: Any) -> float | None:
+def last_updated(doc: Doc, commit: Commit | None, editing: bool, head: Commit | None) -> float | None:
     """When a doc was last updated: frontmatter `updated`, else the later of `date` and its last
     commit; HEAD's time while it is edited (`commit`, `head`: `history.Commit` or None)."""
     updated = parse_date(doc.updated)

@@ -96,7 +96,7 @@ def references_to_json(refs: Sequence[Reference]) -> list[list[Any]]:
     return [[getattr(r, name) for name in _FIELDS] for r in refs]
 
 
-def references_from_json(value: Any) -> list[Reference] | None:
+def references_from_json(value: object) -> list[Reference] | None:
     """The stored references, or None when the value is not what `references_to_json` writes."""
     if not isinstance(value, list):
         return None

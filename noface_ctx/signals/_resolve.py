@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from noface_ctx._bounded import read_head
 from noface_ctx._filebytes import looks_binary
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex
     from noface_ctx.config import Config
     from noface_ctx.docs.load import DocSet
+    from noface_ctx.freshness.assess import JudgeInputs
+    from noface_ctx.freshness.judgement import DocFreshness
 
 MAX_SUGGESTIONS = 3
 MAX_REQUEST_BYTES = 2_000_000  # the largest file NEED_CODE reads (the index's MAX_SOURCE_BYTES too)
@@ -43,7 +45,8 @@ class Resolver:
         self._repo_files: RepoFiles | None = None
         self._index: CodeIndex | None = None
         self._docs: DocSet | None = None
-        self._fresh: Any = None  # freshness.assess.Freshness
+        self._fresh: JudgeInputs | None = None  # what docs are judged against, read on first use
+        self._judged: dict[str, DocFreshness] = {}  # by doc path
 
     # lazy stages -----------------------------------------------------------
 
@@ -78,11 +81,14 @@ class Resolver:
 
     def staleness_note(self, doc: Doc) -> str:
         """The doc's staleness note ('' when fresh); docs are assessed together on first use."""
-        if self._fresh is None:
-            from noface_ctx.freshness.assess import DocJudge, run_state
+        from noface_ctx.freshness.assess import judge_docs, judge_inputs, run_state
 
-            self._fresh = DocJudge(list(self.docs), self.repo_files, self.index, self.config, run_state(self.repo_files))
-        judged = self._fresh.judge_docs([doc]).get(doc.path)  # by path: two docs may share a slug
+        if self._fresh is None:
+            self._fresh = judge_inputs(list(self.docs), self.repo_files, self.index, self.config,
+                                       run_state(self.repo_files))
+        if doc.path not in self._judged:  # by path: two docs may share a slug
+            self._judged.update(judge_docs([doc], self._fresh))
+        judged = self._judged.get(doc.path)
         return judged.staleness.note() if judged is not None else ""
 
     # dispatch -------------------------------------------------------------

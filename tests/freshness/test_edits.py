@@ -13,7 +13,7 @@ from conftest import commit, git, make_repo
 
 import noface_ctx.freshness.assess as assess
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.edits import Edits
+from noface_ctx.freshness.edits import Edits, edits_since
 from noface_ctx.state import clear_all
 
 _BASE = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(days=20)
@@ -116,7 +116,7 @@ def test_edits_touch_the_definitions_they_change(repo: Path) -> None:
     git(repo, "checkout", "-q", "pkg/calc.py")
     (repo / "pkg/util.py").write_text("def unrelated():\n    return 3\n")
     commit(repo, "three")
-    assert Edits(repo, head).touched() == {"return", "unrelated"}  # committed since `head`, none in the work tree
+    assert edits_since(repo, head).touched() == {"return", "unrelated"}  # committed since `head`, none in the work tree
 
 
 def test_a_doc_judged_again_reuses_its_stored_references(repo: Path, monkeypatch: pytest.MonkeyPatch,
