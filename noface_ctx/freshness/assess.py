@@ -57,6 +57,7 @@ from noface_ctx.freshness.edits import Edits, edit_state, edits_since
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
+    UNCOMMITTED,
     DocFreshness,
     changed_reason,
     from_json,
@@ -321,6 +322,8 @@ def _still_holds(doc: Doc, value: Mapping[str, Any], index: HistoryIndex, state:
     else:
         return False
     if stale_edits:  # the edits it was judged under are gone or different
+        if any(len(row) > 3 and row[3] == UNCOMMITTED for row in [*value.get("missing", ()), *value.get("changed", ())]):
+            return False  # a finding the edits made: now committed or undone, its commit is named again
         touched |= set(value.get("edit_words", ()))
     return touched.isdisjoint(value.get("words", ()))
 

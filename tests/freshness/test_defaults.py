@@ -174,3 +174,16 @@ def test_a_changed_default_of_a_passed_keyword_warns_the_paragraph_that_states_i
     assert got[("docs/advanced.rst", 7)].startswith(f"default of `max_retries` (pkg/adapters.py) changed in {head}")
     assert got[("docs/advanced.rst", 22)].startswith(f"default of `retention_count` (pkg/adapters.py) changed in {head}")
     assert got[("docs/data.md", 4)].startswith(f"default of `deep` (pkg/adapters.py) changed in {head}")
+
+
+def test_a_default_changed_by_staged_edits_names_its_commit_once_committed(repo_factory, tmp_path, monkeypatch):
+    # the pre-commit hook says "uncommitted edits"; after the commit the finding names the commit,
+    # though the changed line (`default="5",`) holds no word of the doc
+    monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(tmp_path / "cache"))
+    root = repo_factory({"pkg/__init__.py": "", "pkg/config.py": CONFIG, "docs/config.rst": CONFIG_DOC}, date=JAN)
+    (root / "pkg/config.py").write_text(CONFIG.replace('default="3"', 'default="5"'))
+    git(root, "add", "pkg/config.py")
+    assert [f.message.split(" changed in ")[1][:17] for f in check_docs(repo=root).findings] == ["uncommitted edits"]
+    commit(root, "keep five", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    assert [f.message.split(" changed in ")[1][:10] for f in check_docs(repo=root).findings] == [head]
