@@ -50,6 +50,8 @@ WEAK_GAP = 2.0  # ... and this far under the best is offered as a pointer (a sma
 TOP_FILES = 3  # the best-ranked files, whose further definitions need only be above WEAK_EVIDENCE ...
 OUTER_EVIDENCE = 1.0  # ... while those of other files need this much
 POINTER_MIN = -1.0  # ... when it scores above this; weaker ones are counted in the note closing CODE CONTEXT
+LEAD_FILES = 3  # the best definition of each of this many best-ranked files is shown however it scores ...
+FIRST_EVIDENCE = 0.5  # ... another file's first definition only above this (half a deviation over the pool's average)
 
 
 class ChunkRenderer:
@@ -220,7 +222,9 @@ def snippet_candidates(
     right file is seen), then the rest by score, until 1.5x the budget is offered.
 
     Budget follows evidence, file by file: a file's first chunk is offered as code when it leads
-    one of the top files or scores above `POINTER_MIN`; a further chunk of the file only when its
+    one of the `LEAD_FILES` best-ranked files or scores above `FIRST_EVIDENCE` (a file the issue
+    matches only weakly gets a pointer, not code, even when budget is left: a prompt may stay
+    shorter than its budget); a further chunk of the file only when its
     evidence is not weak: above `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked
     files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best). The others become one-line pointers (`POINTER`: path, lines, signature and the
     `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
@@ -236,6 +240,7 @@ def snippet_candidates(
     top = max((score[i] for i in usable), default=0.0)
     weak = min(WEAK_EVIDENCE, top - WEAK_GAP)
     outer = min(OUTER_EVIDENCE, top - WEAK_GAP)  # later definitions of files below the top ones need more
+    opening = min(FIRST_EVIDENCE, top - WEAK_GAP)  # and a file's first one outside the best-ranked files
     file_rank = {p: n for n, p in enumerate(files)}
     members: dict[tuple[str, str], list[str]] = {}  # a class's members that matter, best first
     for i in usable:
@@ -256,8 +261,11 @@ def snippet_candidates(
         why = tuple(dict.fromkeys(reasons.get(i, ())))
         first = path not in seen
         seen.add(path)
-        bar = weak if file_rank.get(path, len(files)) < TOP_FILES else outer
-        strong = i in led or (score[i] > POINTER_MIN if first else score[i] > bar)
+        near_top = file_rank.get(path, len(files))
+        if first:  # a file's context starts only with evidence: near the top, or a good match
+            strong = (i in led and near_top < LEAD_FILES) or score[i] > opening
+        else:
+            strong = score[i] > (weak if near_top < TOP_FILES else outer)
         if strong:
             forms = rd.snippet(i, members.get((path, symbol), ()))
         elif (first or score[i] > POINTER_MIN) and symbol:

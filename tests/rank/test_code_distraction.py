@@ -310,3 +310,51 @@ def test_final_count_drops_a_class_outline_first_unlisted_then_the_lowest_scored
     assert [o.ref for o in packed.dropped] == ["Store.get"]  # listed under OMITTED CONTEXT
     assert [o.ref for o in packed.selection.skipped] == ["Store"]
     assert "\n  NEED_CODE: a.py:10-20\n" in packed.text and "NEED_CODE: a.py:1-90" not in packed.text
+
+
+REFUND = '''\
+def apply_refund(order, amount):
+    """Refund part of an order; the refunded total must never go negative."""
+    if amount > order.total:
+        raise ValueError("refund above the order total")
+    order.total -= amount
+    return refund_note(order, amount)
+
+
+def refund_note(order, amount):
+    """The line printed on the receipt for a refund."""
+    return f"refund {amount} on {order.number}"
+'''
+
+
+def _report(i: int) -> str:
+    return textwrap.dedent(f'''
+        def weekly_summary_{i}(rows, stream):
+            """Weekly report {i}: one line per row, totals at the bottom."""
+            for row in rows:
+                stream.write(str(row) + " {i}\\n")
+            stream.write("total " + str(sum(r.amount for r in rows)))
+        ''')
+
+
+def test_files_with_weak_evidence_give_a_pointer_not_code(tmp_path, monkeypatch):
+    from noface_ctx.rank import code_forms
+
+    files = {"shop/__init__.py": "", "shop/refund.py": REFUND,
+             **{f"reports/weekly_{i}.py": _report(i) for i in range(8)}}
+    repo = make_repo(tmp_path / "repo", files)
+    issue = {"id": "r-2", "title": "apply_refund lets the order total go negative",
+             "description": "apply_refund subtracts the refund amount from the order total without checking; "
+                            "a refund above the total leaves a negative amount on the receipt."}
+    prompt = build_prompt(issue, repo, budget=6000, embed=False)
+    ranked = prompt.details["ranked_files"]
+    forms = {(r["path"], r["symbol"]): r for r in prompt.code}
+    assert forms[("shop/refund.py", "apply_refund")]["form"] == "full"
+    outer = [r for r in prompt.code if r["path"] in ranked[code_forms.LEAD_FILES:]]
+    assert outer and all(r["form"] == "pointer" for r in outer if r["score"] <= code_forms.FIRST_EVIDENCE)
+    weak = [r for r in outer if r["form"] == "pointer"]
+    assert weak and all(f'" {r["symbol"][-1]}\\n"' not in prompt.text for r in weak)  # no line of their code
+    assert prompt.tokens["total"] < 6000 // 2  # a prompt may stay well under its budget
+    monkeypatch.setattr(code_forms, "FIRST_EVIDENCE", code_forms.POINTER_MIN)  # the bar is what kept them out
+    shown = build_prompt(issue, repo, budget=6000, embed=False)
+    assert {(r["path"], r["form"]) for r in shown.code if r["path"] == weak[0]["path"]} == {(weak[0]["path"], "full")}
