@@ -100,7 +100,11 @@ def rank_code(
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
     ranked, weak = snippet_candidates(run, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
     beside = {(t.path, t.ref) for t in tests if t.ref}
-    ranked = [c for c in ranked if (c.path, c.ref) not in beside]  # a test offered beside the code, with its reason
+    beside_files = {t.path for t in tests}
+    # a test offered beside the code, with its reason, replaces a ranked item of the same test, and
+    # a weak ranked pointer into its file (one pointer line per test file)
+    ranked = [c for c in ranked if (c.path, c.ref) not in beside
+              and not (c.path in beside_files and [f.label for f in c.forms] == ["pointer"])]
     candidates = tuple(required + ranked)
     return CodeRanking(
         candidates=candidates,
