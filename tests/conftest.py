@@ -191,3 +191,25 @@ def tool_use_and_result(quoted: str) -> list[dict]:
 def stream_jsonl(events: list[dict]) -> str:
     """Events as stream-json lines."""
     return "\n".join(json.dumps(e) for e in events) + "\n"
+
+
+# a beads issue as `bd show --json` prints it (tests/issue/: loading, beads, manifests)
+BEADS_ISSUE = {
+    "id": "bd-7",
+    "title": "Add rate limiting",
+    "description": "Limit requests per user.\\nUse a token bucket.",
+    "design": "See docs/rate-limits.md",
+    "acceptance_criteria": "- 429 when over\\n- header\\tRetry-After",
+    "notes": "",
+    "status": "open",
+    "issue_type": "feature",
+    "labels": ["api", "backend"],
+    "dependencies": [{"issue_id": "bd-7", "depends_on_id": "bd-3", "type": "blocks"}],
+    "comments": [
+        {"id": 2, "author": "planner", "text": "MANIFEST: primary=[src/new.py] read=[]",
+         "created_at": "2025-01-03T10:00:00Z"},
+        {"id": 1, "author": "planner", "text": "MANIFEST: primary=[src/old.py] read=[docs/]",
+         "created_at": "2025-01-02T10:00:00Z"},
+        {"id": 3, "author": "alice", "body": "Looks good", "created_at": "2025-01-04T10:00:00+00:00"},
+    ],
+}

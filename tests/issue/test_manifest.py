@@ -6,31 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import BEADS_ISSUE
 
 from noface_ctx.datatypes import Manifest, ManifestEntry
 from noface_ctx.errors import InputError
 from noface_ctx.issue.load import load_issue, load_issue_with_warnings, load_manifest, parse_manifest_comment
-
-BEADS_ISSUE = {
-    "id": "bd-7",
-    "title": "Add rate limiting",
-    "description": "Limit requests per user.\\nUse a token bucket.",
-    "design": "See docs/rate-limits.md",
-    "acceptance_criteria": "- 429 when over\\n- header\\tRetry-After",
-    "notes": "",
-    "status": "open",
-    "issue_type": "feature",
-    "labels": ["api", "backend"],
-    "dependencies": [{"issue_id": "bd-7", "depends_on_id": "bd-3", "type": "blocks"}],
-    "comments": [
-        {"id": 2, "author": "planner", "text": "MANIFEST: primary=[src/new.py] read=[]",
-         "created_at": "2025-01-03T10:00:00Z"},
-        {"id": 1, "author": "planner", "text": "MANIFEST: primary=[src/old.py] read=[docs/]",
-         "created_at": "2025-01-02T10:00:00Z"},
-        {"id": 3, "author": "alice", "body": "Looks good", "created_at": "2025-01-04T10:00:00+00:00"},
-    ],
-}
-
 
 # --------------------------------------------------------------------------- manifest sources and entries
 
