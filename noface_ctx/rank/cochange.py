@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from noface_ctx import git
+from noface_ctx import cachefile, git
 from noface_ctx.freshness.history import SCHEMA, build_index
 
 RECENT_COMMITS = 200  # a file's most recent commits considered
@@ -35,7 +35,7 @@ def ensure_history(root: str | Path, db_path: Path) -> None:
         head, _shallow = git.head(root)
     except git.GitError:
         return
-    if head is None:
+    if head is None or cachefile.is_tracked(db_path):  # a committed cache is never read nor written
         return
     if db_path.is_file():
         try:
@@ -57,7 +57,7 @@ def ensure_history(root: str | Path, db_path: Path) -> None:
 def co_changed(db_path: Path, paths: Sequence[str]) -> dict[str, int]:
     """For each file changed together with one of `paths`: in how many commits (summed over
     `paths`). Empty without a readable history index of this schema."""
-    if not db_path.is_file():
+    if not db_path.is_file() or cachefile.is_tracked(db_path):
         return {}
     try:
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5)
