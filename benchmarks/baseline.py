@@ -15,8 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from noface_ctx.lexical import BM25, tokenize
-from noface_ctx.tokens import count_tokens
+from noface_ctx._lexical import BM25, tokenize  # private: the baseline is the package's own BM25 and tokenizer, bare
+from noface_ctx._tokens import count_tokens  # private: the token count every figure is in
 
 _SKIP_DIRS = {".git", ".noface", "__pycache__"}
 

@@ -42,7 +42,8 @@ def _median(fn: Any, runs: int) -> float:
 
 
 def measure(repo: Path, runs: int) -> dict:
-    from noface_ctx import build_prompt, cachefile
+    from noface_ctx import _cachefile as cachefile  # private: times the cache files themselves
+    from noface_ctx import build_prompt
     from noface_ctx.config import load_config
 
     tmp = Path(tempfile.mkdtemp(prefix="noface-cache-speed-"))

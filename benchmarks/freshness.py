@@ -128,11 +128,11 @@ def per_100(n: int, docs: int) -> float:
 def pick_symbols(repo: Path, n: int, rng: random.Random) -> dict[str, tuple[str, list[str]]]:
     """name -> (defining file, [docs naming it]) for Python symbols defined once outside tests."""
     sys.path.insert(0, str(ROOT))
+    from noface_ctx._filetypes import is_test_path as _is_test  # private: the tool's own test-path rule
     from noface_ctx.config import load_config
     from noface_ctx.docs.load import load_docs
     from noface_ctx.docs.markup import is_record
     from noface_ctx.files.gate import scan_repo
-    from noface_ctx.filetypes import is_test_path as _is_test
     from noface_ctx.freshness.codebase import Codebase
     from noface_ctx.freshness.references import EXTERNAL_NAMES
     from noface_ctx.freshness.scan import scan_doc as _scan

@@ -227,7 +227,7 @@ def _score_prompt(root: Path, prompt: Mapping[str, Any], gold_files: list[str],
 
 
 def _count_tokens(text: str) -> int:
-    from noface_ctx.tokens import count_tokens
+    from noface_ctx._tokens import count_tokens  # private: the token count every figure is in
 
     return count_tokens(text)
 

@@ -163,8 +163,7 @@ class Bench:
         os.environ["SCENARIO_DIR"] = str(self.scenario)
 
     def fresh(self, files: dict[str, str] | None = None) -> None:
-        from noface_ctx import state
-
+        from noface_ctx import _state as state  # private: resets per-process memos between timed runs
         shutil.rmtree(self.repo, ignore_errors=True)
         shutil.rmtree(self.scenario, ignore_errors=True)
         subprocess.run(["git", "clone", "-q", str(self.mirror), str(self.repo)], check=True)
@@ -277,12 +276,12 @@ def unrelated_failures(bench: Bench, seed: int, shared: bool = False) -> dict[st
 
 def long_run(bench: Bench) -> dict[str, Any]:
     from noface_ctx import build_prompt
+    from noface_ctx._tokens import count_tokens  # private: the token count every figure is in
     from noface_ctx._wording_run import CONTINUE_NOTE, PLAN_TITLE  # private: the words the run loop shows
     from noface_ctx.code.index import CodeIndex
     from noface_ctx.files.gate import scan_repo
     from noface_ctx.signals.parse import parse_signals_detailed
     from noface_ctx.signals.respond import resolve_requests
-    from noface_ctx.tokens import count_tokens
 
     bench.fresh()
     os.environ["SCENARIO_POISON"] = "no poison here"

@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx._filebytes import read_head
+from noface_ctx._state import Memo, memo
 from noface_ctx.config import Config
-from noface_ctx.state import Memo, memo
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -10,15 +10,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
+from noface_ctx._budget import TEST_MAX, TEST_SHARE, omitted_cost
 from noface_ctx._render import Fixed
-from noface_ctx.budget import TEST_MAX, TEST_SHARE, omitted_cost
+from noface_ctx._tokens import count_tokens
 from noface_ctx.datatypes import Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.rank.code import CodeRanking
 from noface_ctx.rank.code_forms import code_location
 from noface_ctx.rank.complexity import Complexity
 from noface_ctx.rank.docs import DocRanking
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON
-from noface_ctx.tokens import count_tokens
 
 
 class RunLog(Protocol):

@@ -1,5 +1,5 @@
 """Whether a value read from a cache file fits a dataclass field's annotation, as written
-(`noface_ctx.cachefile` refuses a file holding an object with a field that does not)."""
+(`noface_ctx._cachefile` refuses a file holding an object with a field that does not)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from noface_ctx.state import Memo, memo
+from noface_ctx._state import Memo, memo
 
 _FIELD_TYPES: Memo[type, dict[str, str]] = memo("fieldcheck.field_types", maxsize=None)
 _ALTS: Memo[str, list[str]] = memo("fieldcheck.type_alternatives", maxsize=None)

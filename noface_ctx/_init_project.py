@@ -133,8 +133,7 @@ def init_project(root: str | os.PathLike[str], *, force: bool = False) -> InitRe
         if not force:
             return InitResult(target, "kept", text, found)
     status = "overwritten" if target.exists() else "written"
-    from noface_ctx import write_gate
-
+    from noface_ctx import _write_gate as write_gate
     if not write_gate.write_atomic(target, text.encode("utf-8"), root=base, confine=True):  # no link followed
         raise UsageError("cannot be written", where=str(target))
     return InitResult(target, status, text, found)
@@ -159,8 +158,7 @@ def init_summary(result: InitResult, repo_arg: str | None) -> tuple[str, str]:
 
 def run_from_args(args: argparse.Namespace) -> int:
     """`noface-ctx init [--repo DIR] [--force]`: the summary on stderr, the next commands on stdout."""
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     if args.repo is None:  # the one command that may start a project where none is yet
         root = git.toplevel(Path.cwd()) or Path.cwd()
     elif not Path(args.repo).is_dir():

@@ -68,7 +68,7 @@ def run_issue(ref: str, config: Config, agent: Sequence[str], *, max_turns: int 
               verify: Sequence[str] | None = None) -> IssueResult:
     """Drive one issue to its outcome; log one record per turn. `files` (`_issue_sources.IssueFiles`,
     default: typed by the user) says whether `ref` may name a file."""
-    from noface_ctx import write_gate
+    from noface_ctx import _write_gate as write_gate
     from noface_ctx._issue_sources import TYPED, load_issue_ref
     from noface_ctx._run_plan import plan_file, read_plan_file
     from noface_ctx._turn_window import Window
@@ -221,8 +221,8 @@ def _compose(window: Any, prompt: Prompt, note: str, state: _State, issue: Any, 
 
 
 def _record(issue: str, turn: int, composed: Any, state: _State, served: Mapping[str, list[str]]) -> dict[str, Any]:
+    from noface_ctx._tokens import count_tokens
     from noface_ctx._wording_run import plan_recital
-    from noface_ctx.tokens import count_tokens
 
     return {
         "time": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -351,8 +351,7 @@ def _last_line(text: str) -> str:
 
 
 def _append(path: Path, record: dict[str, Any], root: Path) -> None:
-    from noface_ctx import write_gate
-
+    from noface_ctx import _write_gate as write_gate
     try:
         write_gate.append(path, (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8", "backslashreplace"),
                           root=root)

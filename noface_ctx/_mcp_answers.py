@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from noface_ctx._tokens import count_tokens
 from noface_ctx._wording_mcp import (
     NO_RESULTS,
     answer_size,
@@ -22,7 +23,6 @@ from noface_ctx._wording_mcp import (
     prompt_size,
     search_row,
 )
-from noface_ctx.tokens import count_tokens
 
 MAX_EXCLUDED_LISTED = 50
 SUMMARY_KEYS = ("version", "issue", "tokens", "warnings", "seconds", "reused")

@@ -135,8 +135,7 @@ def _jsonl_ready(root: Path) -> list[str]:
 def _checked_log(path: Path, root: Path, *, confine: bool) -> Path:
     """The run log's real path, checked before any agent runs (`write_gate`: no link inside the
     repository followed; the default log confined to the repository and the user cache)."""
-    from noface_ctx import write_gate
-
+    from noface_ctx import _write_gate as write_gate
     try:
         return write_gate.checked_file(path, root=root, confine=confine)
     except OSError as exc:

@@ -19,10 +19,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from noface_ctx._budget import above_floor, select, weak_unlisted
 from noface_ctx._explain import Packed, assemble_prompt
 from noface_ctx._render import Fixed, fixed_sections, frame_tokens, render_prompt
 from noface_ctx._stages import code_index, shared_embedder
-from noface_ctx.budget import above_floor, select, weak_unlisted
+from noface_ctx._tokens import count_tokens
+from noface_ctx._wording import (
+    NO_CODE,
+    NO_CODE_FIT,
+    NO_CODE_IN_REPO,
+    NO_DOCS,
+    NO_DOCS_FIT,
+    NO_DOCS_IN_REPO,
+    NO_DOCS_NEEDED,
+    floor_note,
+)
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config, cache_warnings, load_config
 from noface_ctx.datatypes import Candidate, Chosen, Issue, IssueRef, ManifestRef, Omitted, Prompt, RepoFiles, Selection
@@ -40,18 +51,7 @@ from noface_ctx.rank.doc_candidates import DocPool, choose_docs
 from noface_ctx.rank.docs import DocRanking, score_docs
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
-from noface_ctx.tokens import count_tokens
 from noface_ctx.trust.effects import DocTrust, weigh_docs
-from noface_ctx.wording import (
-    NO_CODE,
-    NO_CODE_FIT,
-    NO_CODE_IN_REPO,
-    NO_DOCS,
-    NO_DOCS_FIT,
-    NO_DOCS_IN_REPO,
-    NO_DOCS_NEEDED,
-    floor_note,
-)
 
 T = TypeVar("T")
 P = ParamSpec("P")

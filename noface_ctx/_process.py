@@ -174,7 +174,7 @@ def write_crash_log() -> str:
 
     text = traceback.format_exc()
     try:
-        from noface_ctx import write_gate
+        from noface_ctx import _write_gate as write_gate
         from noface_ctx._cache_location import user_cache_base
 
         path = user_cache_base() / f"crash-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"

@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from noface_ctx import wording as w
-from noface_ctx.budget import omitted_line
-from noface_ctx.config import Config
-from noface_ctx.datatypes import Issue, Manifest, ManifestEntry, Omitted, Selection
-from noface_ctx.tokens import count_tokens, truncate_to_tokens
-from noface_ctx.wording import (
+from noface_ctx import _wording as w
+from noface_ctx._budget import omitted_line
+from noface_ctx._tokens import count_tokens, truncate_to_tokens
+from noface_ctx._wording import (
     BLOCK_SEP,
     FLOOR_NOTE,
     NO_CODE,
@@ -28,6 +26,8 @@ from noface_ctx.wording import (
     UNLISTED_RESERVE,
     floor_note,
 )
+from noface_ctx.config import Config
+from noface_ctx.datatypes import Issue, Manifest, ManifestEntry, Omitted, Selection
 
 __all__ = [  # the words are re-exported for callers that import them from here
     "BLOCK_SEP",

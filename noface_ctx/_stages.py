@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from noface_ctx._state import Memo, memo
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Issue, Manifest, RepoFiles
@@ -19,7 +20,6 @@ from noface_ctx.files.gate import scan_repo
 from noface_ctx.rank.code import CodeRanking, rank_code
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder
-from noface_ctx.state import Memo, memo
 
 __all__ = ["CodeSearch", "IndexReport", "code_index", "index_repository", "input_state", "search_code", "shared_embedder",
            "warm_up"]
@@ -66,7 +66,7 @@ def input_state(issue: Issue, cfg: Config) -> str | None:
     """A fingerprint of the files a prompt for `issue` reads (paths, stats and verdicts of the
     scan under its manifest) and of git HEAD: the same issue, budget and state give the same
     prompt. None when the state cannot be fingerprinted (no git, no stable scan)."""
-    from noface_ctx.git import head
+    from noface_ctx._git import head
 
     files = scan_repo(cfg, issue.manifest)
     commit, _dirty = head(cfg.root)

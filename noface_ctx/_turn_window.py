@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from noface_ctx._tokens import count_tokens
 from noface_ctx._wording_answers import ANSWER_HEADER, NOT_SERVED
 from noface_ctx._wording_run import EVICTED_TITLE, evicted_line, evicted_summary, over_budget_reason
 from noface_ctx.signals.values import Answer
-from noface_ctx.tokens import count_tokens
 
 __all__ = ["Held", "TurnInput", "Window"]
 

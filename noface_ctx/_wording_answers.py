@@ -2,7 +2,7 @@
 header, the heads of served code and docs, what was cut or not served and how to ask again.
 
 `signals/_answer.py` and `signals/_resolve.py` decide; this module words (the request lines
-themselves are the prompt's, in `wording.py`). Functions are pure string builders.
+themselves are the prompt's, in `_wording.py`). Functions are pure string builders.
 """
 
 from __future__ import annotations

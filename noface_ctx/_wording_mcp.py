@@ -1,6 +1,6 @@
 """The sentences the MCP tools add around their answers: sizes in tokens, and how to ask for more.
 
-`wording.py` holds the prompt's and the answers' own sentences; this module the lines an MCP
+`_wording.py` holds the prompt's and the answers' own sentences; this module the lines an MCP
 tool result carries besides them. No logic beyond formatting.
 """
 

@@ -1,7 +1,7 @@
 """The sentences of the run loop and of trust: continuation and reminder notes, eviction lines,
 the plan recital, the budget gate, and why a doc was halved, quarantined or decayed.
 
-`wording.py` holds the prompt's and the answers' sentences; this module the ones `noface-ctx
+`_wording.py` holds the prompt's and the answers' sentences; this module the ones `noface-ctx
 run`, the ledger's effects and `noface-ctx why` add around them. No logic beyond formatting.
 """
 

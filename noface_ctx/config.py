@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import cachefile, write_gate
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _write_gate as write_gate
 from noface_ctx._cache_location import repo_key, user_cache_base
 from noface_ctx._config_toml import STR_LIST, Locator, checked, read_toml, suggest
+from noface_ctx._filetypes import RECORD_DIRS
 from noface_ctx._model_choice import DEFAULT_MODEL, choose_model
+from noface_ctx._state import Memo, memo
 from noface_ctx.errors import ConfigError, UsageError
-from noface_ctx.filetypes import RECORD_DIRS
-from noface_ctx.state import Memo, memo
 
 CONFIG_NAME = ".noface.toml"
 
@@ -314,8 +315,7 @@ def find_root(start: str | Path = ".") -> Path:
     directory at or above `start` holding `.noface.toml`. Used when no `--repo` is given, so a
     command run from a subdirectory sees the whole repository. Never the current directory by
     default: outside both, `UsageError` (a scratch folder must not silently become a project)."""
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     here = Path(start).resolve()
     top = git.toplevel(here)
     if top is not None:

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from noface_ctx._mcp_answers import shape
+from noface_ctx._wording import need_code, need_code_range
 from noface_ctx._wording_mcp import issue_outside
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, Manifest
 from noface_ctx.errors import InputError, NofaceError, UsageError
-from noface_ctx.wording import need_code, need_code_range
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer

@@ -112,7 +112,7 @@ def test_nothing_imports_the_cli():
 def test_the_hook_never_reaches_ranking_or_the_embedder():
     """`check-docs` (the pre-commit hook) must stay light: no ranking stages, no model."""
     reach = _closure(_graph(), "noface_ctx.freshness.check")
-    heavy = sorted(m for m in reach if m.startswith(("noface_ctx.rank", "noface_ctx._pipeline", "noface_ctx.budget")))
+    heavy = sorted(m for m in reach if m.startswith(("noface_ctx.rank", "noface_ctx._pipeline", "noface_ctx._budget")))
     assert heavy == []
 
 
@@ -162,8 +162,8 @@ def test_the_parser_loads_without_the_answering_side():
 # (config → issue → files → ...) except where said.
 LAYERS: tuple[tuple[str, ...], ...] = (
     # base: values, limits, tools and the config every stage uses; no stage
-    ("errors", "state", "schema", "wording", "wording_*", "_wording_*", "filetypes", "_bounded", "_filebytes", "_fieldcheck",
-     "tokens", "lexical", "git", "sqlitefile", "cachefile", "_cache_location", "write_gate", "_process", "_agent_process", "_user_paths",
+    ("errors", "_state", "schema", "_wording", "_wording*", "_filetypes", "_bounded", "_filebytes", "_fieldcheck",
+     "_tokens", "_lexical", "_git", "_sqlitefile", "_cachefile", "_cache_location", "_write_gate", "_process", "_agent_process", "_user_paths",
      "_model_choice", "datatypes", "signals.values", "_config_toml", "config", "_commands", "_summary"),
     ("files",),  # the gate: imported before issue, whose loader masks credentials with the gate's patterns
     ("issue", "_issue_sources"),
@@ -172,7 +172,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trust",),  # the ledger's weights, read by freshness' hook, ranking and the answers
     ("freshness",),  # judges the docs ranking will score; neither imports the other
     ("rank",),
-    ("budget",),
+    ("_budget",),
     ("_render",),
     ("_explain",),
     ("_stages",),

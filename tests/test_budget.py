@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noface_ctx.budget import ITEM_OVERHEAD, omitted_cost, omitted_line, select
+from noface_ctx._budget import ITEM_OVERHEAD, omitted_cost, omitted_line, select
+from noface_ctx._tokens import count_tokens
 from noface_ctx.datatypes import Candidate, Form, Omitted
-from noface_ctx.tokens import count_tokens
 
 
 def form(label: str, n: int, word: str = "alpha") -> Form:
@@ -331,8 +331,7 @@ def test_the_fast_vocabulary_read_encodes_like_tiktoken_itself(tmp_path):
     that does not match its hash is refused."""
     import tiktoken
 
-    from noface_ctx import tokens
-
+    from noface_ctx import _tokens as tokens
     theirs = tiktoken.get_encoding(tokens.ENCODING)
     ours = tokens._encoding()  # private: the offline encoder itself, compared with tiktoken's
     text = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

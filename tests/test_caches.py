@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import commit, git, write_tree
 
-from noface_ctx import cachefile, state
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _state as state
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Doc, Issue

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from noface_ctx import filetypes as ft
+from noface_ctx import _filetypes as ft
 from noface_ctx.code import languages
 from noface_ctx.files.gate import file_kind
 
@@ -23,7 +23,7 @@ def _hook_files_line() -> str:
 
 def test_hook_pattern_is_generated_from_the_registry() -> None:
     assert _hook_files_line() == ft.hook_files_pattern(), (
-        "regenerate `files:` in .pre-commit-hooks.yaml from noface_ctx.filetypes.hook_files_pattern()"
+        "regenerate `files:` in .pre-commit-hooks.yaml from noface_ctx._filetypes.hook_files_pattern()"
     )
 
 

@@ -56,8 +56,7 @@ def test_init_writes_what_it_found_with_sources_and_is_idempotent(tmp_path, caps
 
 def test_init_outside_git_makes_a_project_every_command_then_finds(tmp_path, monkeypatch, capsys):
     """With no git, `init` marks the folder as the project; commands run below it find it."""
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     plain = tmp_path / "plain"
     for rel, body in {**SPHINX, "mkdocs.yml": "site_name: x\ndocs_dir: handbook\n",
                       "handbook/index.md": "# Handbook\n\nThe balance rules.\n"}.items():

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noface_ctx import cachefile, state
-from noface_ctx.lexical import BM25
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _state as state
+from noface_ctx._lexical import BM25
 
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = st.sampled_from("cart item total price tax order user session login token page query".split())
@@ -61,7 +62,7 @@ def test_a_damaged_stored_index_is_refused(damage):
 def test_scoring_a_cached_index_does_not_import_bm25s(tmp_path):
     path = tmp_path / "bm25.cache"
     assert cachefile.save(path, 1, {"bm25": BM25([["cart", "item"], ["tax", "cart"]])})
-    code = ("import sys\nfrom pathlib import Path\nfrom noface_ctx import cachefile\n"
+    code = ("import sys\nfrom pathlib import Path\nfrom noface_ctx import _cachefile as cachefile\n"
             f"bm = cachefile.load(Path({str(path)!r}), 1)['bm25']\n"
             "print(min(bm.scores(['cart']).tolist()) > 0, 'bm25s' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True).stdout

@@ -17,7 +17,7 @@ pytest.importorskip("mcp")
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-from noface_ctx.tokens import count_tokens
+from noface_ctx._tokens import count_tokens
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from noface_ctx._pipeline import build_prompt
+from noface_ctx._tokens import count_tokens
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue
 from noface_ctx.errors import UsageError
 from noface_ctx.signals.parse import parse_signals
-from noface_ctx.tokens import count_tokens
 
 SECRET_ENV = "UPLOAD_RETRY_TOKEN=sk-" + "live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c\n"  # split: this file must not look secret
 KEY_BODY = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW"

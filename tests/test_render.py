@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from noface_ctx._budget import select
 from noface_ctx._render import (
     NO_CODE,
     NO_DOCS,
@@ -13,11 +14,10 @@ from noface_ctx._render import (
     frame_tokens,
     render_prompt,
 )
-from noface_ctx.budget import select
+from noface_ctx._tokens import count_tokens
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Form, Issue, Manifest, ManifestEntry, Selection
 from noface_ctx.signals.parse import parse_signals
-from noface_ctx.tokens import count_tokens
 
 SECTIONS = ["ISSUE:", "MANIFEST", "COMMANDS:", "DESIGN CONTEXT:", "CODE CONTEXT:", "OMITTED CONTEXT:",
             "WORKFLOW:", "CONSTRAINTS:", "CONTEXT REQUESTS:"]

@@ -1,12 +1,12 @@
-"""state.py: the one owner of process-wide memos."""
+"""_state.py: the one owner of process-wide memos."""
 
 from __future__ import annotations
 
 import threading
 
-from noface_ctx import state
+from noface_ctx import _state as state
 from noface_ctx._filebytes import looks_binary
-from noface_ctx.write_gate import write_atomic
+from noface_ctx._write_gate import write_atomic
 
 
 def test_memo_is_bounded_oldest_first():
@@ -65,7 +65,7 @@ def test_per_thread_objects_are_not_shared():
 
 
 def test_every_memo_is_registered_by_name():
-    import noface_ctx.cachefile
+    import noface_ctx._cachefile
     import noface_ctx.config  # noqa: F401
 
     names = state.memo_names()

@@ -14,13 +14,13 @@ from typing import TypedDict
 import numpy as np
 import numpy.typing as npt
 
+from noface_ctx._lexical import TermMatrix, bm25_matrix, tokenize
 from noface_ctx.code import _index_store as store
 from noface_ctx.code._index_parse import ParsedFile, Progress, hash_file, parse_all
 from noface_ctx.code._index_store import FileRecord, IndexData, TermCounts
 from noface_ctx.code.languages import language_for_path, spec_for
 from noface_ctx.config import Config
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.lexical import TermMatrix, bm25_matrix, tokenize
 
 LOCK_TIMEOUT = 120.0
 PATH_WEIGHT_FILE = 3  # the path's terms count this many times in a file's own BM25 document

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from noface_ctx._filebytes import content_hash, looks_binary
+from noface_ctx._lexical import tokenize
+from noface_ctx._state import Memo, memo
 from noface_ctx.code._index_store import ChunkRow
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.code.symbols import parse_source
 from noface_ctx.datatypes import CodeChunk, RepoFiles
-from noface_ctx.lexical import tokenize
-from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
     from multiprocessing.pool import Pool

@@ -1,6 +1,6 @@
 """The code index on disk: its records, validation, loading, saving and lock.
 
-One cache file (`index.cache`, the JSON + numeric arrays format of `noface_ctx.cachefile`: never
+One cache file (`index.cache`, the JSON + numeric arrays format of `noface_ctx._cachefile`: never
 a pickle) under `cache_dir(config) / "code"`, holding per file its content hash, stat and chunk
 range; per chunk its symbol, kind, parent and lines (loaded eagerly: ranking touches them all),
 and its signature, docstring, references and language (one UTF-8 JSON byte range per file, in one
@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from noface_ctx import cachefile, write_gate
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _write_gate as write_gate
+from noface_ctx._lexical import TermMatrix
 from noface_ctx.config import Config, cache_dir
-from noface_ctx.lexical import TermMatrix
 
 if TYPE_CHECKING:
     from filelock import FileLock

@@ -14,8 +14,8 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
+from noface_ctx._wording_code import folded_members, outline_docstring
 from noface_ctx.datatypes import CodeChunk
-from noface_ctx.wording_code import folded_members, outline_docstring
 
 _ATTR = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?::\s*(?P<type>[^=]+?))?\s*(?:=\s*(?P<value>.+))?$")
 _STRING_START = re.compile(r"^[rRbBuUfF]{0,2}(\"\"\"|'''|\"|')")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from noface_ctx._wording import OUTLINE_EMPTY, excerpt_head, lines_omitted, outline_head
 from noface_ctx.datatypes import CodeChunk
-from noface_ctx.wording import OUTLINE_EMPTY, excerpt_head, lines_omitted, outline_head
 
 # --------------------------------------------------------------------------- outline
 

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import PurePosixPath
 
-from noface_ctx.lexical import split_outside_brackets
+from noface_ctx._lexical import split_outside_brackets
 
 _PY_CLASS = re.compile(r"^\s*class\s+\w+\s*(?:\[[^\]]*\])?\s*\((.*)\)\s*(?:->[^:]*)?:", re.S)
 _EXTENDS = re.compile(r"\bextends\s+([\w.$]+)")

@@ -13,12 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from noface_ctx.state import cached, per_thread
+from noface_ctx._state import cached, per_thread
 
 if TYPE_CHECKING:
     from tree_sitter import Language, Parser, Query
 
-from noface_ctx.filetypes import EXTENSIONS_BY_GRAMMAR, FENCE_BY_EXTENSION, GRAMMAR_BY_EXTENSION
+from noface_ctx._filetypes import EXTENSIONS_BY_GRAMMAR, FENCE_BY_EXTENSION, GRAMMAR_BY_EXTENSION
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import CodeChunk
-from noface_ctx.filetypes import is_test_path
 
 _NAME = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
 _OVERLOAD = re.compile(r"^\s*@\s*(?:[\w.]+\.)?overload\b")

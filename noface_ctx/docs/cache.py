@@ -1,6 +1,6 @@
 """On-disk caches of what is derived from each doc, so a new process (or a changed vault)
 redoes only the docs that changed (issue #4). Each cache is one file (JSON and numeric arrays, never a pickle) under `cache_dir(config)`
-(see `noface_ctx.cachefile`), with a VERSION to bump whenever what it holds is computed differently.
+(see `noface_ctx._cachefile`), with a VERSION to bump whenever what it holds is computed differently.
 
 - `ParseCache` (`docs.cache`): each doc file parsed into a `Doc`, by path and content.
 - `TermCache` (`doc-terms.cache`): each doc's terms, and the vault's BM25 index, for doc ranking.
@@ -14,13 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from noface_ctx import cachefile
+from noface_ctx import _cachefile as cachefile
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Doc
 from noface_ctx.docs.docset import DocSet
 
 if TYPE_CHECKING:  # numpy: the hook reads docs without it
-    from noface_ctx.lexical import BM25
+    from noface_ctx._lexical import BM25
 
 
 class ParseCache:
@@ -150,7 +150,7 @@ def _valid_parsed(value: Any) -> bool:
 
 
 def _valid_terms(value: Any) -> bool:
-    from noface_ctx.lexical import BM25
+    from noface_ctx._lexical import BM25
 
     def terms(v: Any) -> bool:
         return isinstance(v, tuple) and len(v) == 2 and isinstance(v[0], str) and _strs(v[1])
@@ -173,7 +173,7 @@ class TokenMemo:
     def __call__(self, text: str) -> int:
         n = self.counts.get(text)
         if n is None:
-            from noface_ctx.tokens import count_tokens as count
+            from noface_ctx._tokens import count_tokens as count
 
             n = count(text)
             if self.chars + len(text) > self.LIMIT:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from noface_ctx._wording import DOC_GAP, INTRODUCTION, doc_title_line, need_doc, sections_left_out
 from noface_ctx.datatypes import Doc, Form, Staleness
 from noface_ctx.docs.cache import count_tokens
 from noface_ctx.docs.markup import strip_frontmatter
-from noface_ctx.wording import DOC_GAP, INTRODUCTION, doc_title_line, need_doc, sections_left_out
 
 MAX_FORM_SECTIONS = 3  # sections in the "relevant sections" form
 MAX_LISTED_OMISSIONS = 6  # left-out sections listed by name, with their NEED_DOC lines

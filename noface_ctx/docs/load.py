@@ -21,12 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
+from noface_ctx._state import Memo, cached, memo
 from noface_ctx.datatypes import Doc, RepoFiles
 from noface_ctx.docs.cache import ParseCache
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms, doc_header
 from noface_ctx.errors import ConfigError
-from noface_ctx.state import Memo, cached, memo
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config

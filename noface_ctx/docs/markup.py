@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from noface_ctx._filetypes import RECORD_DIRS
 from noface_ctx.datatypes import Section, WikiLink
-from noface_ctx.filetypes import RECORD_DIRS
 
 # --------------------------------------------------------------------------- slugs
 

@@ -21,16 +21,16 @@ import json
 from pathlib import Path
 from typing import Any, get_args
 
-from noface_ctx import filetypes
+from noface_ctx import _filetypes as filetypes
 from noface_ctx._bounded import MAX_JSON_BYTES, read_head
-from noface_ctx.cachefile import is_tracked
+from noface_ctx._cachefile import is_tracked
+from noface_ctx._filetypes import GRAMMAR_BY_EXTENSION
+from noface_ctx._state import Memo, memo
+from noface_ctx._write_gate import write_atomic
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest
 from noface_ctx.files._rules import LastScan, Rules, Stamp
 from noface_ctx.files.secrets import secret_path_kind
-from noface_ctx.filetypes import GRAMMAR_BY_EXTENSION
-from noface_ctx.state import Memo, memo
-from noface_ctx.write_gate import write_atomic
 
 __all__ = ["load_last_scan", "rules_key", "save_last_scan"]
 
@@ -44,7 +44,7 @@ _CODE_DIGEST: Memo[str, str] = memo("files.gate_code_digest", maxsize=1)
 
 
 def _code_digest() -> str:
-    """A digest of the gate's own source (every module of `files/`, and `filetypes.py`): a changed
+    """A digest of the gate's own source (every module of `files/`, and `_filetypes.py`): a changed
     rule invalidates every stored scan, whatever the modules are named."""
     got = _CODE_DIGEST.get("gate")
     if got is None:

@@ -2,7 +2,7 @@
 
 `Rules` holds one repository's configuration and manifest and memoises each path's verdict;
 `name_info` decides everything the base name alone can (kind, grammar, secret, binary, lockfile).
-The kinds come from `noface_ctx.filetypes`, the one table of extensions.
+The kinds come from `noface_ctx._filetypes`, the one table of extensions.
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ from typing import NamedTuple
 
 import pathspec
 
+from noface_ctx._filetypes import CODE_EXTENSIONS, CODE_FILE_NAMES, DOC_EXTENSIONS, GRAMMAR_BY_EXTENSION
+from noface_ctx._state import Memo, memo
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
 from noface_ctx.files.secrets import secret_path_kind
-from noface_ctx.filetypes import CODE_EXTENSIONS, CODE_FILE_NAMES, DOC_EXTENSIONS, GRAMMAR_BY_EXTENSION
-from noface_ctx.state import Memo, memo
 
 __all__ = [
     "BINARY_EXTENSIONS", "DATA_EXTENSIONS", "DATA_LIMIT", "EXCLUDED_DIRS", "LOCKFILES", "NOFACE_DIR",

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pathspec
 
+from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import Excluded
-from noface_ctx.state import Memo, memo
 
 _WALK_MEMO: Memo[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = memo("files.walks", maxsize=8)
 

@@ -8,14 +8,14 @@ import re
 from pathlib import Path
 from typing import Any, ClassVar
 
+from noface_ctx._cachefile import read_json as cache_json
 from noface_ctx._filebytes import looks_binary
-from noface_ctx.cachefile import read_json as cache_json
+from noface_ctx._state import Memo, memo
+from noface_ctx._write_gate import write_atomic
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded
 from noface_ctx.errors import InputError
 from noface_ctx.files.secrets import content_secret
-from noface_ctx.state import Memo, memo
-from noface_ctx.write_gate import write_atomic
 
 __all__ = ["ScanCache", "content_excluded", "content_verdict"]
 

@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pathspec
 
-from noface_ctx import git
+from noface_ctx import _git as git
+from noface_ctx._state import Memo, memo
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, FileEntry, Manifest, RepoFiles
 from noface_ctx.files._last_scan import load_last_scan, rules_key, save_last_scan
@@ -39,7 +40,6 @@ from noface_ctx.files._rules import (
 from noface_ctx.files._walk import ignored, split_environments, walk_cached
 from noface_ctx.files.content import ScanCache, content_excluded, content_verdict
 from noface_ctx.files.secrets import find_secret, is_secret_path
-from noface_ctx.state import Memo, memo
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
 

@@ -45,7 +45,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from noface_ctx import git
+from noface_ctx import _git as git
 from noface_ctx._process import in_forks, start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from noface_ctx import git
+from noface_ctx import _git as git
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef
-from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase

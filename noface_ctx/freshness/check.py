@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from noface_ctx import git
+from noface_ctx import _git as git
 from noface_ctx._user_paths import checkable
 from noface_ctx.config import Config, load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles

@@ -38,7 +38,7 @@ def find_clashes(chosen: Sequence[Any]) -> list[str]:
 
 def _params(args: str) -> dict[str, tuple[str, str]] | None:
     """`(a, b: int = 3)` → {name: (type, default)}; None when it is a call with values, not a signature."""
-    from noface_ctx.lexical import split_outside_brackets  # lexical loads numpy: `check-docs` never needs it
+    from noface_ctx._lexical import split_outside_brackets  # lexical loads numpy: `check-docs` never needs it
 
     inner = args.strip()[1:-1].strip()
     if not inner:

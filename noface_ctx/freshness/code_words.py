@@ -31,7 +31,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from noface_ctx import cachefile, sqlitefile, write_gate
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _sqlitefile as sqlitefile
+from noface_ctx import _write_gate as write_gate
 from noface_ctx._filebytes import content_hash, looks_binary
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.declarations import declared

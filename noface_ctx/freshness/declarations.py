@@ -20,7 +20,7 @@ import keyword
 import re
 from dataclasses import dataclass
 
-from noface_ctx import state
+from noface_ctx import _state as state
 from noface_ctx.freshness.definitions import block_end
 
 _DOCSTRING = re.compile(r"(\"\"\"|\'\'\')[\s\S]*?\1")

@@ -16,7 +16,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator
 
-from noface_ctx import state
+from noface_ctx import _state as state
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens

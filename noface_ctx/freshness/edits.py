@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from noface_ctx import git
+from noface_ctx import _git as git
 from noface_ctx.freshness.definitions import DEFINITION_HEADER, definition
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import cachefile, git, sqlitefile, write_gate
+from noface_ctx import _cachefile, _git, _sqlitefile, _write_gate
 from noface_ctx.files.secrets import redact_secrets
 from noface_ctx.freshness.definitions import body, definition, signature
 from noface_ctx.freshness.versions import FileVersions
@@ -82,9 +82,9 @@ class HistoryIndex:
         known = self.meta("head")
         if known == head:
             return 0
-        since = known if known and git.is_ancestor(self.root, known, head) else None
+        since = known if known and _git.is_ancestor(self.root, known, head) else None
         if known and since is None:  # HEAD moved off the indexed line: drop the abandoned tail only
-            base = git.run(self.root, "merge-base", known, head, check=False).strip()
+            base = _git.run(self.root, "merge-base", known, head, check=False).strip()
             fork = self.commit(base) if base else None
             cut = fork.seq if fork is not None else 0
             self.db.execute("DELETE FROM touches WHERE seq > ?", (cut,))
@@ -94,7 +94,7 @@ class HistoryIndex:
         cur = self.db.cursor()
         seq = cur.execute("SELECT COALESCE(MAX(seq), 0) FROM commits").fetchone()[0]
         commits, touches = [], []
-        for sha, when, subject, changes in git.iter_history(self.root, since):
+        for sha, when, subject, changes in _git.iter_history(self.root, since):
             if sha in have:
                 continue  # reached again from a new HEAD: already indexed
             seq += 1
@@ -108,7 +108,7 @@ class HistoryIndex:
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
         cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
         self.db.commit()
-        sqlitefile.settle_wal(self.db, self.db_path)
+        _sqlitefile.settle_wal(self.db, self.db_path)
         return added
 
     def meta(self, key: str) -> str | None:
@@ -361,7 +361,7 @@ class HistoryIndex:
                                 self._new_greps)
             self._new_defs, self._new_greps = [], []
             self.db.commit()
-            sqlitefile.settle_wal(self.db, self.db_path)
+            _sqlitefile.settle_wal(self.db, self.db_path)
         except sqlite3.Error:
             pass  # another process holds the database: the answers are recomputed next time
 
@@ -386,19 +386,19 @@ def build_index(root: str | Path, db_path: Path, head: str) -> int:
 
 def _connect(db_path: Path | None) -> sqlite3.Connection:
     db = None
-    if db_path is not None and not cachefile.is_tracked(db_path):  # a committed cache is never read
+    if db_path is not None and not _cachefile.is_tracked(db_path):  # a committed cache is never read
         try:
-            db = write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
+            db = _write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA):
                 db.close()
                 db_path.unlink()
-                db = write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
+                db = _write_gate.connect_sqlite(db_path, timeout=30, check_same_thread=False)
         except (sqlite3.Error, OSError):
             db = None
     if db is None:
         db = sqlite3.connect(":memory:", check_same_thread=False)
-    sqlitefile.tune(db)  # at worst a crash loses the last commits' answers: worked out again
+    _sqlitefile.tune(db)  # at worst a crash loses the last commits' answers: worked out again
     if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA:  # a header write only when new
         db.execute(f"PRAGMA user_version = {SCHEMA}")
     db.executescript("""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from noface_ctx import state
+from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.definitions import _first, body, is_container
 from noface_ctx.freshness.parameters import bases, binds, changed_parameters, compatible, compatible_change, parameters

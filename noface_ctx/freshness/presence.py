@@ -20,9 +20,10 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from noface_ctx import git
+from noface_ctx import _git as git
+from noface_ctx._filetypes import FILE_TYPES, bare
+from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
-from noface_ctx.filetypes import FILE_TYPES, bare
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import declared
@@ -32,7 +33,6 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
-from noface_ctx.state import Memo, memo
 
 LAUNDER_SEARCHES = 24  # `git grep`s a run spends on docs' earlier versions, the newest first
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from noface_ctx.filetypes import DOC_EXTENSIONS, FRESHNESS_CODE_EXTENSIONS, MENTIONED_PATH_EXTENSIONS, bare
+from noface_ctx._filetypes import DOC_EXTENSIONS, FRESHNESS_CODE_EXTENSIONS, MENTIONED_PATH_EXTENSIONS, bare
 
 # member: a method called on an example's object of unknown type; keyword: a parameter a call passes by name;
 # base: a class an example's class derives from; setting: a project setting (`:setting:`X``); each only checked for removal

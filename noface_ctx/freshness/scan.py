@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, get_args
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
-from noface_ctx.filetypes import is_test_path
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from noface_ctx import git
+from noface_ctx import _git as git
 
 TEXTS_KEPT = 48 << 20  # characters of file versions kept in memory: what a large repository's docs need at once
 PREFETCH_BATCH = 256  # versions asked for in one pipelined pass

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from noface_ctx._bounded import read_json as read_bounded_json
+from noface_ctx._wording import MANIFEST_MARK, is_manifest_text
 from noface_ctx.datatypes import Manifest, ManifestEntry, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue._text import comment_text, find_file, read_json, unescape
-from noface_ctx.wording import MANIFEST_MARK, is_manifest_text
 
 __all__ = ["STATE_PATH", "load_manifest", "manifest_from_comments", "manifest_from_state", "parse_manifest_comment"]
 

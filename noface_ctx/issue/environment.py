@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
+from noface_ctx._wording import is_manifest_text
 from noface_ctx.datatypes import Issue
-from noface_ctx.wording import is_manifest_text
 
 __all__ = ["query_text", "without_environment"]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from noface_ctx._bounded import check_depth
+from noface_ctx._wording import is_manifest_text
 from noface_ctx.datatypes import Issue, IssueRef, Manifest, ManifestRef
 from noface_ctx.errors import InputError
 from noface_ctx.issue._manifest import (
@@ -27,7 +28,6 @@ from noface_ctx.issue._manifest import (
 )
 from noface_ctx.issue._text import find_file, read_json, read_text
 from noface_ctx.issue.beads import TEXT_FIELDS, from_beads, from_beads_id
-from noface_ctx.wording import is_manifest_text
 
 __all__ = ["load_issue", "load_issue_with_warnings", "load_manifest", "parse_manifest_comment"]
 

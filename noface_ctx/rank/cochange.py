@@ -15,7 +15,8 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from noface_ctx import cachefile, git
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _git as git
 from noface_ctx.freshness.history import SCHEMA, build_index
 
 RECENT_COMMITS = 200  # a file's most recent commits considered

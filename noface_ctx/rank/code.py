@@ -15,12 +15,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from noface_ctx._lexical import tokenize, zscore
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, RepoFiles
 from noface_ctx.issue.environment import query_text
-from noface_ctx.lexical import tokenize, zscore
 from noface_ctx.rank.code_forms import (
     ChunkRenderer,
     CodeReportRow,

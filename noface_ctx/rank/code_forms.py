@@ -10,16 +10,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import TypedDict
 
-from noface_ctx.code.class_outline import class_attributes, render_class_outline
-from noface_ctx.code.excerpts import header_line, outline, render_block
-from noface_ctx.code.index import CodeIndex
-from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
-from noface_ctx.datatypes import Candidate, Form
-from noface_ctx.lexical import tokenize
-from noface_ctx.rank.code_lexical import CodeRun
-from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
-from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import (
+from noface_ctx._lexical import tokenize
+from noface_ctx._tokens import count_tokens
+from noface_ctx._wording import (
     FIRST_LINES,
     MODULE_LEVEL,
     OUTLINE_BODIES,
@@ -32,7 +25,14 @@ from noface_ctx.wording import (
     need_code_range,
     whole_file_head,
 )
-from noface_ctx.wording_code import code_pointer
+from noface_ctx._wording_code import code_pointer
+from noface_ctx.code.class_outline import class_attributes, render_class_outline
+from noface_ctx.code.excerpts import header_line, outline, render_block
+from noface_ctx.code.index import CodeIndex
+from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
+from noface_ctx.datatypes import Candidate, Form
+from noface_ctx.rank.code_lexical import CodeRun
+from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
 
 CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
 HEAD_FROM = 2500  # a definition bigger than this also gets a shorter "head" form

@@ -16,12 +16,12 @@ from typing import cast
 
 import numpy as np
 
+from noface_ctx._filetypes import is_test_path
+from noface_ctx._lexical import tokenize
 from noface_ctx.code.index import CodeIndex, is_sized_out_source
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Issue, RepoFiles
-from noface_ctx.filetypes import is_test_path
 from noface_ctx.issue.environment import query_text
-from noface_ctx.lexical import tokenize
 from noface_ctx.rank.hints import extract_hints, title_names_tests
 
 # Boosts, in units of the fused (z-scored) score.

@@ -27,10 +27,13 @@ from typing import cast
 
 import numpy as np
 
+from noface_ctx._filetypes import is_test_path
+from noface_ctx._lexical import tokenize
+from noface_ctx._tokens import count_tokens
+from noface_ctx._wording import need_code
+from noface_ctx._wording_code import test_pointer, test_reason
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.datatypes import Candidate, Form
-from noface_ctx.filetypes import is_test_path
-from noface_ctx.lexical import tokenize
 from noface_ctx.rank.cochange import co_changed, ensure_history
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.test_names import (
@@ -44,9 +47,6 @@ from noface_ctx.rank.test_names import (
     title_words,
     words,
 )
-from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import need_code
-from noface_ctx.wording_code import test_pointer, test_reason
 
 SEEDS = 8  # the best-ranked definitions whose tests are looked for
 SEED_GAP = 2.0  # ... scoring within this of the best one

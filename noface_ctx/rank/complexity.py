@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TypedDict
 
+from noface_ctx._filetypes import MENTIONED_PATH_EXTENSIONS, bare
+from noface_ctx._state import cached
 from noface_ctx.datatypes import Issue
-from noface_ctx.filetypes import MENTIONED_PATH_EXTENSIONS, bare
 from noface_ctx.issue.environment import query_text
 from noface_ctx.rank.hints import looks_like_code
-from noface_ctx.state import cached
 
 BASELINE = 0.3
 

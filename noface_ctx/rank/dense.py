@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from noface_ctx import write_gate
-from noface_ctx.filetypes import is_test_path
+from noface_ctx import _write_gate as write_gate
+from noface_ctx._filetypes import is_test_path
 
 if TYPE_CHECKING:
     from noface_ctx.code.index import CodeIndex

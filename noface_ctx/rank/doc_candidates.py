@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from noface_ctx._lexical import BM25, bm25_idf, tokenize
+from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import Doc, Issue, Section
 from noface_ctx.docs.cache import TermCache, Terms
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.markup import is_record, parse_wikilinks
 from noface_ctx.issue.environment import query_text
-from noface_ctx.lexical import BM25, bm25_idf, tokenize
-from noface_ctx.state import Memo, memo
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config

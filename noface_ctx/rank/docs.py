@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from noface_ctx._lexical import zscore
+from noface_ctx._wording import need_doc
 from noface_ctx.datatypes import Candidate, Doc, Issue, Omitted, Section, Staleness
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms
-from noface_ctx.lexical import zscore
 from noface_ctx.rank.doc_candidates import EMBED_ALL_LIMIT, DocCorpus, DocItem, DocPool, choose_docs, doc_sections
-from noface_ctx.wording import need_doc
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config, ContextConfig

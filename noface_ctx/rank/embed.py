@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from noface_ctx._model_choice import DEFAULT_MODEL, ONNX_MODELS, ST_DEFAULT, ST_PACKAGED
-from noface_ctx.state import Memo, memo
+from noface_ctx._state import Memo, memo
 
 if TYPE_CHECKING:
     from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer

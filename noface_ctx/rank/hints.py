@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from noface_ctx.filetypes import CODE_HINT_EXTENSIONS, extension_pattern, is_test_path
+from noface_ctx._filetypes import CODE_HINT_EXTENSIONS, extension_pattern, is_test_path
 
 _FRAME = re.compile(r'File "([^"\n]+)", line (\d+)(?:, in ([\w<>.]+))?')
 _PYTEST_FRAME = re.compile(r"^([\w./\\-]+\.\w{1,4}):(\d+):", re.M)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from noface_ctx import write_gate
+from noface_ctx import _write_gate as write_gate
 from noface_ctx.rank.embed import Embedder
 
 __all__ = ["DELTA_MAX", "CachedEmbedder", "content_key"]

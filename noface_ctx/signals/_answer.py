@@ -15,7 +15,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from noface_ctx import write_gate
+from noface_ctx import _write_gate as write_gate
+from noface_ctx._tokens import count_tokens, truncate_to_tokens
+from noface_ctx._wording import need_code_range, need_doc
 from noface_ctx._wording_answers import (
     CAPPED,
     NOT_SERVED,
@@ -40,8 +42,6 @@ from noface_ctx._wording_answers import (
 from noface_ctx.config import Config
 from noface_ctx.datatypes import CodeChunk, Doc, Section
 from noface_ctx.signals.values import AnswerItem, Outcome, Request
-from noface_ctx.tokens import count_tokens, truncate_to_tokens
-from noface_ctx.wording import need_code_range, need_doc
 
 _SEP = "\n\n"
 

@@ -10,13 +10,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from noface_ctx._tokens import count_tokens
 from noface_ctx._wording_answers import ANSWER_HEADER, not_answered
 from noface_ctx.datatypes import Issue, IssueRef, Manifest
 from noface_ctx.errors import UsageError
 from noface_ctx.signals._answer import assemble, write_log
 from noface_ctx.signals._resolve import Resolver
 from noface_ctx.signals.values import Answer, AnswerItem, ParseResult, Request
-from noface_ctx.tokens import count_tokens
 
 if TYPE_CHECKING:
     from noface_ctx.config import Config

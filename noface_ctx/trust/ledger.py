@@ -101,7 +101,7 @@ def blob_sha(data: bytes) -> str:
 
 def repo_time(root: str | Path) -> int:
     """The repository's clock: HEAD's committer time (0 without git or commits)."""
-    from noface_ctx.git import run
+    from noface_ctx._git import run
 
     out = run(root, "log", "-1", "--format=%ct", "HEAD", check=False).strip()
     return int(out) if out.isdigit() else 0
@@ -129,8 +129,8 @@ class Ledger:
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection]:
-        from noface_ctx import write_gate
-        from noface_ctx.sqlitefile import tune
+        from noface_ctx import _write_gate as write_gate
+        from noface_ctx._sqlitefile import tune
 
         try:  # through the writer gate: no link in the repository or at the file followed
             write_gate.make_dirs(self.path.parent)

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from conftest import commit, scan, write_tree
 
+from noface_ctx._lexical import tokenize
 from noface_ctx.code.index import INDEX_NAME, CodeIndex
 from noface_ctx.config import cache_dir, load_config
 from noface_ctx.datatypes import Excluded, RepoFiles
-from noface_ctx.lexical import tokenize
 
 FILES = {
     "app/models.py": textwrap.dedent(

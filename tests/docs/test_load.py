@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from noface_ctx import git
+from noface_ctx import _git as git
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles
 from noface_ctx.docs.load import (

@@ -242,8 +242,7 @@ def test_check_path(big_repo):
 
 def _new_process() -> None:
     """Forget every in-memory memo, as a new process would start."""
-    from noface_ctx import state
-
+    from noface_ctx import _state as state
     state.clear_all()
 
 

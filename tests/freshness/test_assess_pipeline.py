@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from conftest import commit, scan
 
-from noface_ctx import git
+from noface_ctx import _git as git
 from noface_ctx.config import load_config
 from noface_ctx.docs.load import load_docs
 from noface_ctx.freshness.assess import (

@@ -147,8 +147,7 @@ def test_a_damaged_cache_is_read_around_never_trusted_into_a_crash(repo_factory,
 def test_a_large_write_ahead_log_is_emptied_for_the_next_process(repo_factory, tmp_path, monkeypatch):
     """A process ends without closing its connections (`_process.leave`), so a big first build
     would leave its whole log for the next process to read: past `WAL_LIMIT` it is emptied."""
-    from noface_ctx import sqlitefile
-
+    from noface_ctx import _sqlitefile as sqlitefile
     repo = repo_factory(FILES)
     cache = tmp_path / "words.sqlite"
     wal = tmp_path / "words.sqlite-wal"

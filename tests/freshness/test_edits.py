@@ -12,9 +12,9 @@ import pytest
 from conftest import commit, git, make_repo
 
 import noface_ctx.freshness.assess as assess
+from noface_ctx._state import clear_all
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.edits import Edits, edits_since
-from noface_ctx.state import clear_all
 
 _BASE = datetime.now(timezone.utc).replace(microsecond=0) - timedelta(days=20)
 # bodies that call what the docs name, so that a change of either body takes away something its doc states

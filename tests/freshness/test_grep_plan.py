@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import commit, git
 
-from noface_ctx import git as gitrun
+from noface_ctx import _git as gitrun
 from noface_ctx.freshness.grep_plan import plan
 from noface_ctx.freshness.history import HistoryIndex
 

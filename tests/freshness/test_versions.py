@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from conftest import commit, git
 
-from noface_ctx import git as gitmod
+from noface_ctx import _git as gitmod
 from noface_ctx.freshness import versions
 from noface_ctx.freshness.versions import FileVersions
 

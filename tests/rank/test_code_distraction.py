@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from noface_ctx import _pipeline
 from noface_ctx._pipeline import CODE_FLOOR, build_prompt
 from noface_ctx._render import FLOOR_NOTE, floor_note
+from noface_ctx._tokens import count_tokens
 from noface_ctx.rank.code_forms import CLASS_OUTLINE, OUTLINE_MEMBERS, RANKED_OUTLINE_TOKENS
-from noface_ctx.tokens import count_tokens
 
 
 def _line_item(i: int) -> str:
@@ -83,7 +83,7 @@ def floor_at_pool_average(monkeypatch):
 
 def test_the_default_floor_cuts_ranked_code_two_deviations_under_the_pool_average():
     """Gold definitions on dev rows scored down to -1.9 (docs/budget-and-selection.md): kept."""
-    from noface_ctx.budget import above_floor
+    from noface_ctx._budget import above_floor
     from noface_ctx.datatypes import Candidate, Form
 
     def cand(path: str, score: float, required: bool = False) -> Candidate:

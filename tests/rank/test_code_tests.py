@@ -10,10 +10,10 @@ import pytest
 from conftest import make_repo
 
 from noface_ctx import build_prompt
-from noface_ctx.budget import MAX_POINTERS, select
+from noface_ctx._budget import MAX_POINTERS, select
+from noface_ctx._tokens import count_tokens
+from noface_ctx._wording import NOTHING_OMITTED
 from noface_ctx.datatypes import Candidate, Form
-from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import NOTHING_OMITTED
 
 PARSER = textwrap.dedent('''\
     """Reading message headers."""

@@ -11,7 +11,7 @@ PATHS = [
     "noface_ctx/config.py",
     "noface_ctx/signals.py",
     "noface_ctx/_pipeline.py",
-    "noface_ctx/budget.py",
+    "noface_ctx/_budget.py",
     "noface_ctx/_render.py",
     "tests/test_signals.py",
     "docs/architecture.md",
@@ -40,14 +40,14 @@ CROSS = Issue(
         "Long previews cannot be interrupted. Add a cancellation token that `build_prompt` creates and that "
         "every stage checks: `load_config`, `scan_repo`, `CodeIndex.build`, `rank_docs`, `rank_code`, `select` "
         "and `render_prompt`. This is a cross-cutting change across noface_ctx/_pipeline.py, "
-        "noface_ctx/budget.py, noface_ctx/_render.py, web/src/app.ts and the CLI; the signals path "
+        "noface_ctx/_budget.py, noface_ctx/_render.py, web/src/app.ts and the CLI; the signals path "
         "(`resolve_requests` in noface_ctx/signals.py) must honour it too. Refactor the stage helpers so the "
         "token is passed consistently instead of being read from a global, and document the protocol in "
         "docs/architecture.md. " * 2
     ),
     issue_type="feature",
     manifest=manifest(
-        "noface_ctx/_pipeline.py", "noface_ctx/budget.py", "noface_ctx/_render.py", "noface_ctx/signals.py",
+        "noface_ctx/_pipeline.py", "noface_ctx/_budget.py", "noface_ctx/_render.py", "noface_ctx/signals.py",
         "noface_ctx/config.py", "web/src/app.ts", "docs/architecture.md", read=("tests/test_signals.py",),
     ),
 )
@@ -80,12 +80,12 @@ def test_named_files_and_symbols_are_counted():
         "t-3",
         "Config reload",
         "Call `load_config` from noface_ctx/signals.py and `resolve_requests`, and re-run select() "
-        "and render_prompt; see signals.py, budget.py and README.md. Also run the tests.",
+        "and render_prompt; see signals.py, _budget.py and README.md. Also run the tests.",
     )
     c = assess_complexity(issue, known_paths=PATHS, known_symbols=SYMBOLS, max_docs=5)
     text = "\n".join(c.reasons)
     # `signals.py` is the same file as noface_ctx/signals.py: counted once
-    assert "names 3 files (noface_ctx/signals.py, noface_ctx/budget.py, README.md)" in text
+    assert "names 3 files (noface_ctx/signals.py, noface_ctx/_budget.py, README.md)" in text
     assert "names 4 symbols (load_config, resolve_requests, select, render_prompt)" in text  # not plain "run"
 
 

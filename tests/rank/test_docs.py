@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from conftest import FakeEmbedder
 
-from noface_ctx import git
+from noface_ctx import _git as git
+from noface_ctx._tokens import count_tokens
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import FileEntry, Issue, RepoFiles, Staleness
 from noface_ctx.docs.load import load_docs
 from noface_ctx.rank.complexity import Complexity
 from noface_ctx.rank.docs import EMBED_ALL_LIMIT, rank_docs
-from noface_ctx.tokens import count_tokens
 
 AUTH_DESIGN = """---
 title: Auth design

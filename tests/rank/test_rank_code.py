@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 from conftest import FakeEmbedder, scan
 
+from noface_ctx._tokens import count_tokens
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.rank.code import rank_code
 from noface_ctx.rank.hints import extract_hints
-from noface_ctx.tokens import count_tokens
 
 HTML = textwrap.dedent(
     '''\

@@ -20,7 +20,8 @@ from conftest import run_cli as run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from noface_ctx import cachefile, state
+from noface_ctx import _cachefile as cachefile
+from noface_ctx import _state as state
 from noface_ctx._cache_location import repo_key, user_cache_base
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Doc, Section

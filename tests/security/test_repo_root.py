@@ -57,8 +57,7 @@ def test_find_root_outside_git_walks_up_to_noface_toml(tmp_path):
     top = tmp_path / "plain"
     (top / "a" / "b").mkdir(parents=True)
     (top / ".noface.toml").write_text("")
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     if git.toplevel(tmp_path) is not None:
         pytest.skip("the temp dir is inside a git work tree here")
     assert find_root(top / "a" / "b") == top.resolve()
@@ -68,8 +67,7 @@ def test_find_root_outside_git_walks_up_to_noface_toml(tmp_path):
 def test_outside_git_and_any_project_every_command_exits_2_and_says_what_to_do(tmp_path, monkeypatch, capsys):
     """Never the current directory by default: a scratch folder (here with a virtualenv and
     notes in it) does not silently become the repository."""
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     scratch = tmp_path / "scratch"
     (scratch / "notes").mkdir(parents=True)
     (scratch / "notes" / "issue.md").write_text("# Tidy the notes\n\nSomething.\n")

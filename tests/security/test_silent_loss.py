@@ -13,7 +13,7 @@ from conftest import commit
 from conftest import run_cli as run
 
 from noface_ctx._pipeline import build_prompt
-from noface_ctx.tokens import count_tokens
+from noface_ctx._tokens import count_tokens
 
 REPO = {
     "src/shop/cart.py": "def add_item(cart, item):\n    cart.append(item)\n    return cart\n",

@@ -1,6 +1,6 @@
 """Issue 24, High 1 and the Medium "writes outside the repository": a repository's links cannot
 make `run`, `preview`, `index` or `signals --resolve` write outside the repository and the user
-cache (`noface_ctx.write_gate`): not through a committed log link, not through links inside a
+cache (`noface_ctx._write_gate`): not through a committed log link, not through links inside a
 cache directory the repository configures, not by creating a dangling link's target, not through
 a hard link. Each test fails on 0bb2697."""
 
@@ -161,8 +161,7 @@ def test_signals_resolve_does_not_follow_a_request_log_link(tmp_path, victim):
 
 def test_the_gate_itself(tmp_path, victim):
     """The public functions a new writer (a ledger) calls, on the layouts above."""
-    from noface_ctx import write_gate
-
+    from noface_ctx import _write_gate as write_gate
     repo = make_repo(tmp_path / "repo", FILES)
     write_gate.add_repository(repo)
     (repo / "ledger").mkdir()

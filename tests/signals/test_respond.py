@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from conftest import assistant_event, stream_jsonl, tool_use_and_result
 
+from noface_ctx._tokens import count_tokens
 from noface_ctx.config import load_config
 from noface_ctx.datatypes import Issue, Manifest, ManifestEntry
 from noface_ctx.signals.parse import parse_signals, parse_signals_detailed
 from noface_ctx.signals.respond import resolve_requests
 from noface_ctx.signals.values import Request
-from noface_ctx.tokens import count_tokens
 
 # --------------------------------------------------------------------------- resolution
 

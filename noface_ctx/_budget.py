@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from noface_ctx.datatypes import Candidate, Chosen, Form, Omitted, Selection
-from noface_ctx.tokens import count_tokens
-from noface_ctx.wording import (
+from noface_ctx._tokens import count_tokens
+from noface_ctx._wording import (
     NOT_LISTED_CAP,
     NOT_LISTED_LOW,
     RELEVANT_REASON,
@@ -28,6 +27,7 @@ from noface_ctx.wording import (
     omitted_entry,
     would_repeat,
 )
+from noface_ctx.datatypes import Candidate, Chosen, Form, Omitted, Selection
 
 # Blocks are joined with a blank line; a join can merge with a block's edges, so each item
 # is charged a little slack. The pipeline still verifies the finished prompt exactly.

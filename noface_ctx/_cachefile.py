@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from noface_ctx._fieldcheck import checker, field_types
-from noface_ctx.state import Memo, memo
-from noface_ctx.write_gate import write_atomic
+from noface_ctx._state import Memo, memo
+from noface_ctx._write_gate import write_atomic
 
 if TYPE_CHECKING:  # imported when an array is read: `check-docs` never pays for numpy
     import numpy as np
@@ -67,8 +67,8 @@ class CacheFormatError(ValueError):
 
 
 def _classes() -> dict[str, tuple[type, Callable[[Any], Any] | None, Callable[[Any], Any] | None]]:
+    from noface_ctx._lexical import BM25
     from noface_ctx.datatypes import Doc, ManifestEntry, MissingRef, Section, Staleness, WikiLink
-    from noface_ctx.lexical import BM25
 
     out: dict[str, tuple[type, Any, Any]] = {}
     for cls in (Doc, Section, WikiLink, MissingRef, Staleness, ManifestEntry):
@@ -358,8 +358,7 @@ def prepare_dir(target: Path, root: Path) -> None:
         return  # outside the repository: git cannot track it
     import subprocess
 
-    from noface_ctx import git
-
+    from noface_ctx import _git as git
     try:
         out = subprocess.run(git.argv(root, "ls-files", "-z", "--", rel.as_posix() or "."),
                              capture_output=True, timeout=30, stdin=subprocess.DEVNULL, env=git.env())

@@ -18,8 +18,8 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
+from noface_ctx._state import Memo, memo
 from noface_ctx.errors import NofaceError
-from noface_ctx.state import Memo, memo
 
 # Inside a pre-commit hook git exports GIT_INDEX_FILE, GIT_DIR, ... for the outer repository;
 # inheriting them would make our calls read the wrong index or repository.
