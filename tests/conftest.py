@@ -69,6 +69,22 @@ def make_repo(root: Path, files: Mapping[str, str | bytes], *, date: str | None 
     return root
 
 
+# Two functions in src/login.py and three docs, two of which name them: the repository the cache
+# tests of several stages share (files, docs, freshness, ranking, the stage benchmark).
+LOGIN_CODE = "def get_user(name):\n    return name\n\n\ndef logout(user):\n    return None\n"
+LOGIN_DOCS = {
+    "docs/auth.md": "# Auth\n\nCall `get_user()` in `src/login.py`.\n",
+    "docs/sessions.md": "# Sessions\n\nEnd a session with `logout()`.\n",
+    "docs/plain.md": "# Plain\n\nNo code here.\n",
+}
+
+
+def login_repo(root: Path) -> Path:
+    """The login package and its docs, committed on 1 January 2025."""
+    return make_repo(root, {"src/__init__.py": "", "src/login.py": LOGIN_CODE, **LOGIN_DOCS},
+                     date="2025-01-01T12:00:00+00:00")
+
+
 @pytest.fixture
 def repo_factory(tmp_path):
     """`repo_factory(files, name="repo")` → path of a committed git repository."""
