@@ -31,8 +31,8 @@ A batch (`judge_docs`; `assess_docs` for prompts) is a pipeline, one function pe
 explicit inputs (`docs/freshness.md` draws it): `run_state` reads git once, `open_history`
 brings the index to HEAD, `reuse_judgements` keeps stored judgements that still hold (keyed by
 the doc's text and these rules, with the HEAD, doc commit and edits they were made under:
-`edits`), `read_docs` extracts and resolves the others' references, `read_history` asks git
-about their names, `judge` gives and stores the verdicts; `check` reports them.
+`edits`), `read_docs` extracts and resolves the others' references, `changes.read_history`
+asks git about their names, `judge` gives and stores the verdicts; `check` reports them.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from noface_ctx._process import in_forks, start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import doc_stem, is_record
-from noface_ctx.freshness.changes import Worktree, changed_defaults, changed_symbols
+from noface_ctx.freshness.changes import read_history
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state, edits_since
@@ -66,9 +66,15 @@ from noface_ctx.freshness.judgement import (
     to_json,
     verdict,
 )
-from noface_ctx.freshness.presence import Presence, record_removals
 from noface_ctx.freshness.references import Reference
-from noface_ctx.freshness.scan import DocScan, read_references, references_from_json, references_to_json, scan_doc
+from noface_ctx.freshness.scan import (
+    DocHistory,
+    DocScan,
+    read_references,
+    references_from_json,
+    references_to_json,
+    scan_doc,
+)
 
 __all__ = [
     "DocFreshness",
@@ -258,8 +264,9 @@ def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None
         kept = history.index.references(keys[d.path] for d in misses) if history is not None else {}
         stored = {key: references_from_json(value) for key, value in kept.items()}
         scans = read_docs(misses, code, {d.path: stored.get(keys[d.path]) for d in misses})
-    read_history(scans, history, code, state)
-    judged, rows = judge(scans, keys, history, state, head_edits, inputs.stale_after_days)
+    histories = read_history(scans, history.index if history is not None else None,
+                             history.head if history is not None else None, code, state.dirty, state.shallow)
+    judged, rows = judge(scans, histories, keys, history, state, head_edits, inputs.stale_after_days)
     out.update(judged)
     if history is not None:
         history.index.save_judged(rows, [(keys[s.doc.path], references_to_json(s.refs)) for s in scans
@@ -356,59 +363,33 @@ def _first_scans(docs: list[Doc], inputs: JudgeInputs,
 
 
 # --------------------------------------------------------------------------- step 4: history
-
-
-def read_history(scans: list[DocScan], history: History | None, code: Codebase, state: RunState) -> None:
-    """Each doc's last commit, and what history says of its names: the removed ones (`missing`),
-    the changed definitions and defaults (`changed`). Without history (no git, or a doc at a
-    shallow clone's boundary) only members of the repository's modules and classes are checked."""
-    no_history = scans if history is None else []
-    if history is not None:
-        index = history.index
-        for s in scans:
-            s.editing = s.doc.path in state.dirty
-            s.commit = index.last_touch(s.doc.path)
-            if s.commit is None:
-                s.editing = True
-        if state.shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
-            no_history = [s for s in scans if s.commit is not None and s.commit.seq == 1]
-            scans_with = [s for s in scans if s not in no_history]
-        else:
-            scans_with = scans
-        checked = [(s, since) for s in scans_with if (since := history.head if s.editing else s.commit) is not None]
-        plans = [(s, since) for s, since in checked if s.candidates]
-        asks = [(since, {c[1] for c in s.candidates if c[0].kind != "path"}, s.editing, s.doc.path) for s, since in plans]
-        plain = {(s.doc.path, c[1]) for s, _since in plans for c in s.candidates
-                 if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
-        presence = Presence(index.root, index, asks, state.dirty, plain)  # greps run while `changed_symbols` reads
-        tree = Worktree(index.root, state.dirty)
-        changed_symbols(checked, index, tree, code.ancestry)
-        changed_defaults(checked, index, tree, code)
-        record_removals(plans, presence.result(), index, code, set(state.dirty))
-    for s in no_history:  # no history to tell: only members of the repository's modules and classes
-        s.missing = [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates if scope]
+# `changes.read_history`: what history says of each doc's names (`DocHistory`).
 
 
 # --------------------------------------------------------------------------- step 5: verdicts
 
 
-def judge(scans: Sequence[DocScan], keys: Mapping[str, str], history: History | None, state: RunState,
-          head_edits: Edits | None, stale_after_days: int
+def judge(scans: Sequence[DocScan], histories: Mapping[str, DocHistory], keys: Mapping[str, str],
+          history: History | None, state: RunState, head_edits: Edits | None, stale_after_days: int
           ) -> tuple[dict[str, DocFreshness], list[tuple[str, str, dict[str, object]]]]:
-    """(each doc's judgement by path; the rows that keep them: with the words they depend on and
-    the HEAD and edits they were made under)."""
+    """(each doc's judgement by path, from its scan and what history says of it; the rows that
+    keep them: with the words they depend on and the HEAD and edits they were made under)."""
     head = history.head if history is not None else None
     under = {"head": state.head, "edits": dict(state.edits),
              "edit_words": sorted(head_edits.touched()) if head_edits is not None and state.edits else []}
     out: dict[str, DocFreshness] = {}
     rows: list[tuple[str, str, dict[str, object]]] = []
     for s in scans:
-        updated = last_updated(s.doc, s.commit, s.editing, head)
-        judged = _verdict(s.doc, s.missing, s.changed, updated, s.keys, s.signatures, s.files, head, stale_after_days)
+        h = histories.get(s.doc.path, DocHistory())
+        files = dict(s.files)
+        for path, line in h.files.items():
+            files.setdefault(path, line)
+        updated = last_updated(s.doc, h.commit, h.editing, head)
+        judged = _verdict(s.doc, h.missing, h.changed, updated, s.keys, s.signatures, files, head, stale_after_days)
         out[s.doc.path] = judged
         rows.append((s.doc.path, keys[s.doc.path], {
             **to_json(judged), "words": sorted(s.words), "updated": updated,
-            "doc_commit": s.commit.sha if s.commit is not None and not s.editing else None, **under}))
+            "doc_commit": h.commit.sha if h.commit is not None and not h.editing else None, **under}))
     return out, rows
 
 

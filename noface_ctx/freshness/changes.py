@@ -1,7 +1,8 @@
-"""Judging what changed since each doc's commit: definitions of the symbols it names
-(`changed_symbols`) and the defaults it states (`changed_defaults`). Functions of explicit
-inputs: the docs' scans with the commit each is checked against, the history index, and the
-work tree (`Worktree`); each adds `ChangedRef`s to a scan's `changed`."""
+"""What history says of each doc's names since its commit (`read_history` → `DocHistory`): the
+removed ones (`presence.record_removals`), the changed definitions of the symbols it names
+(`changed_symbols`) and of the defaults it states (`changed_defaults`). Functions of explicit
+inputs: the docs' scans with the commit each is checked against, the history index and the work
+tree (`Worktree`); each returns its findings by doc path."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 
 from noface_ctx import _git as git
 from noface_ctx._filetypes import is_test_path
-from noface_ctx.datatypes import ChangedRef
+from noface_ctx.datatypes import ChangedRef, MissingRef
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
@@ -21,9 +22,9 @@ from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import body_counts, counts_for
-from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, code_files
+from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
 from noface_ctx.freshness.references import codeish, file_ext
-from noface_ctx.freshness.scan import DocScan
+from noface_ctx.freshness.scan import DocHistory, DocScan
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 
@@ -46,9 +47,12 @@ class Worktree:
         return path in self.dirty or index.touched_after(path, since.seq)
 
 
-def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, ancestry: Ancestry) -> None:
+def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
+                    ancestry: Ancestry) -> dict[str, list[ChangedRef]]:
     """Each doc's symbols whose definition changed since its commit, as the doc would notice
-    (`notice.counts_for`; see `history.HistoryIndex.symbol_change`); one finding per symbol."""
+    (`notice.counts_for`; see `history.HistoryIndex.symbol_change`); one finding per symbol,
+    by doc path."""
+    out: dict[str, list[ChangedRef]] = {}
     index.prefetch(  # the versions every doc's symbols are first looked up in, read in one pass
         (since.sha, path) for s, since in plans for ref, files in s.symbols
         if ref.source != "autodoc" for path in files if tree.changed_since(index, path, since))
@@ -70,16 +74,20 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, 
                                           body_counts=body_counts(s.doc, ref.line))
                 if got is not None:
                     commit, what = got
-                    s.changed.append(ChangedRef(ref.ref, ref.line, path, commit.label() if commit else UNCOMMITTED, what))
+                    out.setdefault(s.doc.path, []).append(
+                        ChangedRef(ref.ref, ref.line, path, commit.label() if commit else UNCOMMITTED, what))
                     break
+    return out
 
 
-def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree, code: Codebase) -> None:
-    """Defaults the docs state whose code default changed since (`defaults`): one `git grep` at
-    HEAD for every name, in the code files changed since the oldest of these docs' commits."""
+def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
+                     code: Codebase) -> dict[str, list[ChangedRef]]:
+    """Defaults the docs state whose code default changed since (`defaults`), by doc path: one
+    `git grep` at HEAD for every name, in the code files changed since the oldest of these docs'
+    commits."""
     asks = [(s, since, stated) for s, since in plans if (stated := stated_defaults(s.doc))]
     if not asks:
-        return
+        return {}
     names = {n for _, _, stated in asks for st in stated for n in st.names}
     scope = [p for p in code_files(index.files_after(min(since.seq for _, since, _ in asks) - 1))
              if file_ext(p) in PYTHON_EXTS and not is_test_path(p)]
@@ -101,8 +109,53 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                 holders.setdefault(name, set()).update(
                     p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
                     if not is_test_path(p))
+    out: dict[str, list[ChangedRef]] = {}
     for s, since, stated in asks:
-        s.changed += defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
+        found = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
+        if found:
+            out.setdefault(s.doc.path, []).extend(found)
+    return out
+
+
+def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Commit | None, code: Codebase,
+                 dirty: frozenset[str], shallow: bool) -> dict[str, DocHistory]:
+    """Each doc's last commit, and what history says of its names (`DocHistory`, by path): the
+    removed ones (`missing`), the changed definitions and defaults (`changed`). Without history
+    (no git, or a doc at a shallow clone's boundary) only members of the repository's modules and
+    classes are checked."""
+    out: dict[str, DocHistory] = {}
+    no_history = list(scans) if index is None else []
+    if index is not None:
+        last = {s.doc.path: index.last_touch(s.doc.path) for s in scans}
+        editing = {p for p, commit in last.items() if commit is None or p in dirty}
+        if shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
+            no_history = [s for s in scans if (c := last[s.doc.path]) is not None and c.seq == 1]
+            scans_with = [s for s in scans if s not in no_history]
+        else:
+            scans_with = list(scans)
+        checked = [(s, since) for s in scans_with
+                   if (since := head if s.doc.path in editing else last[s.doc.path]) is not None]
+        plans = [(s, since) for s, since in checked if s.candidates]
+        asks = [(since, {c[1] for c in s.candidates if c[0].kind != "path"}, s.doc.path in editing, s.doc.path)
+                for s, since in plans]
+        plain = {(s.doc.path, c[1]) for s, _since in plans for c in s.candidates
+                 if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
+        presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
+        tree = Worktree(index.root, dirty)
+        symbols = changed_symbols(checked, index, tree, code.ancestry)
+        defaults = changed_defaults(checked, index, tree, code)
+        removed = record_removals(plans, presence.result(), index, code, set(dirty))
+        for s in scans:
+            p = s.doc.path
+            gone = removed.get(p)
+            out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
+                                [*symbols.get(p, ()), *defaults.get(p, ())], gone.files if gone else {})
+    for s in no_history:  # no history to tell: only members of the repository's modules and classes
+        before = out.get(s.doc.path, DocHistory())
+        out[s.doc.path] = DocHistory(before.commit, before.editing,
+                                     [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates
+                                      if scope])
+    return out
 
 
 def _ancestors_of(ancestry: Ancestry, home: str) -> Callable[[Iterable[str]], set[str]]:

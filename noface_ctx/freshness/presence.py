@@ -18,6 +18,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from noface_ctx import _git as git
@@ -43,6 +44,14 @@ NOT_CODE = DOC_EXTS | bare(frozenset(e for e, row in FILE_TYPES.items() if row.k
 EXCLUDES = tuple(f"*.{e}" for e in sorted(NOT_CODE))
 
 Held = dict[str, tuple[Commit, set[str]]]  # name -> (the commit it was found at, files holding it there)
+
+
+@dataclass(frozen=True, slots=True)
+class Removals:
+    """One doc's removed names, and the files that defined them (the doc's line by file)."""
+
+    missing: list[MissingRef]
+    files: dict[str, int]
 
 
 class Presence:
@@ -194,16 +203,19 @@ class _Search:
 
 
 def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[Held], index: HistoryIndex,
-                    code: Codebase, dirty: set[str]) -> None:
+                    code: Codebase, dirty: set[str]) -> dict[str, Removals]:
     """Split each doc's unresolved names (`plans`: the doc's scan, the commit it is checked
-    against) into removed ones, added to the scan's `missing` — in the code at that commit or
-    its parent (`found_at`, from `Presence.result`), with the commit that removed them and the
-    name that took their place when history tells — and never-references. `dirty`: files with
-    uncommitted edits."""
+    against) into removed ones — in the code at that commit or its parent (`found_at`, from
+    `Presence.result`), with the commit that removed them and the name that took their place
+    when history tells — and never-references. By doc path: the removed names and the files
+    they were defined in. `dirty`: files with uncommitted edits."""
+    out: dict[str, Removals] = {}
     for (s, since), found in zip(plans, found_at, strict=True):
+        missing: list[MissingRef] = []
+        defined_in: dict[str, int] = {}
         for ref, lookup, scope in s.candidates:
             if ref.kind == "path":
-                _removed_path(s, ref, lookup, since, index)
+                missing.extend(_removed_path(ref, lookup, since, index))
                 continue
             if lookup not in found:
                 continue  # never in the code: not a reference
@@ -224,9 +236,12 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
             label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
-            s.missing.append(missing_ref(ref, lookup, suggestion, label))
+            missing.append(missing_ref(ref, lookup, suggestion, label))
             for path in held:
-                s.files.setdefault(path, ref.line)
+                defined_in.setdefault(path, ref.line)
+        if missing:
+            out[s.doc.path] = Removals(missing, defined_in)
+    return out
 
 
 def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, str | None],
@@ -298,13 +313,13 @@ def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[st
     return None
 
 
-def _removed_path(s: DocScan, ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> None:
+def _removed_path(ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> list[MissingRef]:
     if not index.existed(lookup, base.seq):
-        return
+        return []
     hist = index.path_history(lookup, base.seq)
     new = hist[-1][1] if hist else None
     commit = hist[-1][0].label() if hist else None
-    s.missing.append(MissingRef(ref.ref, ref.line, new, commit))
+    return [MissingRef(ref.ref, ref.line, new, commit)]
 
 
 def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool) -> set[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, get_args
 
@@ -19,22 +19,31 @@ from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, codeish, file_ext
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class DocScan:
-    """One doc's references resolved against the current code, then judged against history."""
+    """One doc's references resolved against the current code (history adds `DocHistory`)."""
 
     doc: Doc
-    refs: list[Reference] = field(default_factory=list)  # everything the doc's text was read into
-    keys: list[str] = field(default_factory=list)
-    words: set[str] = field(default_factory=set)  # identifiers of every reference: what the judgement depends on
-    files: dict[str, int] = field(default_factory=dict)  # code file -> first doc line about it
-    symbols: list[tuple[Reference, list[str]]] = field(default_factory=list)  # found symbols, defining files
-    candidates: list[tuple[Reference, str, tuple[str, ...]]] = field(default_factory=list)  # (ref, lookup, scope)
-    signatures: list[tuple[str, str]] = field(default_factory=list)
-    missing: list[MissingRef] = field(default_factory=list)
-    changed: list[ChangedRef] = field(default_factory=list)
-    commit: Commit | None = None  # the doc's last commit
-    editing: bool = False
+    refs: Sequence[Reference] = ()  # everything the doc's text was read into
+    keys: Sequence[str] = ()
+    words: frozenset[str] = frozenset()  # identifiers of every reference: what the judgement depends on
+    files: Mapping[str, int] = field(default_factory=dict)  # code file -> first doc line about it
+    symbols: Sequence[tuple[Reference, list[str]]] = ()  # found symbols, defining files
+    candidates: Sequence[tuple[Reference, str, tuple[str, ...]]] = ()  # (ref, lookup, scope)
+    signatures: Sequence[tuple[str, str]] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class DocHistory:
+    """What history says of one doc's names since its last commit (`commit`; None: never
+    committed): the removed ones (`missing`), the changed definitions and defaults (`changed`),
+    and the files the removed names were defined in (doc line by file)."""
+
+    commit: Commit | None = None
+    editing: bool = False  # judged against HEAD: uncommitted edits, or never committed
+    missing: Sequence[MissingRef] = ()
+    changed: Sequence[ChangedRef] = ()
+    files: Mapping[str, int] = field(default_factory=dict)
 
 
 def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> DocScan:
@@ -42,9 +51,14 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     symbols and stated signatures; unresolved strict ones become `candidates` (history tells
     whether they were removed)."""
     refs = extract_references(doc) if refs is None else refs
-    scan = DocScan(doc, refs)
+    words: set[str] = set()
     for ref in refs:
-        scan.words |= identifiers(ref.ref) | identifiers(ref.name)
+        words |= identifiers(ref.ref) | identifiers(ref.name)
+    keys: list[str] = []
+    doc_files: dict[str, int] = {}  # code file -> first doc line about it
+    symbols: list[tuple[Reference, list[str]]] = []
+    candidates: list[tuple[Reference, str, tuple[str, ...]]] = []
+    signatures: list[tuple[str, str]] = []
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
@@ -60,29 +74,30 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
         if ref.source == "role" and res.status == "found" and not _about(ref.name.rsplit(".", 1)[-1]):
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
         if res.status == "found":
-            if res.key and res.key not in scan.keys:
-                scan.keys.append(res.key)
+            if res.key and res.key not in keys:
+                keys.append(res.key)
             if res.path:
-                scan.files.setdefault(res.path, ref.line)
+                doc_files.setdefault(res.path, ref.line)
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
                     last = ref.name.rsplit(".", 1)[-1]
                     homes = [p for p in code.defining_files(last) if not is_test_path(p)]
                     if res.path not in homes:  # re-exported (`from pkg.app import Flask` in pkg/__init__.py)
                         source = code.reexported_from(res.path, last)
                         homes = [source] if source else homes
-                    scan.symbols.append((ref, homes or [res.path]))
+                    symbols.append((ref, homes or [res.path]))
             elif ref.kind != "path":
                 files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)]
                 for p in files:
-                    scan.files.setdefault(p, ref.line)
+                    doc_files.setdefault(p, ref.line)
                 if files:
-                    scan.symbols.append((ref, files))
+                    symbols.append((ref, files))
             sig = SIGNATURE.match(ref.ref)
             if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
-                scan.signatures.append((ref.name, sig.group(1)))
-        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in scan.candidates):
-            scan.candidates.append((ref, res.lookup, res.scope))
-    return scan
+                signatures.append((ref.name, sig.group(1)))
+        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in candidates):
+            candidates.append((ref, res.lookup, res.scope))
+    return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
+                   tuple(signatures))
 
 
 def read_references(docs: Sequence[Doc]) -> dict[str, list[Reference]]:
