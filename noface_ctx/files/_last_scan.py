@@ -2,7 +2,8 @@
 
 Within a process `Rules.last` lets a rescan reuse each path's verdict while the path's stamp
 (size, mtime, mode) is unchanged. A new process (`check-docs` from a pre-commit hook, a
-`preview`) starts with that scan read from here, so it classifies only the paths that changed.
+`preview`) starts with that scan read from here, so it classifies only the paths that changed,
+in a git work tree or a plain one (whose listing `_walk` keeps beside it, in `walk.json`).
 
 The file is derived data, trusted no more than `scan.json` (whose content verdicts it repeats):
 it is ignored when git tracks it, when it was written under other rules (configuration,
@@ -32,10 +33,11 @@ from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKin
 from noface_ctx.files._rules import LastScan, Rules, Stamp
 from noface_ctx.files.secrets import secret_path_kind
 
-__all__ = ["load_last_scan", "rules_key", "save_last_scan"]
+__all__ = ["load_last_scan", "rules_key", "save_last_scan", "walk_file"]
 
 VERSION = 1
 FILE_NAME = "gate.json"
+WALK_FILE_NAME = "walk.json"
 _KINDS: frozenset[str] = frozenset(get_args(FileKind))
 _CATEGORIES: frozenset[str] = frozenset(get_args(ExclusionCategory))
 _LANGUAGES = frozenset(GRAMMAR_BY_EXTENSION.values())
@@ -63,11 +65,16 @@ def rules_key(config: Config, manifest: Manifest | None, explicit: set[str]) -> 
     return hashlib.sha1(json.dumps(parts, default=str).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def _file(config: Config) -> Path | None:
+def _file(config: Config, name: str = FILE_NAME) -> Path | None:
     try:
-        return cache_dir(config) / FILE_NAME
+        return cache_dir(config) / name
     except OSError:
         return None
+
+
+def walk_file(config: Config) -> Path | None:
+    """Where the walk of a tree without git is kept for the next process (`_walk.walk_cached`)."""
+    return _file(config, WALK_FILE_NAME)
 
 
 def load_last_scan(config: Config, rules: Rules, key: str) -> LastScan | None:
@@ -141,7 +148,7 @@ def _stamps(flat: list[Any], count: int) -> list[Stamp | None]:
 
 
 def save_last_scan(config: Config, rules: Rules, key: str, last: LastScan) -> None:
-    """Store `last` (a scan of a git work tree) for the next process; nothing raised."""
+    """Store `last` for the next process; nothing raised."""
     path = _file(config)
     if path is None:
         return

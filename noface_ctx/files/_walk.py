@@ -1,6 +1,8 @@
-"""The repository's files without git: a walk honouring `.gitignore` files, kept in memory
-while no directory it visited changed (adding, removing or renaming a file changes its
-directory's mtime), so a warm rescan stats directories instead of walking them (issue #4).
+"""The repository's files without git: a walk honouring `.gitignore` files, kept while no
+directory it visited changed (adding, removing or renaming a file changes its directory's
+mtime), so a warm rescan stats directories instead of walking them (issue #4). It is kept in
+memory and, for the next process, in `<cache_dir>/walk.json` (derived data: every path in it is
+checked to be a plain relative path, and the gate still decides each one).
 
 Python environments are recognised by what makes them one, not by their folder's name: a
 directory holding `pyvenv.cfg` (venv, virtualenv, uv) or `conda-meta/` (conda) is left out
@@ -8,33 +10,91 @@ wherever it sits and whatever it is called, by the walk and in git's listing ali
 
 from __future__ import annotations
 
+import json
 import os
 import posixpath
 import time
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
+from noface_ctx._bounded import MAX_JSON_BYTES, read_head
+from noface_ctx._cachefile import is_tracked
 from noface_ctx._state import Memo, memo
+from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import Excluded
 
 _WALK_MEMO: Memo[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = memo("files.walks", maxsize=8)
 
 
-def walk_cached(root: Path, racy_ns: int, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
-                ) -> tuple[list[str], list[Excluded]]:
+def walk_cached(root: Path, racy_ns: int, excluded_dirs: frozenset[str], package_dirs: frozenset[str],
+                store: Path | None = None, key: str = "") -> tuple[list[str], list[Excluded]]:
     """`walk`, reused while no directory it visited (nor any `.gitignore`) changed: adding,
-    removing or renaming a file changes its directory's mtime."""
-    key = str(root)
-    memo = _WALK_MEMO.get(key)
+    removing or renaming a file changes its directory's mtime. `store`: the file keeping the
+    walk for the next process, valid only under `key` (the gate's rules and code)."""
+    memo_key = str(root)
+    memo = _WALK_MEMO.get(memo_key)
+    if memo is None and store is not None:
+        memo = _load_walk(store, key, memo_key)
     if memo is not None and all(_mtime(p) == m for p, m in memo[0]):
+        _WALK_MEMO.put(memo_key, memo)
         return list(memo[1]), list(memo[2])
     start = time.time_ns()
     found, pruned, watch = walk(root, excluded_dirs, package_dirs)
     stamps = [(p, _mtime(p)) for p in watch]
     if all(m is not None and m < start - racy_ns for _, m in stamps):  # else an equal mtime proves nothing
-        _WALK_MEMO.put(key, (stamps, found, pruned))
+        _WALK_MEMO.put(memo_key, (stamps, found, pruned))
+        if store is not None and not is_tracked(store):
+            data = {"version": WALK_VERSION, "key": key, "root": memo_key, "watch": stamps, "found": found,
+                    "pruned": [[e.path, e.reason] for e in pruned]}
+            try:
+                write_atomic(store, json.dumps(data).encode("ascii"))  # a non-UTF-8 name stays a \udcXX escape
+            except (OSError, ValueError):
+                pass
     return list(found), list(pruned)
+
+
+WALK_VERSION = 1
+
+
+def _load_walk(store: Path, key: str, root: str) -> tuple[list[tuple[str, int | None]], list[str], list[Excluded]] | None:
+    """The walk stored for `root` under `key`, or None (absent, damaged, other rules, or holding
+    a path that is not a plain relative one, or a watched path outside `root`)."""
+    if is_tracked(store):
+        return None
+    try:
+        data, cut = read_head(store, MAX_JSON_BYTES)
+        raw: Any = None if cut else json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(raw, dict) or raw.get("version") != WALK_VERSION or raw.get("key") != key \
+            or raw.get("root") != root:
+        return None
+    watch, found, pruned = raw.get("watch"), raw.get("found"), raw.get("pruned")
+    if not (isinstance(watch, list) and isinstance(found, list) and isinstance(pruned, list)):
+        return None
+    inside = root + os.sep
+    stamps: list[tuple[str, int | None]] = []
+    for row in watch:
+        if not (isinstance(row, list) and len(row) == 2 and type(row[0]) is str and type(row[1]) is int
+                and (row[0] == root or row[0].startswith(inside)) and _plain(row[0][len(inside):] or ".")):
+            return None
+        stamps.append((row[0], row[1]))
+    if not all(type(p) is str and _plain(p) for p in found):
+        return None
+    excluded = []
+    for row in pruned:
+        if not (isinstance(row, list) and len(row) == 2 and type(row[0]) is str and type(row[1]) is str
+                and row[0].endswith("/") and _plain(row[0][:-1])):
+            return None
+        excluded.append(Excluded(row[0], row[1], "path"))
+    return stamps, found, excluded
+
+
+def _plain(path: str) -> bool:
+    """A relative path naming something below the root: no `..`, no empty or `.` parts."""
+    return path == "." or (not path.startswith("/") and all(p not in ("", ".", "..") for p in path.split("/")))
 
 
 def _mtime(path: str) -> int | None:

@@ -25,7 +25,7 @@ from noface_ctx import _git as git
 from noface_ctx._state import Memo, memo
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, FileEntry, Manifest, RepoFiles
-from noface_ctx.files._last_scan import load_last_scan, rules_key, save_last_scan
+from noface_ctx.files._last_scan import load_last_scan, rules_key, save_last_scan, walk_file
 from noface_ctx.files._rules import (
     EXCLUDED_DIRS,
     NOFACE_DIR,
@@ -95,11 +95,11 @@ def scan_repo(config: Config, manifest: Manifest | None = None, *, explicit: Col
             paths = kept
     else:
         warnings.append(f"not a git repository: {root} (walked the tree honouring .gitignore files)")
-        walked, pruned = walk_cached(root, RACY_NS, EXCLUDED_DIRS, PACKAGE_NAMED_DIRS)
+        walked, pruned = walk_cached(root, RACY_NS, EXCLUDED_DIRS, PACKAGE_NAMED_DIRS, walk_file(config), rules.key)
         paths = _unique(walked, seen)
         stamps = _stamps(prefix, paths)
     last = rules.last
-    if last is None and tracked is not None:  # a new process: the scan an earlier one stored
+    if last is None:  # a new process: the scan an earlier one stored
         last = rules.last = load_last_scan(config, rules, rules.key)
         rules.stored_racy = last.racy if last is not None else frozenset()
     if last is not None and last.result is not None and last.paths == paths and last.stamps == stamps \
@@ -185,7 +185,7 @@ def _full_scan(config: Config, rules: Rules, prefix: str, paths: list[str], stam
     rules.unsaved += classified
     # A few changed paths cost less to classify again than a write; paths stored as racy are
     # classified by every process until stored settled.
-    if has_git and (last is None or rules.unsaved > FEW_CHANGES or rules.stored_racy - racy):
+    if last is None or rules.unsaved > FEW_CHANGES or rules.stored_racy - racy:
         save_last_scan(config, rules, rules.key, rules.last)
         rules.unsaved, rules.stored_racy = 0, racy
     return result

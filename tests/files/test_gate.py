@@ -383,3 +383,63 @@ def test_python_environments_are_recognised_by_pyvenv_cfg_or_conda_meta_whatever
         assert envs == {"env/": "Python environment (holds pyvenv.cfg)",
                         "tools/py311/": "Python environment (holds pyvenv.cfg)",
                         "opt/conda/": "Python environment (holds conda-meta/)"}, root
+
+
+def test_a_tree_without_git_is_walked_once_across_processes(tmp_path, monkeypatch):
+    """Without git, a new process reuses the stored walk (`walk.json`) and verdicts (`gate.json`)
+    while no directory changed; a new file, or an edited `.gitignore`, is walked again."""
+    from noface_ctx.files import _walk
+
+    root = tmp_path / "plain"
+    write_tree(root, {".gitignore": "*.log\n", "a.py": "x = 1\n", "pkg/b.py": "y = 2\n", "pkg/c.log": "x\n",
+                      ".env": "A=1\n"})
+    first = scan_repo(load_config(root))
+    time.sleep(2.1)  # past the racy window: the directories' mtimes now prove their listings unchanged
+    scan_repo(load_config(root))  # (the first scan's stamps were racy: this one stores them)
+    walks: list[Path] = []
+    real_walk = _walk.walk
+
+    def spy_walk(top, *args):
+        walks.append(top)
+        return real_walk(top, *args)
+
+    monkeypatch.setattr(_walk, "walk", spy_walk)  # private: a spy on full walks
+    seen = _spy_classify(monkeypatch)
+    _new_process()
+    again = scan_repo(load_config(root))
+    assert (again.files, again.excluded) == (first.files, first.excluded)
+    assert walks == [] and seen == []  # the listing and every verdict came from the stored files
+    (root / "pkg/d.py").write_text("z = 3\n")
+    _new_process()
+    files, excl = by_path(scan_repo(load_config(root)))
+    assert len(walks) == 1 and "pkg/d.py" in files and excl[".env"].category == "secret"
+    time.sleep(2.1)
+    scan_repo(load_config(root))
+    (root / ".gitignore").write_text("*.log\nd.py\n")
+    _new_process()
+    files, _ = by_path(scan_repo(load_config(root)))
+    assert "pkg/d.py" not in files and "a.py" in files
+
+
+@pytest.mark.parametrize("damage", ["outside", "dotdot", "key"])
+def test_a_damaged_stored_walk_is_ignored(tmp_path, damage):
+    root = tmp_path / "plain"
+    write_tree(root, {"a.py": "x = 1\n", "pkg/b.py": "y = 2\n", ".env": "A=1\n"})
+    config = load_config(root)
+    first = scan_repo(config)
+    time.sleep(2.1)
+    _new_process()
+    scan_repo(load_config(root))
+    path = cache_dir(config) / "walk.json"
+    data = json.loads(path.read_text())
+    if damage == "outside":
+        data["watch"][0][0] = str(tmp_path)
+    elif damage == "dotdot":
+        data["found"].append("../outside.py")
+    else:
+        data["key"] = "another"
+    path.write_text(json.dumps(data))
+    _new_process()
+    again = scan_repo(load_config(root))
+    assert (again.files, again.excluded) == (first.files, first.excluded)
+    assert "../outside.py" not in by_path(again)[0]
