@@ -4,7 +4,8 @@
         [--repo NAME ...] [--case ID ...] [--group NAME ...] [--json OUT] [--markdown OUT.md]
 
 Each `benchmarks/freshness_cases/NAME.toml` pins one repository (`[repo]`: `name`, `source` =
-a full-history clone or mirror, `commit`) and lists its cases (`[[case]]`). A case is either an
+a full-history clone or mirror, `commit`; for a mirror missing some blobs, `missing_blobs` and
+`sparse_skip`, see `make_clone`) and lists its cases (`[[case]]`). A case is either an
 edit (`edits`, see `freshness_edits.py`; committed on top of the pinned commit as one commit,
 optionally followed by `later` edits of docs that leave the reference as it was, as a second
 commit) or a point of real history (`checkout` = a commit of the repository where a doc is
@@ -147,10 +148,26 @@ def score_case(case: dict[str, Any], report: dict[str, Any], blame: str,
             "docs": docs, "refs": refs, "extra": extra, "check_s": report["wall_s"]}
 
 
+def make_clone(spec: dict[str, Any], clone: Path) -> None:
+    """`git clone` of `source`, checked out by `reset` later. A mirror that lacks some blobs (`[repo]
+    missing_blobs = "placeholder"`) gets a placeholder blob in place of each (`refs/replace`: commit ids
+    stay; `git log -M` dies on a missing blob) and a sparse checkout without the paths `sparse_skip`
+    names (files the pinned commit has whose blobs are missing)."""
+    subprocess.run(["git", "clone", "-q", "--no-checkout", spec["source"], str(clone)], check=True)
+    if spec.get("missing_blobs") == "placeholder":
+        blob = subprocess.run(["git", "-C", str(clone), "hash-object", "-w", "--stdin"], input="placeholder\n",
+                              capture_output=True, text=True, check=True).stdout.strip()
+        listing = git(clone, "rev-list", "--objects", "--missing=print", "--all")
+        for missing in (line[1:].split()[0] for line in listing.splitlines() if line.startswith("?")):
+            git(clone, "update-ref", f"refs/replace/{missing}", blob)
+    if spec.get("sparse_skip"):
+        git(clone, "sparse-checkout", "set", "--no-cone", "/*", *(f"!/{path}" for path in spec["sparse_skip"]))
+
+
 def run_repo(spec: dict[str, Any], clone: Path, only: list[str] | None) -> dict[str, Any]:
     """The pinned commit's own findings, then every case of one repository."""
     if not clone.exists():
-        subprocess.run(["git", "clone", "-q", spec["source"], str(clone)], check=True)
+        make_clone(spec, clone)
     pinned = spec["commit"]
     out: dict[str, Any] = {"repo": spec["name"], "commit": pinned, "cases": []}
     with tempfile.TemporaryDirectory(prefix=f"fbench-{spec['name']}-") as tmp:

@@ -174,3 +174,31 @@ def test_scoring_reads_names_not_commit_subjects():
     assert R.blamed(finding) == "4f3d24c710"
     assert R.suggests("flask.cli.FlaskCliRunner", "flask.cli.FlaskCliRunner")
     assert R.suggests("Flask.add_blueprint", "add_blueprint") and not R.suggests("Flask.other", "add_blueprint")
+
+
+def test_clone_of_a_mirror_missing_blobs_gets_placeholders(tmp_path):
+    """A mirror without some blobs: `git log -M` dies on the plain clone; the benchmark's clone has a
+    placeholder for each missing blob, skips the pinned commit's missing files, and has its history."""
+    data = "".join(f"row {i}\n" for i in range(200))
+    src = make_repo(tmp_path / "src", {"data.csv": data, "pkg/m.py": "def f():\n    return 1\n"})
+    (src / "data.csv").unlink()
+    (src / "big.csv").write_text(data + "row 200\n")
+    git(src, "add", "-A")
+    git(src, "commit", "-q", "-m", "rename the data")
+    head = git(src, "rev-parse", "HEAD").strip()
+    for path in ("HEAD~1:data.csv", "HEAD:big.csv"):  # the mirror lacks both blobs
+        sha = git(src, "rev-parse", path).strip()
+        (src / ".git" / "objects" / sha[:2] / sha[2:]).unlink()
+
+    plain = tmp_path / "plain"
+    R.make_clone({"source": str(src)}, plain)
+    assert E.git(plain, "log", "-M", "--name-status", check=False) == ""  # the history pass fails
+
+    clone = tmp_path / "clone"
+    R.make_clone({"source": str(src), "missing_blobs": "placeholder", "sparse_skip": ["big.csv"]}, clone)
+    E.reset(clone, head)
+    log = E.git(clone, "log", "-M", "--name-status", "--format=%s")
+    assert "rename the data" in log and "data.csv" in log
+    assert (clone / "pkg" / "m.py").is_file() and not (clone / "big.csv").exists()
+    assert E.git(clone, "status", "--porcelain") == ""
+    assert E.git(clone, "rev-parse", "HEAD").strip() == head  # commit ids unchanged
