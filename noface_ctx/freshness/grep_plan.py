@@ -1,4 +1,5 @@
-"""`git grep`s at many commits planned so that each version of a file is searched once.
+"""`git grep`s at many commits planned so that each version of a file is searched once, and
+their answers kept across runs and commits (`Search`).
 
 `presence` asks, per doc, whether names were in the code at the doc's commit, in the files
 touched since. On a large repository the docs' commits are many and their scopes overlap:
@@ -7,17 +8,30 @@ django's 269 docs made 151 greps over 124,000 files, 1.1 GB, where the distinct 
 both, so it is searched once, at the newer of them, for the words of both (`plan`); the
 answers are then handed back to each ask (`GrepPlan.answers`). Which files a commit touched
 comes from the history index (HEAD's first-parent chain), never from git.
+
+`Search` runs the planned greps and keeps each answer (name -> files at a commit) in the
+history index. An answer whose scope a key fixes (a parent's files, a window of the doc's
+history, a list of edited files) holds at every HEAD. One whose scope is "the code files
+touched since the commit" (`growing`) grows with HEAD: after a commit, only the files it
+touched that the scope lacked are searched (at the asked commit: its versions never change),
+so a commit costs the greps of the files it touched, not every answer.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from pathlib import Path
 
+from noface_ctx import _git as git
 from noface_ctx.freshness.history import HistoryIndex
 
 Ask = tuple[str, set[str], list[str] | None]  # (commit sha, names, files to search or None for all)
+# (commit sha, names, files or None for the whole tree, growing: the files are those touched
+# since the commit up to HEAD, else the key fixes them)
+SearchAsk = tuple[str, set[str], list[str] | None, bool]
 Hits = dict[str, set[str]]  # name -> files holding it
 
 
@@ -102,3 +116,80 @@ def _touches(index: HistoryIndex, paths: set[str], since: int) -> dict[str, list
         if found:
             out[path] = found
     return out
+
+
+class Search:
+    """`git grep`s for asks `key -> SearchAsk`, started at once in `pool` (each a process), each
+    file version searched once (`plan`). Answers kept under `key` (`HistoryIndex.greps`) are not
+    searched again; a growing one kept at an older HEAD is completed with the files touched
+    since that the scope lacked (see the module docstring). `exclude`: pathspecs never searched."""
+
+    def __init__(self, root: str | Path, index: HistoryIndex, asks: Mapping[str, SearchAsk],
+                 pool: ThreadPoolExecutor, exclude: Sequence[str] = ()) -> None:
+        self.index = index
+        self.head = index.meta("head") or ""
+        self.found: dict[str, Hits] = {}
+        self._store: dict[str, tuple[str, set[str]]] = {}  # key -> (HEAD its answers cover, names)
+        todo: dict[str, Ask] = {}
+        for key, (sha, names, scope, growing) in asks.items():
+            at_head = self.head if growing and scope is not None else ""
+            self.found[key], redo, extend = self._kept(key, sha, names, scope, growing)
+            self._store[key] = (at_head, redo | {n for more in extend.values() for n in more[0]})
+            if redo and scope != []:
+                todo[key] = (sha, redo, scope)
+            for older, (more, files) in extend.items():
+                todo[f"{key}@{older}"] = (sha, more, files)
+        self._parts = {part: part.split("@", 1)[0] for part in todo}
+        self.plan = plan(index, todo)
+        self.jobs: list[Future[Hits]] = [
+            pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude,
+                        paths=list(g.files) if g.files is not None else None) for g in self.plan.greps]
+
+    def _kept(self, key: str, sha: str, names: set[str], scope: list[str] | None, growing: bool
+              ) -> tuple[Hits, set[str], dict[str, tuple[set[str], list[str]]]]:
+        """(the kept answers that hold now; the names to search in the whole scope; per older
+        HEAD, the names kept there and the files touched since that their scope lacked)."""
+        found: Hits = {}
+        kept = self.index.greps(key, names)
+        redo = set(names) - kept.keys()
+        extend: dict[str, tuple[set[str], list[str]]] = {}
+        grown: dict[str, list[str] | None] = {}
+        inside = set(scope) if scope is not None and growing else None
+        for name, (at_head, files) in kept.items():
+            if at_head not in ("", self.head):  # kept at an older HEAD: holds for the scope it had then
+                if at_head not in grown:
+                    grown[at_head] = _grown(self.index, sha, at_head, scope) if growing and scope is not None else None
+                more = grown[at_head]
+                if more is None:
+                    redo.add(name)
+                    continue
+                if more:
+                    extend.setdefault(at_head, (set(), more))[0].add(name)
+            elif at_head == "" and inside is not None:  # a whole tree's answer, narrowed to the scope
+                files &= inside
+            if files:
+                found[name] = files
+        return found, redo, extend
+
+    def result(self) -> dict[str, Hits]:
+        """key -> name -> files; the new answers are kept (saved with the judgements)."""
+        answers = self.plan.answers([job.result() for job in self.jobs])
+        for part, key in self._parts.items():
+            for name, files in answers.get(part, {}).items():
+                self.found[key].setdefault(name, set()).update(files)
+        for key, (at_head, names) in self._store.items():
+            if names:
+                self.index.remember_greps(key, at_head, names, self.found[key])
+        return self.found
+
+
+def _grown(index: HistoryIndex, sha: str, older: str, scope: Iterable[str]) -> list[str] | None:
+    """The files of `scope` (code files touched since commit `sha` up to HEAD) that the scope at
+    the `older` HEAD lacked and that commit `sha` holds: touched after `older`, not between `sha`
+    and it. None when that cannot be told (a commit the index no longer holds)."""
+    start, then = index.commit(sha), index.commit(older)
+    if start is None or then is None:
+        return None
+    since = index.files_after(then.seq)
+    return [p for p in scope if p in since and not index.touched_after(p, start.seq - 1, then.seq)
+            and index.existed(p, start.seq)]  # a file added later has no version to search there

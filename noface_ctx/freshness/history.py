@@ -3,12 +3,11 @@ freshness asks of it (see `noface_ctx.freshness.assess`).
 
 `HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's history (sequence
 number along the first-parent chain, sha, time, subject) and every file it touched (status,
-and the old path of a rename; a merge against its first parent), from one `git log
---first-parent -m --name-status -M` pass. When HEAD moves only the new
-commits are read and appended (`git log <old head>..HEAD`); when HEAD leaves the indexed line
-(a reset, another branch) only the commits after the fork point are dropped first. The index
-is never rewritten whole.
-The same database keeps each doc's judgement (`judged`), keyed by everything it depends on.
+the old path of a rename; a merge against its first parent), from one `git log --first-parent
+-m --name-status -M` pass. When HEAD moves only the new commits are appended (`git log <old
+head>..HEAD`); when it leaves the indexed line (a reset, another branch) only the commits after
+the fork point are dropped first. The same database keeps each doc's judgement (`judged`),
+keyed by everything it depends on, and `git grep` answers (`grep_plan.Search`).
 
 - `symbol_change`: did the definition of a symbol a doc names change since the doc's last
   commit? Only when the defining file was touched since (from the index) are two versions
@@ -24,7 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -35,7 +34,7 @@ from noface_ctx.files.secrets import redact_secrets
 from noface_ctx.freshness.definitions import body, definition, signature
 from noface_ctx.freshness.versions import FileVersions
 
-SCHEMA = 3  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; bump when `definitions.definition` answers differently
+SCHEMA = 4  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; 4: greps kept across commits; bump when `definitions.definition` answers differently
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
 _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
                    "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
@@ -71,11 +70,9 @@ class HistoryIndex:
         self._new_defs: list[tuple[str, str, str, str | None]] = []
         self._new_greps: list[tuple[str, str, str, str]] = []
         # answers about the indexed commits, for this run (forgotten when `update` adds commits)
-        self._touched: dict[tuple[str, int], bool] = {}
+        self._touched: dict[tuple[str, int, int], bool] = {}
         self._histories: dict[tuple[str, int], list[tuple[Commit, str | None]]] = {}
         self._blob_defs: dict[tuple[str, str], str | None] = {}  # (blob id, name) → `definition`
-
-    # ---------------------------------------------------------------- building
 
     def update(self, head: str) -> int:
         """Index the commits up to `head` not indexed yet; returns how many were added."""
@@ -106,7 +103,8 @@ class HistoryIndex:
         self._touched.clear()
         self._histories.clear()
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
-        cur.execute("DELETE FROM greps WHERE head != ?", (head,))  # a grep's scope is the files touched up to HEAD
+        if since != known:  # answers kept at a HEAD no longer on the line: their scopes cannot be told
+            cur.execute("DELETE FROM greps WHERE head != '' AND head NOT IN (SELECT sha FROM commits)")
         self.db.commit()
         _sqlitefile.settle_wal(self.db, self.db_path)
         return added
@@ -118,8 +116,6 @@ class HistoryIndex:
     def close(self) -> None:
         self.versions.close()
         self.db.close()
-
-    # ---------------------------------------------------------------- questions
 
     def commit(self, sha: str) -> Commit | None:
         row = self.db.execute("SELECT seq, sha, time, subject FROM commits WHERE sha = ?", (sha,)).fetchone()
@@ -141,21 +137,29 @@ class HistoryIndex:
                               (commit.seq,)).fetchone()
         return Commit(*row) if row else None
 
-    def touched_after(self, path: str, seq: int) -> bool:
-        key = (path, seq)
+    def touched_after(self, path: str, seq: int, until: int = 1 << 62) -> bool:
+        """Whether a commit after `seq` (up to `until`) touched `path`, as itself or a rename's old name."""
+        key = (path, seq, until)
         found = self._touched.get(key)
         if found is None:
             found = self._touched[key] = self.db.execute(
-                "SELECT 1 FROM touches WHERE path = ? AND seq > ? UNION ALL "
-                "SELECT 1 FROM touches WHERE old = ? AND seq > ? LIMIT 1", (path, seq, path, seq)).fetchone() is not None
+                "SELECT 1 FROM touches WHERE path = ? AND seq > ? AND seq <= ? UNION ALL SELECT 1 FROM touches "
+                "WHERE old = ? AND seq > ? AND seq <= ? LIMIT 1", (path, seq, until, path, seq, until)).fetchone() is not None
         return found
 
     def files_after(self, seq: int, until: int | None = None) -> set[str]:
-        """Every path added, changed, deleted or renamed (both names) after commit `seq` (up to
-        commit `until` when given)."""
+        """Every path added, changed, deleted or renamed (both names) after commit `seq` (to `until`)."""
         rows = self.db.execute("SELECT path, old FROM touches WHERE seq > ? AND seq <= ?",
                                (seq, until if until is not None else 1 << 62)).fetchall()
         return {p for p, _ in rows} | {o for _, o in rows if o}
+
+    def paths_down(self, first: int, last: int) -> Iterator[tuple[int, str]]:
+        """(seq, path) touched by commits `last` down to `first`, both names of a rename: a lazy read."""
+        for seq, path, old in self.db.execute(
+                "SELECT seq, path, old FROM touches WHERE seq BETWEEN ? AND ? ORDER BY seq DESC", (first, last)):
+            yield seq, path
+            if old:
+                yield seq, old
 
     def files_of(self, seq: int) -> set[str]:
         """Every path commit `seq` added, changed, deleted or renamed (both names)."""
@@ -256,25 +260,20 @@ class HistoryIndex:
                 self._new_defs.append((*key, found))
         return self._defs[key]
 
-    def greps(self, sha: str, names: Iterable[str]) -> tuple[dict[str, set[str]], set[str]]:
-        """(name → files holding it at commit `sha`, as a `git grep` at this HEAD found them; the
-        names never searched there)."""
-        head = self.meta("head") or ""
-        found: dict[str, set[str]] = {}
-        todo = set(names)
-        for name in sorted(todo):
-            row = self.db.execute("SELECT files FROM greps WHERE head = ? AND sha = ? AND name = ?",
-                                  (head, sha, name)).fetchone()
-            if row is not None:
-                todo.discard(name)
-                if row[0]:
-                    found[name] = set(row[0].split("\n"))
-        return found, todo
+    def greps(self, key: str, names: Iterable[str]) -> dict[str, tuple[str, set[str]]]:
+        """name -> (the HEAD whose scope its search covered, '' for every HEAD; the files holding
+        it), as the `git grep`s under `key` found them (`grep_plan.Search`), the newest HEAD's."""
+        wanted, best = set(names), dict[str, tuple[int, str, str]]()
+        for name, head, files, seq in self.db.execute("SELECT g.name, g.head, g.files, c.seq FROM greps g LEFT JOIN "
+                                                      "commits c ON c.sha = g.head WHERE g.sha = ?", (key,)):
+            rank = 1 << 62 if head == "" else seq
+            if name in wanted and rank is not None and (name not in best or rank > best[name][0]):
+                best[name] = (rank, head, files)
+        return {name: (head, set(files.split("\n")) if files else set()) for name, (_r, head, files) in best.items()}
 
-    def remember_greps(self, sha: str, names: Iterable[str], hits: dict[str, set[str]]) -> None:
-        """Keep what a `git grep` for `names` at commit `sha` found (saved with the judgements)."""
-        head = self.meta("head") or ""
-        self._new_greps += [(head, sha, n, "\n".join(sorted(hits.get(n, ())))) for n in names]
+    def remember_greps(self, key: str, head: str, names: Iterable[str], hits: dict[str, set[str]]) -> None:
+        """Keep (with the judgements) what `git grep`s under `key` found for `names` at `head` ('')."""
+        self._new_greps += [(key, n, head, "\n".join(sorted(hits.get(n, ())))) for n in names]
 
     def def_name(self, sha: str, path: str, name: str) -> str | None:
         """Which spelling of a reference's name `path` defines at `sha`: all of it, its last two
@@ -357,7 +356,9 @@ class HistoryIndex:
             self.db.executemany("INSERT OR REPLACE INTO refs(key, value) VALUES (?, ?)", [(k, json.dumps(v)) for k, v in refs])
             self.db.execute("DELETE FROM refs WHERE key NOT IN (SELECT key FROM judged)")
             self.db.executemany("INSERT OR REPLACE INTO defs(sha, path, name, def) VALUES (?, ?, ?, ?)", self._new_defs)
-            self.db.executemany("INSERT OR REPLACE INTO greps(head, sha, name, files) VALUES (?, ?, ?, ?)",
+            self.db.executemany("DELETE FROM greps WHERE sha = ? AND name = ? AND head != ?",
+                                [(k, n, h) for k, n, h, _f in self._new_greps])
+            self.db.executemany("INSERT OR REPLACE INTO greps(sha, name, head, files) VALUES (?, ?, ?, ?)",
                                 self._new_greps)
             self._new_defs, self._new_greps = [], []
             self.db.commit()
@@ -413,6 +414,6 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
         CREATE TABLE IF NOT EXISTS refs(key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS defs(sha TEXT, path TEXT, name TEXT, def TEXT, PRIMARY KEY(sha, path, name));
-        CREATE TABLE IF NOT EXISTS greps(head TEXT, sha TEXT, name TEXT, files TEXT, PRIMARY KEY(head, sha, name));
+        CREATE TABLE IF NOT EXISTS greps(sha TEXT, name TEXT, head TEXT, files TEXT, PRIMARY KEY(sha, name, head));
     """)
     return db

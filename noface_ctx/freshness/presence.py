@@ -8,8 +8,9 @@ commit, in the files touched since (the name is gone now, so a file holding it t
 since; the whole tree when more than `MAX_SCOPE` files did). A name that commit lacks is looked
 for at its parent too, but only in the files that commit touched: a commit that removed a
 name from the code and updated the doc in the same change. Answers are kept in
-`history.sqlite` (`HistoryIndex.greps`) for this HEAD; the narrow parent searches under the
-child's sha with a trailing `^`.
+`history.sqlite` (`grep_plan.Search`): those at a doc's commit grow with HEAD (a commit costs
+the greps of the files it touched), the parent searches (under the child's sha and `^`) and
+the earlier versions' (`origin<doc's commit`) hold at every HEAD.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from noface_ctx import _git as git
@@ -29,13 +31,16 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.definitions import replacements
-from noface_ctx.freshness.grep_plan import plan
+from noface_ctx.freshness.grep_plan import Search, SearchAsk
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
-LAUNDER_SEARCHES = 24  # `git grep`s a run spends on docs' earlier versions, the newest first
+# code files changed from a doc's earlier version to its last commit beyond which that version
+# is not searched (`Presence._unlaundered`): a bound on one search's cost that depends on the
+# doc's own history only, so that a full run and a pre-commit run search the same
+LAUNDER_SCOPE = 2000
 MAX_SCOPE = 3000  # more files than this to grep at a commit: grep its whole tree instead
 # never code: docs, images, translation catalogs (django's 1,241 `.po` files are a quarter of its
 # text), archives and other binaries; leaving them out halves a whole-tree `git grep`
@@ -73,30 +78,34 @@ class Presence:
             wanted.setdefault(at.sha, set()).update(names)
         scopes = _touched_since(index, wanted)
         edited = code_files(dirty)
-        mark = "+" + hashlib.sha1("\0".join(edited).encode()).hexdigest()[:12] if edited else ""  # the answers' key
         self._pool = ThreadPoolExecutor(max_workers=2)  # each `git grep` is a process: two at a time
-        # the files touched since (kept for this HEAD whatever is edited), and apart, under `mark`,
-        # the edited files not among them: a pre-commit run searches only those again
-        searches: dict[str, tuple[str, set[str], list[str] | None]] = {}
+        # the files touched since (kept for this HEAD, and grown at the next), and apart, the
+        # edited files not among them (under a key naming them): a pre-commit run searches only those
+        searches: dict[str, SearchAsk] = {}
+        self._keys: dict[str, list[str]] = {}
         for sha, names in wanted.items():
             scope = scopes.get(sha)
-            searches[sha] = (sha, names, scope)
-            if mark and scope is not None and (extra := sorted(set(edited) - set(scope))):
-                searches[sha + mark] = (sha, names, extra)
-        self._first = _Search(root, index, searches, self._pool)
-        self._mark = mark
+            searches[sha] = (sha, names, scope, True)
+            self._keys[sha] = [sha]
+            if scope is not None and (extra := sorted(set(edited) - set(scope))):
+                key = f"{sha}+{hashlib.sha1(chr(0).join(extra).encode()).hexdigest()[:16]}"
+                searches[key] = (sha, names, extra, False)
+                self._keys[sha].append(key)
+        self._first = Search(root, index, searches, self._pool, EXCLUDES)
 
     def result(self) -> list[Held]:
         """For each ask: the names found, with the commit and files."""
         try:
+            first = self._first.result()
             found: dict[str, dict[str, set[str]]] = {}
-            for key, value in self._first.result().items():
-                into = found.setdefault(key.removesuffix(self._mark) if self._mark else key, {})
-                for name, files in value.items():
-                    into.setdefault(name, set()).update(files)
+            for sha, keys in self._keys.items():
+                into = found[sha] = {}
+                for key in keys:
+                    for name, files in first.get(key, {}).items():
+                        into.setdefault(name, set()).update(files)
             out: list[Held] = [{n: (at, found[at.sha][n]) for n in names if found[at.sha].get(n)}
                                for at, names, _, _ in self.asks]
-            narrow: dict[str, tuple[str, set[str], list[str] | None]] = {}
+            narrow: dict[str, SearchAsk] = {}
             parents: dict[str, Commit] = {}
             for (at, names, editing, _doc), held in zip(self.asks, out, strict=True):
                 parent = self.index.parent(at) if not editing else None
@@ -104,9 +113,9 @@ class Presence:
                 if parent is None or not lacking:
                     continue
                 parents[at.sha] = parent
-                scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), code_files(self.index.files_of(at.seq))))
+                scope = narrow.setdefault(at.sha + "^", (parent.sha, set(), code_files(self.index.files_of(at.seq)), False))
                 scope[1].update(lacking)
-            found = _Search(self.root, self.index, narrow, self._pool).result()
+            found = Search(self.root, self.index, narrow, self._pool, EXCLUDES).result()
             for (at, _names, _editing, _doc), held in zip(self.asks, out, strict=True):
                 for n, files in found.get(at.sha + "^", {}).items():
                     if files and n not in held:
@@ -122,8 +131,8 @@ class Presence:
         versions (6 at most, back through renames and format conversions) that hold the word
         without a break — so that a later edit of the doc (a typo fixed, a conversion to
         Markdown) does not turn a stale reference into no reference."""
-        origins: dict[str, tuple[Commit, set[str]]] = {}
-        asked: list[dict[str, Commit]] = []
+        origins: dict[str, tuple[Commit, Commit, set[str]]] = {}  # "origin<doc's commit" -> both, the names
+        asked: list[dict[str, str]] = []  # per ask: name -> its key in `origins`
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
             lacking = {n for n in names if n not in held and (doc, n) not in self.plain}
             start: dict[str, Commit] = {}
@@ -134,19 +143,50 @@ class Presence:
                 if not lacking:
                     break
             for n, commit in start.items():
-                origins.setdefault(commit.sha, (commit, set()))[1].add(n)
-            asked.append(start)
-        if not origins:
-            return
-        scopes = _touched_since(self.index, origins)  # an origin with too many files changed since: not searched
-        newest = sorted((sha for sha in origins if sha in scopes), key=lambda sha: -origins[sha][0].seq)[:LAUNDER_SEARCHES]
-        found = _Search(self.root, self.index, {
-            sha + "<": (sha, origins[sha][1], scopes[sha]) for sha in newest}, self._pool).result()
-        for start, held in zip(asked, out, strict=True):
-            for n, commit in start.items():
-                files = found.get(commit.sha + "<", {}).get(n)
+                origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
+            asked.append({n: f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}" for n, commit in start.items()})
+        # a file not touched from the origin to the doc's commit is one version at both: it was
+        # searched at the doc's commit (or the origin's version is the one now). A window of more
+        # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there)
+        unsettled = {key: (origin.seq, at.seq) for key, (origin, at, names) in origins.items()
+                     if names - self.index.greps(key, names).keys()}
+        windows = _windows(self.index, unsettled.values())
+        searches: dict[str, SearchAsk] = {
+            key: (origin.sha, names, windows.get(unsettled[key]) or [] if key in unsettled else [], False)
+            for key, (origin, at, names) in origins.items()}
+        found = Search(self.root, self.index, searches, self._pool, EXCLUDES).result() if searches else {}
+        for keys, held in zip(asked, out, strict=True):
+            for n, key in keys.items():
+                files = found.get(key, {}).get(n)
                 if files and n not in held:
-                    held[n] = (commit, files)
+                    held[n] = (origins[key][0], files)
+
+
+def _windows(index: HistoryIndex, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[str] | None]:
+    """(first, last) commit -> the code files commits `first` to `last` touched, None when more
+    than `LAUNDER_SCOPE`: one read back from each `last`, stopped past the bound."""
+    firsts: dict[int, list[int]] = {}
+    for first, last in pairs:
+        firsts.setdefault(last, []).append(first)
+    out: dict[tuple[int, int], list[str] | None] = {}
+    for last, starts in firsts.items():
+        todo = sorted(set(starts), reverse=True)
+        seen: set[str] = set()
+        for seq, path in index.paths_down(todo[-1], last):
+            while todo and seq < todo[0]:  # past a window's first commit: it is complete
+                out[todo.pop(0), last] = sorted(seen)
+            if path not in seen and _is_code(path):
+                seen.add(path)
+                if len(seen) > LAUNDER_SCOPE:
+                    break
+        for first in todo:
+            out[first, last] = sorted(seen) if len(seen) <= LAUNDER_SCOPE else None
+    return out
+
+
+@lru_cache(maxsize=1 << 16)
+def _is_code(path: str) -> bool:
+    return file_ext(path) not in NOT_CODE
 
 
 def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[str]]:
@@ -169,37 +209,6 @@ def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[s
 
 def code_files(paths: Iterable[str]) -> list[str]:
     return sorted(p for p in paths if file_ext(p) not in NOT_CODE)
-
-
-class _Search:
-    """`git grep`s for asks `key -> (commit to grep, names, files or None for all)`, started at
-    once, each file version searched once (`grep_plan`); answers kept under `key` are not
-    searched again."""
-
-    def __init__(self, root: str | Path, index: HistoryIndex,
-                 asks: dict[str, tuple[str, set[str], list[str] | None]], pool: ThreadPoolExecutor) -> None:
-        self.index = index
-        self.found: dict[str, dict[str, set[str]]] = {}
-        todo_asks: dict[str, tuple[str, set[str], list[str] | None]] = {}
-        for key, (sha, names, scope) in asks.items():
-            self.found[key], todo = index.greps(key, names)
-            if todo and scope != []:
-                todo_asks[key] = (sha, todo, scope)
-            elif todo:
-                index.remember_greps(key, todo, {})
-        self.plan = plan(index, todo_asks)
-        self.todo = {key: names for key, (_sha, names, _scope) in todo_asks.items()}
-        self.jobs = [pool.submit(git.grep_words, root, [g.sha], g.words, exclude=EXCLUDES,
-                                 paths=list(g.files) if g.files is not None else None) for g in self.plan.greps]
-
-    def result(self) -> dict[str, dict[str, set[str]]]:
-        """key -> name -> files."""
-        answers = self.plan.answers([job.result() for job in self.jobs])
-        for key, names in self.todo.items():
-            hits = answers.get(key, {})
-            self.found[key].update(hits)
-            self.index.remember_greps(key, names, hits)
-        return self.found
 
 
 def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[Held], index: HistoryIndex,

@@ -52,3 +52,115 @@ def test_identifiers_and_other_words_are_searched_alike(repo_factory):
     root = repo_factory({"m.py": "x = obj.attr\ny = conf.get('a-b')\nz = attrs\n"})
     hits = gitrun.grep_words(root, ["HEAD"], ["attr", "obj.attr", "a-b", "att"])
     assert hits == {"attr": {"m.py"}, "obj.attr": {"m.py"}, "a-b": {"m.py"}}
+
+
+# --------------------------------------------------------------------------- answers kept across commits
+
+
+def _search(root, index, asks):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from noface_ctx.freshness.grep_plan import Search
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        search = Search(root, index, asks, pool)
+        searched = sorted(f for g in search.plan.greps for f in g.files or ("<whole tree>",))
+        found = search.result()
+    index.save_judged([])
+    return found, searched
+
+
+def _touched_since(index, sha):
+    return sorted(index.files_after(index.commit(sha).seq - 1))
+
+
+def test_a_commit_keeps_the_answers_and_searches_only_the_files_it_added_to_the_scope(repo_factory, tmp_path):
+    root = repo_factory({"a.py": "def alpha():\n    pass\n", "b.py": "beta = alpha\n", "c.py": "gamma = 1\n",
+                         "d.py": "old_name = 1\n"})
+    (root / "b.py").write_text("beta = 2\n")
+    commit(root, "b changes")
+    shas = git(root, "rev-list", "--reverse", "HEAD").split()
+    db = tmp_path / "history.sqlite"
+    index = HistoryIndex(root, db)
+    index.update(shas[-1])
+    ask = lambda: {shas[0]: (shas[0], {"alpha", "old_name"}, _touched_since(index, shas[0]), True)}  # noqa: E731
+    found, searched = _search(root, index, ask())
+    assert found[shas[0]] == {"alpha": {"a.py", "b.py"}, "old_name": {"d.py"}}
+    assert searched == ["a.py", "b.py", "c.py", "d.py"]
+    again, searched = _search(root, index, ask())
+    assert again == found and searched == []  # same HEAD: nothing searched
+    index.close()
+
+    (root / "notes.py").write_text("unrelated = 1\n")  # a commit touching an unrelated (new) file
+    commit(root, "unrelated")
+    index = HistoryIndex(root, db)
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    kept, searched = _search(root, index, ask())
+    assert kept == found
+    assert searched == []  # notes.py is not in the asked commit: no version there to search
+    index.close()
+
+    (root / "c.py").write_text("gamma = 2\n")  # files in the scope already: their versions there are searched
+    (root / "d.py").write_text("new_name = 1\n")
+    commit(root, "c and d change")
+    index = HistoryIndex(root, db)
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    grown, searched = _search(root, index, ask())
+    want = gitrun.grep_words(root, [shas[0]], {"alpha", "old_name"}, paths=_touched_since(index, shas[0]))
+    assert grown[shas[0]] == want == {"alpha": {"a.py", "b.py"}, "old_name": {"d.py"}}
+    assert searched == []  # c.py and d.py were in the scope already (touched at the asked commit)
+    index.close()
+
+
+def test_a_commit_touching_a_file_outside_the_scope_searches_that_file_at_the_asked_commit(repo_factory, tmp_path):
+    root = repo_factory({"a.py": "def alpha():\n    pass\n", "b.py": "uses = alpha\n", "c.py": "gamma = 1\n"})
+    (root / "c.py").write_text("gamma = 2\n")
+    commit(root, "c changes")
+    shas = git(root, "rev-list", "--reverse", "HEAD").split()
+    db = tmp_path / "history.sqlite"
+    index = HistoryIndex(root, db)
+    index.update(shas[-1])
+    since = shas[1]  # the scope: files touched since the second commit (c.py only)
+    ask = lambda: {since: (since, {"alpha", "gamma"}, _touched_since(index, since), True)}  # noqa: E731
+    found, searched = _search(root, index, ask())
+    assert found[since] == {"gamma": {"c.py"}} and searched == ["c.py"]
+    index.close()
+
+    (root / "b.py").write_text("uses = 2\n")  # mentioned `alpha` at the asked commit: joins the scope
+    (root / "e.py").write_text("epsilon = alpha\n")  # new: no version at the asked commit
+    commit(root, "b and e change")
+    index = HistoryIndex(root, db)
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    grown, searched = _search(root, index, ask())
+    assert searched == ["b.py"]  # what the commit added to the scope that the asked commit holds
+    want = gitrun.grep_words(root, [since], {"alpha", "gamma"}, paths=_touched_since(index, since))
+    assert grown[since] == want == {"alpha": {"b.py"}, "gamma": {"c.py"}}
+    index.close()
+
+    git(root, "reset", "-q", "--hard", shas[-1])  # HEAD leaves the line: kept answers of that HEAD go
+    index = HistoryIndex(root, db)
+    index.update(shas[-1])
+    redone, searched = _search(root, index, ask())
+    assert redone[since] == found[since] and searched == ["c.py"]
+    index.close()
+
+
+def test_answers_whose_scope_the_key_fixes_hold_at_every_head(repo_factory, tmp_path):
+    root = repo_factory({"a.py": "def alpha():\n    pass\n", "b.py": "beta = 1\n"})
+    (root / "a.py").write_text("def alpha_v():\n    pass\n")
+    commit(root, "rename alpha")
+    shas = git(root, "rev-list", "--reverse", "HEAD").split()
+    db = tmp_path / "history.sqlite"
+    index = HistoryIndex(root, db)
+    index.update(shas[-1])
+    asks = {shas[1] + "^": (shas[0], {"alpha"}, ["a.py"], False)}
+    found, searched = _search(root, index, asks)
+    assert found[shas[1] + "^"] == {"alpha": {"a.py"}} and searched == ["a.py"]
+    index.close()
+    (root / "a.py").write_text("alpha = None\n")  # touches the very file: the parent's version is the same
+    commit(root, "a again")
+    index = HistoryIndex(root, db)
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    kept, searched = _search(root, index, asks)
+    assert kept == found and searched == []
+    index.close()
