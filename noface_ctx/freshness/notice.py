@@ -14,7 +14,15 @@ from collections.abc import Callable, Iterable
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.definitions import _first, body, is_container
-from noface_ctx.freshness.parameters import bases, binds, changed_parameters, compatible, compatible_change, parameters
+from noface_ctx.freshness.parameters import (
+    Param,
+    bases,
+    binds,
+    changed_parameters,
+    compatible,
+    compatible_change,
+    parameters,
+)
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
 from noface_ctx.freshness.scan import SIGNATURE
 
@@ -64,7 +72,8 @@ def _call_counts(args: tuple[int, list[str]] | None) -> Callable[[str, str], boo
         pb, pn = parameters(before), parameters(now)
         if pb is None or pn is None or not binds(pb, *args):
             return True
-        return not binds(pn, *args) or bool((changed_parameters(before, now) or set()) & set(args[1]))
+        passed = set(args[1]) - set(_default_only(pb, pn))  # a value passed makes the default no concern
+        return not binds(pn, *args) or bool((changed_parameters(before, now) or set()) & passed)
 
     return counts
 
@@ -152,9 +161,37 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             if old is not None and new is not None and ((pb is None and pn is None) or (
                     pb is not None and pn is not None and compatible(pb, pn))):
                 return bool((set(old[1]) - set(new[1])) & set(re.findall(r"[A-Za-z_]\w*", doc.text)))  # a base it names
-        return not changed or bool(changed & _words(doc.text))
+        if not changed:
+            return True
+        defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
+        return any(n not in defaults or n in _named(doc.text) or _states_default(doc.text, n, defaults[n])
+                   for n in changed & _words(doc.text))
 
     return counts
+
+
+def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[str, str]:
+    """The parameters whose only change is their default (`many=False` → `many=None`), with the old one."""
+    if before is None or now is None:
+        return {}
+    new = {n: (k, d) for k, n, d in now}
+    return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
+
+
+def _named(text: str) -> frozenset[str]:
+    """The names a doc writes as code other than as a keyword given a value (``factor``, not
+    ``many=True``): a parameter it talks about."""
+    spans = " ".join(re.findall(r"`+([^`]+)`+", text))
+    return frozenset(re.findall(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=(?!=))", spans))
+
+
+def _states_default(text: str, name: str, default: str) -> bool:
+    """Whether a doc line names parameter `name` with its old default written out (``many=False``,
+    "``many`` is False by default"): a doc passing the parameter its own value states no default."""
+    value = default.replace(" ", "")
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    return any(word.search(line) and re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", line.replace(" ", ""))
+               for line in text.split("\n") if value in line.replace(" ", ""))
 
 
 _WORDS: state.Memo[str, frozenset[str]] = state.memo("freshness.notice.words", maxsize=64)

@@ -138,3 +138,19 @@ def test_a_literal_the_doc_shows_in_an_example_counts(repo_factory):
     (root / "pkg/limits.py").write_text(code.replace("1000", "2000"))
     commit(root, "raise the limit", date=FEB)
     assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/limits.rst", "changed-ref")]
+
+
+def test_a_changed_default_does_not_warn_a_doc_that_passes_its_own_value(repo_factory):
+    # marshmallow's `Schema(many=False)` became `many=None`: `why.rst` names `Schema` and passes
+    # `many=True` in an example of a subclass; a doc writing the old default is concerned
+    schema = "class Schema:\n    def __init__(self, *, only=None, many=False):\n        self.many = many\n"
+    root = repo_factory({
+        "pkg/__init__.py": "from pkg.schema import Schema\n", "pkg/schema.py": schema,
+        "docs/why.rst": ("Why\n===\n\nA :class:`Schema <pkg.Schema>` is configured by its constructor::\n\n"
+                         "    class GameSchema(Schema):\n        pass\n\n    games = GameSchema(many=True, only=('id',))\n"),
+        "docs/api.rst": "API\n===\n\nA :class:`pkg.Schema` takes ``many`` (``many=False`` serializes one object).\n",
+    }, date=JAN)
+    (root / "pkg/schema.py").write_text(schema.replace("many=False", "many=None"))
+    commit(root, "many from Meta", date=FEB)
+    got = {(f.path, f.code) for f in check_docs(repo=root).findings}
+    assert got == {("docs/api.rst", "changed-ref")}
