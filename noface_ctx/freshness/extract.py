@@ -86,9 +86,10 @@ def extract_references(doc: Doc) -> list[Reference]:
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
     module = ""  # the `currentmodule` / `module` context of what follows
-    i = start
+    i, carry = start, 0  # carry: characters of this line a role wrapped from the line before took
     while i < len(lines):
         lineno, line = i + 1, lines[i]
+        line, carry = (" " * carry + line[carry:], 0) if carry else (line, 0)
         m = _FENCE.match(line) if not rst else None  # reStructuredText has no fences: `~~~~` underlines a title
         myst = _MYST.match(line) if fence is None and not rst else None
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
@@ -129,7 +130,8 @@ def extract_references(doc: Doc) -> list[Reference]:
                     prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno, module)
                 continue
             if IGNORE_MARK not in line:
-                found = _prose_refs(line, lineno, module)
+                wrapped, carry = _wrapped(line, lines[i + 1] if i + 1 < len(lines) else "")
+                found = _prose_refs(line, lineno, module) + _prose_refs(wrapped, lineno + 1, module)
                 if _is_heading(lines, i, rst):
                     found = [replace(r, documented=True) for r in found]
                 api = _API_DIRECTIVE.match(line) if rst else None
@@ -323,6 +325,20 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
     for m in _PROSE_PATH.finditer(prose):
         refs.append(Reference(m.group(0), norm_path(m.group(1)), "path", lineno, True, "prose"))
     return refs
+
+
+_OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$")
+
+
+def _wrapped(line: str, following: str) -> tuple[str, int]:
+    """A role whose text wraps to the next line (reST allows it: `` :attr:`Change list pagination``
+    / `` <pkg.ModelAdmin.list_per_page>` ``): the role written whole, and how many characters of
+    the next line it took ("", 0 when the line leaves no role open)."""
+    opened = _OPEN_ROLE.search(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
+    end = following.find("`")
+    if opened is None or end < 0 or following[end + 1:end + 2] == "`" or not following[:end].strip():
+        return "", 0
+    return line[opened.start():].rstrip() + " " + following[:end + 1].strip(), end + 1
 
 
 def _passed(ref: Reference) -> list[Reference]:

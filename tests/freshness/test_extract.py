@@ -270,3 +270,20 @@ def test_a_renamed_setting_is_stale_where_a_setting_role_or_directive_names_it(r
     got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
     assert set(got) == {("docs/settings.txt", 4), ("docs/sessions.txt", 4)}
     assert all("renamed to `SESSION_BROWSER_SCOPED`?" in m for m in got.values())
+
+
+def test_a_role_whose_text_wraps_to_the_next_line_is_one_reference(repo_factory):
+    # django's tutorial07: :attr:`Change list pagination\n<django.contrib.admin.ModelAdmin.list_per_page>`
+    options = "class ModelAdmin:\n    list_per_page = 100\n    search_fields = ()\n"
+    doc = ("Admin\n=====\n\nChange lists paginate. :attr:`Change list pagination\n"
+           "<pkg.options.ModelAdmin.list_per_page>`, :attr:`search boxes\n<pkg.options.ModelAdmin.search_fields>` "
+           "and ``ModelAdmin`` are options.\n")
+    names = [(r.name, r.line) for r in extract_references(Doc(path="docs/tutorial.txt", slug="t", title="t", text=doc))]
+    assert ("pkg.options.ModelAdmin.list_per_page", 5) in names and ("pkg.options.ModelAdmin.search_fields", 6) in names
+    assert ("ModelAdmin", 6) in names  # the span after the wrapped role's end is read as before
+    root = repo_factory({"pkg/__init__.py": "", "pkg/options.py": options, "docs/tutorial.txt": doc}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/options.py").write_text(options.replace("list_per_page", "paginate_by"))
+    commit(root, "rename list_per_page", date=FEB)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/tutorial.txt", 5)] and "renamed to `pkg.options.ModelAdmin.paginate_by`?" in got[("docs/tutorial.txt", 5)]
