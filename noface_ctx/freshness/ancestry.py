@@ -2,13 +2,14 @@
 bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
 keeps its signature for a doc that mentions it. For resolution (`hierarchy`): a member
 `Flask.register_blueprint` lives in the files of `Flask` and its ancestors (`App` in
-`sansio/app.py`). Bases are followed through their defining files (`defining_files`, as
+`sansio/app.py`), or comes from a builtin base (`builtin_members`: `Exception`'s `args`). Bases are followed through their defining files (`defining_files`, as
 `codebase.Codebase.defining_files` answers; a base imported under another name as the name it
 stands for), each file read once per run.
 """
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections.abc import Callable, Iterable
 
@@ -26,6 +27,7 @@ class Ancestry:
         self.read = read
         self._texts: dict[str, str | None] = {}  # current code files read for class ancestry
         self._families: dict[str, list[str] | None] = {}  # `hierarchy` answers, by class
+        self._builtins: dict[str, set[str]] = {}  # the builtin bases (`Exception`, `dict`) a class has, by class
 
     def _text(self, path: str) -> str:
         if path not in self._texts:
@@ -65,8 +67,15 @@ class Ancestry:
             self._families[cls] = self._hierarchy(cls)
         return self._families[cls]
 
+    def builtin_members(self, cls: str) -> frozenset[str]:
+        """What the builtin classes among `cls`'s ancestors give it (`ValidationError(Exception)`:
+        `args`, `with_traceback`, ...): known exactly, unlike a library's members."""
+        self.hierarchy(cls)
+        return frozenset(m for base in self._builtins.get(cls, ()) for m in dir(getattr(builtins, base)))
+
     def _hierarchy(self, cls: str) -> list[str] | None:
         files: list[str] = []
+        builtin = self._builtins.setdefault(cls, set())
         todo, seen = [cls], set[str]()
         while todo:
             name = todo.pop()
@@ -75,6 +84,9 @@ class Ancestry:
             seen.add(name)
             homes = self.defining_files(name)
             heads = [h for path in homes if (h := _class_header(self._text(path), name)) is not None]
+            if not heads and name != cls and isinstance(getattr(builtins, name, None), type):
+                builtin.add(name)  # `Exception`, `dict`: its members are known
+                continue
             if not heads:
                 return None if name == cls or name not in _IMPLICIT else files
             files += [p for p in homes if p not in files]

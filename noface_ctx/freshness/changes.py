@@ -18,12 +18,12 @@ from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
-from noface_ctx.freshness.defaults import stated_defaults
+from noface_ctx.freshness.defaults import coded, stated_defaults
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import body_counts, counts_for
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
-from noface_ctx.freshness.references import codeish, file_ext
+from noface_ctx.freshness.references import file_ext
 from noface_ctx.freshness.scan import DocHistory, DocScan
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
@@ -93,7 +93,8 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
              if file_ext(p) in PYTHON_EXTS and not is_test_path(p)]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
-    shaped = sorted(n for n in names if codeish(n))
+    keyed = {n for _, _, stated in asks for st in stated if st.keyed for n in st.names}
+    shaped = sorted(n for n in names if coded(n) or n in keyed)
     holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES,
                              paths=scope if len(scope) <= MAX_SCOPE else None) if shaped and scope else {}
     holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
@@ -102,10 +103,10 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
             words = set(re.findall(r"[A-Za-z_]\w*", tree.read(path) or ""))
             for name in words.intersection(names):
                 holders.setdefault(name, set()).add(path)
-    near = {n for _, _, stated in asks for st in stated for n in st.names if not codeish(n)}
+    near = {n for _, _, stated in asks for st in stated for n in st.names if not coded(n) and n not in keyed}
     for st in (st for _, _, stated in asks for st in stated):  # a plain word: in the files of what its sentence names
         for name in st.names:
-            if not codeish(name):
+            if not coded(name) and name not in keyed:
                 holders.setdefault(name, set()).update(
                     p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
                     if not is_test_path(p))

@@ -163,7 +163,7 @@ class Codebase:
         `*` does (a module outside the repository, or too deep: it may)."""
         self._own(path)
         table = self._tables[path]
-        if table is None or table.defines(name, member=True):
+        if table is None or table.defines(name, top=True):
             return True
         for module in table.stars:
             source = self._star_source(path, module)
@@ -270,7 +270,8 @@ class Codebase:
             for i, part in enumerate(parts[1:], 1):
                 family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
                 if family and part not in EXTERNAL_NAMES:  # a class of ours: the member lives in its hierarchy
-                    if not any(self._own(path).defines(part, member=True) for path in family):
+                    if not any(self._own(path).defines(part, member=True) for path in family) and \
+                            part not in self.ancestry.builtin_members(parts[i - 1]):
                         return Resolution("missing", lookup=part, scope=tuple(family))
                     continue
                 if not self.defined(part, member=True) and part not in EXTERNAL_NAMES:

@@ -9,7 +9,9 @@ it is now (`code_words` keeps them per file) and for any commit (`presence`, `hi
   `import` outside function bodies binds (a re-export), a string in `__all__`, and a string a module-level
   `__getattr__` answers for (an alias or a deprecation shim);
 - `attributes`: instance attributes set in methods (`self.name = ...`), which a doc can reach
-  as a member (`Flask.config`), never as a bare name.
+  as a member (`Flask.config`), never as a bare name;
+- `top`: the module's own names (`pkg.models.check_password`): `names` less what only a class
+  body (a method), a function (a parameter, a nested def) defines.
 
 A word that only occurs (a call left behind, a string, a comment, a notebook) defines nothing.
 """
@@ -47,10 +49,14 @@ class Declared:
     names: frozenset[str]
     attributes: frozenset[str]
     stars: tuple[str, ...] = ()  # modules imported with `from x import *` (as written: `.x` is relative)
+    top: frozenset[str] = frozenset()  # the module's own names: `names` but for class members, parameters, locals
 
-    def defines(self, name: str, *, member: bool = False) -> bool:
-        """Whether the file itself defines `name` (as a member: instance attributes too); what
+    def defines(self, name: str, *, member: bool = False, top: bool = False) -> bool:
+        """Whether the file itself defines `name` (as a member: instance attributes too; `top`:
+        as a name of the module, `models.check_password`, not a method of a class in it); what
         its `*` imports bring is `codebase.Codebase.module_defines`'s question."""
+        if top:
+            return name in self.top
         return name in self.names or (member and name in self.attributes)
 
 
@@ -66,10 +72,17 @@ def declared(text: str) -> Declared:
 def _read(text: str) -> Declared:
     text = "\n" + _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     names: set[str] = set()
+    inner: set[str] = set()  # defined in a class or function body somewhere
+    outer: set[str] = set()  # defined outside them somewhere
     bodies: list[tuple[int, int]] = []  # the outermost function bodies, in order: (start, end)
+    classes: list[tuple[int, int]] = []  # class bodies: (start, end)
     for m in _HEADER.finditer(text):
         kind, name, at = m.group("kw"), m.group("name"), m.start("kw")
         names.add(name)
+        nested = any(lo <= at < hi for lo, hi in classes) or bool(bodies and bodies[-1][0] <= at < bodies[-1][1])
+        (inner if nested else outer).add(name)
+        if kind == "class":
+            classes.append((m.end(), block_end(text, m.end(), len(m.group("indent").expandtabs(4)))))
         if kind != "def":
             continue
         params = _PARAMS.match(text, m.end())
@@ -82,23 +95,35 @@ def _read(text: str) -> Declared:
         bodies.append((m.end(), end))
         if name == "__getattr__" and indent == 0:  # a module's aliases and deprecation shims
             names.update(_STRING_NAME.findall(text, m.end(), end))
+            outer.update(_STRING_NAME.findall(text, m.end(), end))
     gaps = [(0 if i == 0 else bodies[i - 1][1], start) for i, (start, _end) in enumerate(bodies)]
     gaps.append((bodies[-1][1] if bodies else 0, len(text)))  # the text outside function bodies
+    def in_class(at: int) -> bool:
+        return any(lo <= at < hi for lo, hi in classes)
+
     for lo, hi in gaps:
         for m in _ASSIGN.finditer(text, lo, hi):
-            names.update(n.strip() for n in m.group("names").split(","))
-        names.update(n for n in _ANNOTATION.findall(text, lo, hi) if n not in _KEYWORDS)
+            found = {n.strip() for n in m.group("names").split(",")}
+            names.update(found)
+            (inner if in_class(m.start()) else outer).update(found)
+        for m in _ANNOTATION.finditer(text, lo, hi):
+            if m.group(1) not in _KEYWORDS:
+                names.add(m.group(1))
+                (inner if in_class(m.start()) else outer).add(m.group(1))
     stars = []
     for lo, hi in gaps:  # an import in a function binds a local, not a name of the module
         for m in _IMPORT_LINE.finditer(text, lo, hi):
-            names.update(_imported(text, m.start("stmt")))
+            found = _imported(text, m.start("stmt"))
+            names.update(found)
+            (inner if in_class(m.start()) else outer).update(found)
             if m.group("star") is not None:
                 stars.append(m.group("module"))
     for block in _ALL.findall(text):
         names.update(_STRING_NAME.findall(block))
+        outer.update(_STRING_NAME.findall(block))
     names.difference_update(_KEYWORDS)
     attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
-    return Declared(frozenset(names), frozenset(attributes), tuple(stars))
+    return Declared(frozenset(names), frozenset(attributes), tuple(stars), frozenset(outer - _KEYWORDS))
 
 
 def _imported(text: str, at: int) -> set[str]:

@@ -3,8 +3,10 @@
 `stated_defaults(doc)` finds where a doc states a default: a `:default:` option under a
 directive (`.. confval:: tmp_path_retention_count` then `:default: ``"3"```), or a sentence
 saying "by default" / "defaults to" / "Default:" next to a name in code (``prefix``,
-:confval:`name`, on that line or the one before or after in its paragraph), with the value it
-gives when it quotes one. `code_default(text, name, near)` reads a name's default in a code
+:confval:`name`, on that line or the one before or after in its paragraph), or a "Default:
+``1000``" line in the section a directive naming one value opens (`.. setting:: NAME`), or a
+list item "`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code
+by its key, `getattr(meta, "unknown", RAISE)`), with the value it gives when it quotes one. `code_default(text, name, near)` reads a name's default in a code
 file: a registration call (`add_config_value('name', '¶', ...)`, `addini("name", ...,
 default="3")`), a parameter (`def from_prefixed_env(self, prefix: str = "FLASK", ...)`; with
 several, the one of a function the doc's sentence names), or a class or module level
@@ -37,6 +39,11 @@ _LITERAL = re.compile(r"[\d.]+|True|False|None|[A-Z][A-Z0-9_]*")  # a value pros
 _SENTENCE_END = re.compile(r"[.!?](?=\s+[^\sa-z])")  # a period in a name (`Dataset.copy`) or a value ends nothing
 _OPTION_LINE = re.compile(r"^:[\w-]+:(?:\s|$)")  # `:type: str`, not a role (`:confval:`x``)
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_SETTING_LINE = re.compile(r"^\s*Default:\s*\S")  # django's "Default: ``1000``" under `.. setting:: NAME`
+_HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute)::")  # a directive naming one value
+_DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
+_ITEM = re.compile(r"^\s*[-*+]\s")
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
 _VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last)?|default:)\s+([\w.'\"+-]+)")
 
 
@@ -50,17 +57,22 @@ class Stated:
     line: int
     value: str
     of: str = ""
+    keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
     """Where the doc states a default (see the module docstring)."""
     lines = doc.text.split("\n")
     out: list[Stated] = []
-    target = ""
+    target = section = ""  # the directive's target (its options), the value a directive's section is about
     for i, line in enumerate(lines):
         d = _DIRECTIVE.match(line)
         if d is not None:
             target = d.group(1).rsplit(".", 1)[-1]
+            section = target if _HOLDS_VALUE.match(line) and line.rstrip().endswith(d.group(1)) else ""  # not `CACHES-TIMEOUT`
+            continue
+        if section and _SETTING_LINE.match(line) and (value := _coded_value(line.split(":", 1)[1])):
+            out.append(Stated((section,), i + 1, value))  # "Default: ``1000``" in the section of `.. setting:: NAME`
             continue
         option = _OPTION.match(line)
         if option is not None and target:
@@ -68,6 +80,10 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             continue
         if not line.strip():
             target = ""
+        item = _DEFAULT_ITEM.match(line)
+        if item is not None and (option_names := _names(_intro(lines, i))) and (value := _value(item.group(2).split(" <", 1)[0].lstrip("~."))):
+            out.append(Stated((option_names[0],), i + 1, value, keyed=True))  # "- `RAISE` (default): ..."
+            continue
         if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
         around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
@@ -83,6 +99,25 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
     return out
+
+
+def _coded_value(text: str) -> str:
+    """The value a "Default:" line writes as code (``1000``) or as a literal (`True`, `3`), or ""
+    (prose: "A list of all language codes that are written right-to-left")."""
+    value = _value(text)
+    return value if _SPAN.search(text) is not None or _LITERAL.fullmatch(value) else ""
+
+
+def _intro(lines: list[str], i: int) -> str:
+    """The paragraph introducing the list whose item is line `i` ("... the ``unknown`` option,
+    which accepts one of the following:"), or "" when there is none."""
+    j = i - 1
+    while j >= 0 and (not lines[j].strip() or _ITEM.match(lines[j]) or lines[j][:1].isspace()):
+        j -= 1
+    if j < 0 or not lines[j].rstrip().endswith(":"):
+        return ""
+    lo, _hi = _paragraph(lines, j)
+    return " ".join(lines[lo:j + 1])
 
 
 def _paragraph(lines: list[str], i: int) -> tuple[int, int]:
@@ -220,7 +255,13 @@ def _names(line: str) -> list[str]:
 
 def _plain(name: str) -> bool:
     """A plain word (`prefix`, `path`): too common to stand for a setting or field alone."""
-    return not codeish(name)
+    return not coded(name)
+
+
+def coded(name: str) -> bool:
+    """A name shaped like code (`max_retries`, `getItem`) or like a setting (`SESSION_COOKIE_AGE`):
+    where it is coded, it stands for itself."""
+    return codeish(name) or _CONSTANT.fullmatch(name) is not None
 
 
 def _value(text: str) -> str:
@@ -233,11 +274,16 @@ def _value(text: str) -> str:
     return text.strip('"').rstrip("_")
 
 
-def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
-    """The default the code in `text` gives `name` (see the module docstring), or None."""
+def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool = False) -> str | None:
+    """The default the code in `text` gives `name` (see the module docstring; `keyed`: an option
+    read by its key, `getattr(meta, "unknown", RAISE)`, `options.get("unknown", RAISE)`), or None."""
     if name not in text:
         return None
     word = re.escape(name)
+    if keyed:
+        found = {_value(m.group(2)) for m in re.finditer(
+            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.get\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
+        return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
     call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text)
@@ -267,7 +313,7 @@ def code_default(text: str, name: str, near: Iterable[str] = ()) -> str | None:
     if params:
         values = set(chosen or params.values())
         return values.pop() if len(values) == 1 else None
-    if name != name.lower():  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
+    if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
         return None
     assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
     return _value(assign.group(1)) if assign is not None else None
@@ -307,7 +353,7 @@ def _balanced(text: str, start: int) -> str:
 
 
 def _default_of(text: str, name: str, st: Stated) -> str | None:
-    return param_default(text, st.of, name) if st.of else code_default(text, name, st.names)
+    return param_default(text, st.of, name) if st.of else code_default(text, name, st.names, keyed=st.keyed)
 
 
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,

@@ -1,7 +1,7 @@
 """References in a doc's code examples (`example_refs`): calls and imports, and calls and
 attribute access on the objects an example makes, typed by the example's own assignments.
 
-- `app = Flask(__name__)` (or `with Client() as c:`) types `app`: `app.register_blueprint(bp)`
+- `app = Flask(__name__)` (or `with Client() as c:`, `except ValidationError as err:`) types `app`: `app.register_blueprint(bp)`
   and `app.config` are references to `Flask.register_blueprint` and `Flask.config`;
 - a call on an object of unknown type (`ds = open_dataset(p)`, then `ds.to_netcdf(p)`) is a
   reference to the method name alone (kind `member`): it never tells what the doc is about,
@@ -38,6 +38,7 @@ _CODE_ASSIGN = re.compile(rf"^\s*((?:{IDENT}\s*,\s*)*{IDENT})\s*(?::[^=\n]*)?:?=
 _CODE_BIND = re.compile(rf"\b(?:for|as)\s+({IDENT})")
 _TYPED = re.compile(rf"^\s*({IDENT})\s*(?::[^=\n]*)?=\s*({DOTTED})\s*\(")  # `app = Flask(__name__)`
 _WITH_AS = re.compile(rf"\bwith\s+({DOTTED})\s*\(.*\)\s+as\s+({IDENT})\s*:")  # `with Client() as c:`
+_EXCEPT_AS = re.compile(rf"\bexcept\s+({DOTTED})\s+as\s+({IDENT})\s*:")  # `except ValidationError as err:`
 _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
 _CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
@@ -97,7 +98,8 @@ def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
     for block in blocks:
         for _, raw in block:
             line = STRING.sub('""', PROMPT.sub("", raw))
-            for var, cls in [m.groups() for m in _TYPED.finditer(line)] + [m.groups()[::-1] for m in _WITH_AS.finditer(line)]:
+            made = [m.groups() for m in _TYPED.finditer(line)] + [m.groups()[::-1] for m in _WITH_AS.finditer(line)]
+            for var, cls in made + [m.groups()[::-1] for m in _EXCEPT_AS.finditer(line)]:
                 last = cls.rsplit(".", 1)[-1]
                 if last[:1].isupper() and not last.isupper() and cls.split(".", 1)[0] not in local:
                     seen.setdefault(var, set()).add(cls)

@@ -113,7 +113,8 @@ def extract_references(doc: Doc) -> list[Reference]:
             directive = (_MODULE.match(line) or _AUTOSUMMARY.match(line)) if rst else None
             if directive is not None:
                 body, after = _indented_block(lines, i)
-                module, found = _directive("autosummary" if directive.re is _AUTOSUMMARY else "currentmodule",
+                kind = "autosummary" if directive.re is _AUTOSUMMARY else "currentmodule" if "current" in line else "module"
+                module, found = _directive(kind,
                                            directive.group(1) if directive.re is _MODULE else "", body, module, lineno)
                 prose += found
                 i = after if directive.re is _AUTOSUMMARY else i + 1
@@ -224,8 +225,10 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
     directive's target is a reference (source `autodoc`: rendered from the code), read in the
     module context (`.. currentmodule:: xarray` then `Dataset.to_netcdf` is `xarray.Dataset.to_netcdf`)."""
     name = name.removeprefix("py:")
-    if name in ("currentmodule", "module"):
-        return (argument if argument not in ("", "None") else ""), []
+    if name in ("currentmodule", "module"):  # `.. module::` documents the module: a reference to it too
+        found = [Reference(argument, argument, "method", lineno, True, "autodoc", documented=True)] if (
+            name == "module" and "." in argument) else []
+        return (argument if argument not in ("", "None") else ""), found
     if name == "autosummary":
         entries = [(n, text.strip().lstrip("~")) for n, text in body]
     elif name.startswith("auto") and argument:

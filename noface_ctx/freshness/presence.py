@@ -230,14 +230,15 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 continue  # never in the code: not a reference
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
+            top = module_level(ref, lookup)
             within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope] if scope else files
-            held = _declared(index, lookup, at.sha, within, member=member)  # scope: paths now, files: paths then
+            held = _declared(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
             removal = None
             for path in sorted(held):
-                removal = _removal(index, lookup, path, at, member=member,
+                removal = _removal(index, lookup, path, at, member=member, top=top,
                                    dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
-                    removal = _last_removal(index, lookup, removal, scope, member=member)
+                    removal = _last_removal(index, lookup, removal, scope, member=member, top=top)
                     if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
                         removal = (removal[0], _new_home(index, code, lookup, removal[0]))
                     break
@@ -254,7 +255,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
 
 
 def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, str | None],
-                  scope: Sequence[str], *, member: bool) -> tuple[Commit | None, str | None]:
+                  scope: Sequence[str], *, member: bool, top: bool = False) -> tuple[Commit | None, str | None]:
     """The removal of the *last* definition: while the commit that took `name` out of a file
     defined it in another (a move, within `scope` when a class's hierarchy bounds it: flask's
     sans-io split moved `register_blueprint` from `Flask` to its base `App`), follow it there
@@ -262,7 +263,7 @@ def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, 
     for _ in range(3):
         commit = removal[0]
         dest = _moved_to(index, name, commit, scope) if commit is not None else None
-        later = _removal(index, name, dest, commit, member=member) if dest and commit is not None else None
+        later = _removal(index, name, dest, commit, member=member, top=top) if dest and commit is not None else None
         if later is None:
             break
         removal = later
@@ -331,13 +332,23 @@ def _removed_path(ref: Reference, lookup: str, base: Commit, index: HistoryIndex
     return [MissingRef(ref.ref, ref.line, new, commit)]
 
 
-def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool) -> set[str]:
+def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool,
+              top: bool = False) -> set[str]:
     """The files of `paths` (holding the word `name` at commit `sha`) that define it there as a
     doc could mean it (`defines`)."""
-    return {p for p in paths if defines(index, sha, p, name, member=member)}
+    return {p for p in paths if defines(index, sha, p, name, member=member, top=top)}
 
 
-def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False) -> bool:
+def module_level(ref: Reference, lookup: str) -> bool:
+    """Whether the missing `lookup` is a module's name in the dotted `ref`
+    (`django.contrib.auth.models.check_password`: a method `check_password` of a class in
+    `models.py` is not it), not a class's member (`ValidationError.messages`)."""
+    parts = ref.name.split(".")
+    at = parts.index(lookup) if ref.kind == "method" and lookup in parts[1:] else 0
+    return at > 0 and parts[at - 1][:1].islower() and parts[at - 1] not in ("self", "cls")
+
+
+def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False, top: bool = False) -> bool:
     """Whether `path` at commit `sha` defines `name`: a Python file by its definition table
     (`declarations.declared`; as a `member`, instance attributes too), a file in another
     language by holding the word, anything else (data, notebooks) never."""
@@ -350,7 +361,7 @@ def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool
     if text is None:
         return False
     if ext in PYTHON_EXTS:
-        return declared(text).defines(name, member=member)
+        return declared(text).defines(name, member=member, top=top)
     return re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
@@ -362,14 +373,14 @@ def module_name(path: str) -> str:
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,
-             dirty: bool = False) -> tuple[Commit | None, str | None] | None:
+             top: bool = False, dirty: bool = False) -> tuple[Commit | None, str | None] | None:
     """(the commit after `since` that removed the word `name` from `path` — followed through
     renames —, the identifier that took its place there or None: `definitions.replacements` in
     that commit's diff), or None when not found. `dirty`: `path` has uncommitted edits, which
     are where the name went when no commit removed it (the commit is then None)."""
     versions = index.path_history(path, since.seq)
     current = versions[-1][1] if versions else path
-    if current is not None and (not versions or defines(index, versions[-1][0].sha, current, name, member=member)):
+    if current is not None and (not versions or defines(index, versions[-1][0].sha, current, name, member=member, top=top)):
         if not dirty:  # still in the committed file
             return None
         diff = git.run(index.root, "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", current, check=False)
@@ -377,7 +388,7 @@ def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member
 
     def absent(i: int) -> bool:
         c, p = versions[i]
-        return p is None or not defines(index, c.sha, p, name, member=member)
+        return p is None or not defines(index, c.sha, p, name, member=member, top=top)
 
     lo, hi = 0, len(versions) - 1  # the first version without the word
     while lo < hi:

@@ -58,6 +58,9 @@ def __getattr__(name):
     for name in ("in_docstring", "load", "local_value", "handle", "helper_call", "not_defined_here", "to_zarr", "self"):
         assert not table.defines(name), name
     assert table.defines("handle", member=True)
+    top = {"open_dataset", "load_dataset", "np", "exported_name", "LIMIT", "Alias", "Frame", "old_corr", "__getattr__",
+           "__all__"}
+    assert {n for n in table.names if table.defines(n, top=True)} == top  # a class's members, parameters: not the module's
     assert not declared("def f(r):\n    from .adapters import get_encoding\n    return get_encoding(r)\n").defines(
         "get_encoding")  # an import in a function binds a local
     assert declared("from .core import *\n").stars == (".core",)
@@ -136,3 +139,27 @@ def test_parameters_fields_and_instance_attributes_are_definitions(repo_factory)
     (root / "pkg/app.py").write_text(code + "\n\ndef run():\n    pass\n")
     commit(root, "add run", date=FEB)
     assert findings(root) == []
+
+
+MODELS = """from pkg.hashers import check_password, make_password
+
+
+class AbstractBaseUser:
+    def check_password(self, raw):
+        return check_password(raw, self.password)
+"""
+
+
+def test_a_module_name_gone_while_a_method_of_the_same_name_stays_is_stale(repo_factory):
+    # django's fe914341c8 stopped importing `check_password` into `auth/models.py`, whose
+    # `AbstractBaseUser.check_password` stayed; `from ...models import User, check_password` broke
+    doc = ("Customizing\n===========\n\n.. code-block:: python\n\n    from pkg.models import AbstractBaseUser, check_password\n\n"
+           "    check_password(raw, user.password)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/hashers.py": "def check_password(raw, hashed):\n    return raw == hashed\n\n\n"
+                         "def make_password(raw):\n    return raw\n", "pkg/models.py": MODELS, "docs/customizing.rst": doc}, date=JAN)
+    assert findings(root) == []
+    (root / "pkg/models.py").write_text(MODELS.replace("import check_password, make_password", "import make_password"))
+    commit(root, "models: no check_password import", date=FEB)
+    got = findings(root)
+    assert [(p, n, sev) for p, n, sev, _ in got] == [("docs/customizing.rst", 6, "error")]
+    assert f"removed in {sha(root)}" in got[0][3]

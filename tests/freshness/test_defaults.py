@@ -187,3 +187,46 @@ def test_a_default_changed_by_staged_edits_names_its_commit_once_committed(repo_
     commit(root, "keep five", date=FEB)
     head = git(root, "rev-parse", "--short=10", "HEAD").strip()
     assert [f.message.split(" changed in ")[1][:10] for f in check_docs(repo=root).findings] == [head]
+
+
+def test_a_settings_default_line_under_its_directive_follows_the_module_assignment(repo_factory):
+    # django's settings.txt: `.. setting:: DATA_UPLOAD_MAX_NUMBER_FIELDS`, its title, "Default: ``1000``"
+    settings = "DATA_UPLOAD_MAX_NUMBER_FIELDS = 1000\nDATA_UPLOAD_MAX_MEMORY_SIZE = 2621440  # i.e. 2.5 MB\n"
+    doc = (".. setting:: DATA_UPLOAD_MAX_NUMBER_FIELDS\n\n``DATA_UPLOAD_MAX_NUMBER_FIELDS``\n"
+           "---------------------------------\n\nDefault: ``1000``\n\nThe maximum number of parameters.\n\n"
+           ".. setting:: DATA_UPLOAD_MAX_MEMORY_SIZE\n\n``DATA_UPLOAD_MAX_MEMORY_SIZE``\n"
+           "-------------------------------\n\nDefault: ``2621440`` (i.e. 2.5 MB).\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/conf/global_settings.py": settings, "docs/settings.txt": doc,
+                         "pkg/http.py": "from pkg.conf import settings\nLIMIT = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS\n"},
+                        date=JAN)
+    assert [(s.names, s.line, s.value) for s in stated_defaults(Doc(path="docs/settings.txt", slug="s", title="s", text=doc))] \
+        == [(("DATA_UPLOAD_MAX_NUMBER_FIELDS",), 6, "1000"), (("DATA_UPLOAD_MAX_MEMORY_SIZE",), 15, "2621440")]
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/conf/global_settings.py").write_text(settings.replace("= 1000", "= 2000"))
+    commit(root, "raise the field limit", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = [(f.path, f.line, f.message) for f in check_docs(repo=root).findings]
+    assert len(got) == 1 and got[0][:2] == ("docs/settings.txt", 6)
+    assert got[0][2].startswith(f"default of `DATA_UPLOAD_MAX_NUMBER_FIELDS` (pkg/conf/global_settings.py) changed in {head}")
+
+
+def test_an_option_list_item_marked_default_follows_the_key_the_code_reads(repo_factory):
+    # marshmallow's quickstart: the ``unknown`` option "accepts one of the following:" with
+    # "`RAISE <marshmallow.utils.RAISE>` (default)"; `SchemaOpts` reads `getattr(meta, "unknown", RAISE)`
+    schema = ('from pkg.utils import EXCLUDE, RAISE\n\n\nclass SchemaOpts:\n    def __init__(self, meta):\n'
+              '        self.unknown = getattr(meta, "unknown", RAISE)\n        self.ordered = getattr(meta, "ordered", False)\n')
+    doc = ("Unknown fields\n==============\n\nThis behavior can be modified with the ``unknown`` option, which accepts one "
+           "of the following:\n\n- `RAISE <pkg.utils.RAISE>` (default): raise an error\n  if there are unknown fields\n"
+           "- `EXCLUDE <pkg.utils.EXCLUDE>`: exclude unknown fields\n\nThe list of ``ordered`` choices:\n\n"
+           "- ``True``\n- ``False`` (default)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/utils.py": 'RAISE = "raise"\nEXCLUDE = "exclude"\n',
+                         "pkg/schema.py": schema, "docs/quickstart.rst": doc}, date=JAN)
+    stated = stated_defaults(Doc(path="docs/quickstart.rst", slug="q", title="q", text=doc))
+    assert [(s.names, s.line, s.value) for s in stated if s.keyed] == [(("unknown",), 6, "RAISE"), (("ordered",), 13, "False")]
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/schema.py").write_text(schema.replace('"unknown", RAISE', '"unknown", EXCLUDE'))
+    commit(root, "exclude unknown fields by default", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = [(f.path, f.line, f.message) for f in check_docs(repo=root).findings]
+    assert [g[:2] for g in got] == [("docs/quickstart.rst", 6)]
+    assert got[0][2].startswith(f"default of `unknown` (pkg/schema.py) changed in {head}")

@@ -287,3 +287,21 @@ def test_a_role_whose_text_wraps_to_the_next_line_is_one_reference(repo_factory)
     commit(root, "rename list_per_page", date=FEB)
     got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
     assert list(got) == [("docs/tutorial.txt", 5)] and "renamed to `pkg.options.ModelAdmin.paginate_by`?" in got[("docs/tutorial.txt", 5)]
+
+
+def test_a_module_directive_of_a_module_deleted_since_is_stale(repo_factory):
+    # django's middleware.txt kept `.. module:: django.middleware.exception` after the module went
+    doc = ("Middleware\n==========\n\n.. module:: pkg.middleware.exception\n   :synopsis: Exceptions.\n\n"
+           ".. class:: ExceptionMiddleware\n\n.. module:: pkg.middleware.common\n\n.. class:: CommonMiddleware\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/middleware/__init__.py": "", "pkg/handlers.py": "exception = None\n",
+                         "pkg/middleware/exception.py": ("from pkg.handlers import exception\n\n\n"
+                                                                        "class ExceptionMiddleware:\n    pass\n"),
+                         "pkg/middleware/common.py": "class CommonMiddleware:\n    pass\n", "docs/middleware.txt": doc}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    git(root, "rm", "-q", "pkg/middleware/exception.py")
+    commit(root, "drop the exception middleware", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/middleware.txt", 4)]  # the module, named once (its class is in it)
+    assert got[("docs/middleware.txt", 4)].startswith(f"references `pkg.middleware.exception` which no longer exists, "
+                                                      f"removed in {head}")

@@ -71,3 +71,24 @@ def test_a_member_moved_to_a_base_class_in_another_file_still_resolves(repo_fact
     (root / "pkg/sansio.py").write_text(APP)
     commit(root, "move the app's core to sansio (App)", date=FEB)
     assert check_docs(repo=root).findings == ()
+
+
+def test_an_attribute_set_in_init_of_an_exception_is_its_member_until_renamed(repo_factory):
+    # marshmallow's `ValidationError(MarshmallowError(Exception))` sets `self.messages` in `__init__`;
+    # a function elsewhere has a parameter `messages`, which defines no attribute of the exception
+    exceptions = ('class BaseError(Exception):\n    pass\n\n\nclass ValidationError(BaseError):\n'
+                  '    def __init__(self, message):\n        self.messages = [message]\n')
+    store = "def store_error(messages, field_name=None):\n    return {field_name: messages}\n"
+    quick = ("Quickstart\n==========\n\nErrors are in `ValidationError.messages <pkg.exceptions.ValidationError.messages>`;\n"
+             "``ValidationError.args`` holds what it was given.\n")
+    extending = ("Extending\n=========\n\n.. code-block:: python\n\n    from pkg.exceptions import ValidationError\n\n"
+                 "    try:\n        load(data)\n    except ValidationError as err:\n        print(err.messages, err.args)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/exceptions.py": exceptions, "pkg/store.py": store,
+                         "docs/quickstart.rst": quick, "docs/extending.rst": extending}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/exceptions.py").write_text(exceptions.replace(".messages", ".errors"))
+    commit(root, "rename ValidationError.messages", date=FEB)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert set(got) == {("docs/quickstart.rst", 4), ("docs/extending.rst", 11)}  # `args`: Exception's, still there
+    assert "renamed to `pkg.exceptions.ValidationError.errors`?" in got[("docs/quickstart.rst", 4)]
+    assert "renamed to `ValidationError.errors`?" in got[("docs/extending.rst", 11)]
