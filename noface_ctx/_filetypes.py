@@ -193,5 +193,6 @@ def is_test_path(path: str) -> bool:
 
 
 # Folders of release notes and changelogs: never ranked as design docs nor judged for freshness
-# (`docs.markup.is_record`); the default of `[context] record_dirs`.
-RECORD_DIRS = ("releases", "changelog", "changes", "news", "whatsnew", "history", "announce")
+# (`docs.markup.is_record`, which reads `release-notes/` and `ReleaseNotes/` as `release_notes/`);
+# the default of `[context] record_dirs`.
+RECORD_DIRS = ("releases", "release_notes", "changelog", "changes", "news", "whatsnew", "history", "announce")

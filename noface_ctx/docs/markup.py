@@ -323,11 +323,16 @@ PEOPLE_DOCS = frozenset({
 def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
     """Release notes, changelogs, history: by file name (`CHANGELOG.md`, `docs/HISTORY.rst`) or by a
     folder anywhere on the path (`docs/releases/1.9.txt`). Records are never ranked as design docs
-    and never judged for freshness (they rightly name APIs that are gone); `NEED_DOC` serves them."""
+    and never judged for freshness (they rightly name APIs that are gone); `NEED_DOC` serves them.
+    Folder names match whatever their case and word separators (`release-notes` is `release_notes`)."""
     if doc_stem(path) in HISTORICAL_DOCS:
         return True
-    folders = {d.strip("/").lower() for d in record_dirs}
-    return any(part.lower() in folders for part in path.split("/")[:-1])
+    folders = {_folder_key(d.strip("/")) for d in record_dirs}
+    return any(_folder_key(part) in folders for part in path.split("/")[:-1])
+
+
+def _folder_key(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "").replace(" ", "")
 
 
 def doc_stem(path: str) -> str:

@@ -203,6 +203,9 @@ def test_records_are_never_judged_or_ranked_but_still_loaded(repo_factory):
 
     assert is_record("CHANGELOG.md") and is_record("docs/releases/1.9.txt") and is_record("a/whatsnew/x.rst")
     assert is_record("doc/en/announce/release-2.4.0.rst")  # pytest keeps release announcements there
+    # pydicom's doc/release_notes/v1.2.0.rst, and the same folder however it is spelled
+    assert is_record("doc/release_notes/v1.2.0.rst") and is_record("docs/Release-Notes/2.0.md")
+    assert is_record("docs/ReleaseNotes/2.0.md") and is_record("notes/Past Notes/x.md", ("past-notes",))
     assert not is_record("docs/ref/paginator.txt") and not is_record("docs/release-process.md")
     assert is_record("docs/past/1.0.md", ("past",)) and not is_record("docs/releases/1.0.md", ("past",))
     root = renamed_repo(repo_factory)
