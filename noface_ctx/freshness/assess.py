@@ -68,11 +68,14 @@ from noface_ctx.freshness.judgement import (
 )
 from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import (
+    PLAIN_REFERENCES,
     DocHistory,
     DocScan,
+    load_plain_references,
     read_references,
     references_from_json,
     references_to_json,
+    save_plain_references,
     scan_doc,
 )
 
@@ -261,17 +264,27 @@ def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None
         if not misses:
             return out
         code = codebase(inputs)
-        kept = history.index.references(keys[d.path] for d in misses) if history is not None else {}
+        wanted = {keys[d.path] for d in misses}
+        plain = load_plain_references(_plain_file(inputs), RULES) if history is None else {}
+        kept = history.index.references(wanted) if history is not None else {k: plain[k] for k in wanted if k in plain}
         stored = {key: references_from_json(value) for key, value in kept.items()}
         scans = read_docs(misses, code, {d.path: stored.get(keys[d.path]) for d in misses})
     histories = read_history(scans, history.index if history is not None else None,
                              history.head if history is not None else None, code, state.dirty, state.shallow)
     judged, rows = judge(scans, histories, keys, history, state, head_edits, inputs.stale_after_days)
     out.update(judged)
+    new = [(keys[s.doc.path], references_to_json(s.refs)) for s in scans if stored.get(keys[s.doc.path]) is None]
     if history is not None:
-        history.index.save_judged(rows, [(keys[s.doc.path], references_to_json(s.refs)) for s in scans
-                                         if stored.get(keys[s.doc.path]) is None])
+        history.index.save_judged(rows, new)
+    elif new and not first:
+        save_plain_references(_plain_file(inputs), RULES, plain, new)
     return out
+
+
+def _plain_file(inputs: JudgeInputs) -> Path | None:
+    """Where a repository without commits keeps its docs' references (`scan.PLAIN_REFERENCES`)."""
+    return inputs.history_db.with_name(PLAIN_REFERENCES) if inputs.history_db is not None else None
+
 
 
 def judgement_key(doc: Doc, stale_after_days: int) -> str:

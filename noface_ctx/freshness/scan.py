@@ -1,16 +1,23 @@
 """One doc's references resolved against the code as it is now (`scan_doc`): what it is about,
 the names it uses that no longer resolve, and the signatures it states. `assess` judges the
-result against history."""
+result against history. A doc's references are kept by the text they were read from: in the
+history index, or, in a repository without commits, in `doc-references.json`
+(`load_plain_references`), so a new process reads only docs it has not read before."""
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any, get_args
 
+from noface_ctx._bounded import MAX_JSON_BYTES, read_head
+from noface_ctx._cachefile import is_tracked
 from noface_ctx._filetypes import is_test_path
+from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
@@ -135,3 +142,35 @@ SIGNATURE = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
 def _about(name: str) -> bool:
     """A name that says what a doc is about: code-shaped, or a class-like word (`Flask`)."""
     return codeish(name) or (name[:1].isupper() and len(name) > 3)
+
+
+PLAIN_REFERENCES = "doc-references.json"  # without history: each doc text's references, for the next process
+PLAIN_REFERENCES_MAX = 4000  # doc texts kept there, the latest last
+
+
+def load_plain_references(path: Path | None, rules: int) -> dict[str, Any]:
+    """key → the references read from a doc text with that key (`references_to_json`), kept for a
+    repository without commits, where no history index holds them. Derived data: each value is
+    checked by `references_from_json` before use. Empty when absent, damaged or from other `rules`."""
+    if path is None or is_tracked(path):
+        return {}
+    try:
+        data, cut = read_head(path, MAX_JSON_BYTES)
+        raw = None if cut else json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(raw, dict) or raw.get("rules") != rules or not isinstance(raw.get("refs"), dict):
+        return {}
+    return {k: v for k, v in raw["refs"].items() if type(k) is str}
+
+
+def save_plain_references(path: Path | None, rules: int, kept: Mapping[str, Any], new: Sequence[tuple[str, Any]]) -> None:
+    """Store the kept references (`load_plain_references`) and `new` (key, references); nothing raised."""
+    if path is None or is_tracked(path):
+        return
+    refs = {**kept, **dict(new)}
+    refs = dict(list(refs.items())[-PLAIN_REFERENCES_MAX:])
+    try:
+        write_atomic(path, json.dumps({"rules": rules, "refs": refs}).encode("ascii"))
+    except (OSError, ValueError):
+        pass
