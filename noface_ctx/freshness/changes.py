@@ -19,6 +19,7 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults import coded, stated_defaults
+from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import body_counts, counts_for
@@ -89,14 +90,13 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
     if not asks:
         return {}
     names = {n for _, _, stated in asks for st in stated for n in st.names}
-    scope = [p for p in code_files(index.files_after(min(since.seq for _, since, _ in asks) - 1))
-             if file_ext(p) in PYTHON_EXTS and not is_test_path(p)]
+    oldest = min(since.seq for _, since, _ in asks)  # None: more files than one grep takes (the whole tree)
+    scope = windows(index, [(oldest, END)], _python_source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
     keyed = {n for _, _, stated in asks for st in stated if st.keyed for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
-    holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES,
-                             paths=scope if len(scope) <= MAX_SCOPE else None) if shaped and scope else {}
+    holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES, paths=scope) if shaped and scope != [] else {}
     holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
     for path in code_files(tree.dirty):  # uncommitted edits: read as they are
         if file_ext(path) in PYTHON_EXTS:
@@ -157,6 +157,10 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                                      [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates
                                       if scope])
     return out
+
+
+def _python_source(path: str) -> bool:
+    return bool(code_files([path])) and file_ext(path) in PYTHON_EXTS and not is_test_path(path)
 
 
 def _ancestors_of(ancestry: Ancestry, home: str) -> Callable[[Iterable[str]], set[str]]:

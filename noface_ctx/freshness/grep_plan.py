@@ -20,7 +20,7 @@ so a commit costs the greps of the files it touched, not every answer.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -193,3 +193,31 @@ def _grown(index: HistoryIndex, sha: str, older: str, scope: Iterable[str]) -> l
     since = index.files_after(then.seq)
     return [p for p in scope if p in since and not index.touched_after(p, start.seq - 1, then.seq)
             and index.existed(p, start.seq)]  # a file added later has no version to search there
+
+
+END = 1 << 62  # a sequence number after every commit: `windows` up to HEAD
+
+
+def windows(index: HistoryIndex, pairs: Iterable[tuple[int, int]], keep: Callable[[str], bool],
+            limit: int) -> dict[tuple[int, int], list[str] | None]:
+    """(first, last) commit -> the paths `keep` accepts that commits `first` to `last` touched
+    (sequence numbers, both included; both names of a rename), sorted; None when more than
+    `limit`. One read back from each `last`, stopped past the bound (a window reaching far back
+    costs no more than the bound)."""
+    firsts: dict[int, list[int]] = {}
+    for first, last in pairs:
+        firsts.setdefault(last, []).append(first)
+    out: dict[tuple[int, int], list[str] | None] = {}
+    for last, starts in firsts.items():
+        todo = sorted(set(starts), reverse=True)
+        seen: set[str] = set()
+        for seq, path in index.paths_down(todo[-1], last):
+            while todo and seq < todo[0]:  # past a window's first commit: it is complete
+                out[todo.pop(0), last] = sorted(seen)
+            if path not in seen and keep(path):
+                seen.add(path)
+                if len(seen) > limit:
+                    break
+        for first in todo:
+            out[first, last] = sorted(seen) if len(seen) <= limit else None
+    return out

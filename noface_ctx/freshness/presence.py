@@ -31,7 +31,7 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.definitions import replacements
-from noface_ctx.freshness.grep_plan import Search, SearchAsk
+from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
@@ -150,9 +150,9 @@ class Presence:
         # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there)
         unsettled = {key: (origin.seq, at.seq) for key, (origin, at, names) in origins.items()
                      if names - self.index.greps(key, names).keys()}
-        windows = _windows(self.index, unsettled.values())
+        found_windows = windows(self.index, unsettled.values(), _is_code, LAUNDER_SCOPE)
         searches: dict[str, SearchAsk] = {
-            key: (origin.sha, names, windows.get(unsettled[key]) or [] if key in unsettled else [], False)
+            key: (origin.sha, names, found_windows.get(unsettled[key]) or [] if key in unsettled else [], False)
             for key, (origin, at, names) in origins.items()}
         found = Search(self.root, self.index, searches, self._pool, EXCLUDES).result() if searches else {}
         for keys, held in zip(asked, out, strict=True):
@@ -160,28 +160,6 @@ class Presence:
                 files = found.get(key, {}).get(n)
                 if files and n not in held:
                     held[n] = (origins[key][0], files)
-
-
-def _windows(index: HistoryIndex, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], list[str] | None]:
-    """(first, last) commit -> the code files commits `first` to `last` touched, None when more
-    than `LAUNDER_SCOPE`: one read back from each `last`, stopped past the bound."""
-    firsts: dict[int, list[int]] = {}
-    for first, last in pairs:
-        firsts.setdefault(last, []).append(first)
-    out: dict[tuple[int, int], list[str] | None] = {}
-    for last, starts in firsts.items():
-        todo = sorted(set(starts), reverse=True)
-        seen: set[str] = set()
-        for seq, path in index.paths_down(todo[-1], last):
-            while todo and seq < todo[0]:  # past a window's first commit: it is complete
-                out[todo.pop(0), last] = sorted(seen)
-            if path not in seen and _is_code(path):
-                seen.add(path)
-                if len(seen) > LAUNDER_SCOPE:
-                    break
-        for first in todo:
-            out[first, last] = sorted(seen) if len(seen) <= LAUNDER_SCOPE else None
-    return out
 
 
 @lru_cache(maxsize=1 << 16)
@@ -193,18 +171,9 @@ def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[s
     """sha -> code files touched at that commit or after, for the commits with at most
     `MAX_SCOPE` of them (the others: the whole tree). One walk back from HEAD: once past the
     limit, every older commit is too."""
-    wanted = sorted(((c.seq, c.sha) for sha in shas if (c := index.commit(sha)) is not None), reverse=True)
-    out: dict[str, list[str]] = {}
-    seen: set[str] = set()
-    walked = None
-    for seq, sha in wanted:
-        new = index.files_after(seq - 1, walked) if walked is None or seq <= walked else set()
-        seen |= {p for p in new if file_ext(p) not in NOT_CODE}
-        walked = seq - 1 if walked is None else min(walked, seq - 1)
-        if len(seen) > MAX_SCOPE:
-            break
-        out[sha] = sorted(seen)
-    return out
+    commits = {sha: c for sha in shas if (c := index.commit(sha)) is not None}
+    found = windows(index, {(c.seq, END) for c in commits.values()}, _is_code, MAX_SCOPE)
+    return {sha: files for sha, c in commits.items() if (files := found[c.seq, END]) is not None}
 
 
 def code_files(paths: Iterable[str]) -> list[str]:

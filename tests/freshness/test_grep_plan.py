@@ -164,3 +164,26 @@ def test_answers_whose_scope_the_key_fixes_hold_at_every_head(repo_factory, tmp_
     kept, searched = _search(root, index, asks)
     assert kept == found and searched == []
     index.close()
+
+
+def test_windows_list_what_commits_touched_and_stop_past_the_bound(repo_factory):
+    from noface_ctx.freshness.grep_plan import END, windows
+
+    root = repo_factory({"a.py": "a = 1\n", "b.py": "b = 1\n", "notes.md": "x\n"})
+    (root / "a.py").write_text("a = 2\n")
+    commit(root, "a")
+    git(root, "mv", "b.py", "c.py")
+    commit(root, "b becomes c")
+    (root / "d.py").write_text("d = 1\n")
+    (root / "notes.md").write_text("y\n")
+    commit(root, "d, notes")
+    index, shas = _history(root)
+    seq = [index.commit(sha).seq for sha in shas]
+    code = lambda path: path.endswith(".py")  # noqa: E731
+    got = windows(index, [(seq[1], seq[2]), (seq[2], seq[2]), (seq[0], END), (seq[3], END)], code, limit=10)
+    assert got == {(seq[1], seq[2]): ["a.py", "b.py", "c.py"], (seq[2], seq[2]): ["b.py", "c.py"],
+                   (seq[0], END): ["a.py", "b.py", "c.py", "d.py"], (seq[3], END): ["d.py"]}
+    for (first, last), files in got.items():  # as the index lists them
+        assert files == sorted(p for p in index.files_after(first - 1, last if last != END else None) if code(p))
+    bounded = windows(index, [(seq[0], END), (seq[3], END)], code, limit=2)
+    assert bounded == {(seq[0], END): None, (seq[3], END): ["d.py"]}
