@@ -194,7 +194,7 @@ def _valid(data: Any) -> bool:
         if set(order) != set(files) or len(data["kinds"]) != n or len(data["parents"]) != n:
             return False
         for lst in (data["symbols"], data["kinds"], data["parents"], vocab, order):
-            if not all(type(x) is str for x in lst):
+            if not set(map(type, lst)) <= {str}:  # every item a str (no subclass): in C, not a Python loop
                 return False
         for p in order:
             rec = files[p]

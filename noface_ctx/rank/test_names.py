@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from noface_ctx._state import cached
+
 TEST_ROOTS = ("tests", "test", "testing")  # the folders a test tree starts with
 GENERIC = frozenset({"test", "tests", "testing", "src", "lib", "core", "base", "main", "utils", "util",
                      "common", "misc", "helpers", "models", "init", "app", "api", "types"})  # name no topic of their own
@@ -102,7 +104,13 @@ def title_named(test_path: str, title_words: frozenset[str]) -> bool:
     if not name.isidentifier() or name in GENERIC or len(name) < 4:
         return False
     words = [w for w in name.lower().split("_") if w and w not in ("test", "tests")]
-    return name.lower() in title_words or (bool(words) and all(any(same_word(w, t) for t in title_words) for w in words))
+    return name.lower() in title_words or (bool(words) and all(_in_title(w, title_words) for w in words))
+
+
+@cached(maxsize=8192)
+def _in_title(word: str, title_words: frozenset[str]) -> bool:
+    """`word` is a form of one of the title's words (memoised: thousands of test paths share their words)."""
+    return any(same_word(word, t) for t in title_words)
 
 
 def title_words(title: str) -> frozenset[str]:
