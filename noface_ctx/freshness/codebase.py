@@ -157,17 +157,17 @@ class Codebase:
             self._tables[path] = declared(text) if text is not None else None
         return self._tables[path] or _NOTHING
 
-    def module_defines(self, path: str, name: str, depth: int = 0) -> bool:
+    def module_defines(self, path: str, name: str, depth: int = 0, *, top: bool = True) -> bool:
         """The module file `path` defines `name` now (a `def`, a class, an assignment, an
-        import re-exporting it, `__all__`, a `__getattr__` alias), or a module it imports with
-        `*` does (a module outside the repository, or too deep: it may)."""
+        import re-exporting it, `__all__`, a `__getattr__` alias; not `top`: in a class too), or
+        a module it imports with `*` does (a module outside the repository, or too deep: it may)."""
         self._own(path)
         table = self._tables[path]
-        if table is None or table.defines(name, top=True):
+        if table is None or table.defines(name, member=True, top=top):
             return True
         for module in table.stars:
             source = self._star_source(path, module)
-            if not source or depth >= 3 or self.module_defines(source, name, depth + 1):
+            if not source or depth >= 3 or self.module_defines(source, name, depth + 1, top=top):
                 return True
         return False
 
@@ -255,7 +255,7 @@ class Codebase:
         if holder:
             part = parts[k]
             imported = bool(ref.binds) and part in _STDLIB  # `from marshmallow import pprint`: the package's, if any
-            if not (self.module_defines(holder, part) or (part in EXTERNAL_NAMES and not imported) or not ref.strict
+            if not (self.module_defines(holder, part, top=k > 1) or (part in EXTERNAL_NAMES and not imported) or not ref.strict
                     or "/".join(parts[:k + 1]) in self.dirs
                     or (ref.source == "role" and self.defined(part))):  # a role's name: Sphinx looks further
                 package = holder.rsplit("/", 1)[0] if holder.endswith("/__init__.py") else ""

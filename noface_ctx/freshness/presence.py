@@ -195,8 +195,11 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if ref.kind == "path":
                 missing.extend(_removed_path(ref, lookup, since, index))
                 continue
-            if lookup not in found:
-                continue  # never in the code: not a reference
+            if lookup not in found:  # never in the code: not a reference, unless its module once defined it
+                gone = _removed_before(index, lookup, scope, since) if module_level(ref, lookup) else None
+                missing.extend(_deleted_module(ref, lookup, scope, index) if gone is None or gone[0] is None
+                               else [missing_ref(ref, lookup, None, gone[0].label())])
+                continue
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
             top = module_level(ref, lookup)
@@ -211,8 +214,11 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                     if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
                         removal = (removal[0], _new_home(index, code, lookup, removal[0]))
                     break
-            if removal is None:
-                continue  # still defined where it was: never removed (it only stopped being a word elsewhere)
+            if removal is None and top and not held:  # a module's name its file no longer defined at the doc's commit
+                removal = _removed_before(index, lookup, scope, at)
+            if removal is None:  # still defined where it was: never removed (it only stopped being a word elsewhere)
+                missing.extend(_deleted_module(ref, lookup, scope, index))
+                continue
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
             label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
             missing.append(missing_ref(ref, lookup, suggestion, label))
@@ -292,6 +298,37 @@ def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[st
     return None
 
 
+def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Commit) -> tuple[Commit, None] | None:
+    """The commit before `at` that took the module-level `name` out of a module file of `scope`
+    (its last 12 versions read, newest first): django's `fe914341c8` dropped `check_password`
+    from `auth/models.py` and edited the doc importing it from there in the same change."""
+    for path in (p for p in scope if p.endswith(".py")):
+        newer: Commit | None = None
+        for commit, then in index.earlier(path, at.seq + 1, limit=12):
+            text = index.versions.text_at(commit.sha, then)
+            if text is not None and declared(text).defines(name, top=True):
+                return (newer, None) if newer is not None else None
+            newer = commit
+    return None
+
+
+def _deleted_module(ref: Reference, lookup: str, scope: Sequence[str],
+                    index: HistoryIndex) -> list[MissingRef]:
+    """A module a dotted name goes through (`.. module:: django.middleware.exception`,
+    `pkg.mod.Class`; not a name ending the reference, `UserManager.create_superuser`, which a
+    module of that name once deleted says nothing about) whose file a commit deleted and nothing
+    brought back: removed by that commit, however often the doc was edited since (its text kept
+    naming the module: no laundering)."""
+    parts = ref.name.split(".")
+    named = ref.kind == "method" and lookup in parts[1:] and (ref.source == "autodoc" or parts[-1] != lookup)
+    files = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))] if named else []
+    for path in files:
+        hist = index.path_history(path, 0)
+        if hist and hist[-1][1] is None:
+            return [missing_ref(ref, lookup, None, hist[-1][0].label())]
+    return []
+
+
 def _removed_path(ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> list[MissingRef]:
     if not index.existed(lookup, base.seq):
         return []
@@ -309,12 +346,13 @@ def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *,
 
 
 def module_level(ref: Reference, lookup: str) -> bool:
-    """Whether the missing `lookup` is a module's name in the dotted `ref`
-    (`django.contrib.auth.models.check_password`: a method `check_password` of a class in
-    `models.py` is not it), not a class's member (`ValidationError.messages`)."""
+    """Whether the missing `lookup` is a module's name in the dotted `ref`, written from its
+    package (`django.contrib.auth.models.check_password`: a method `check_password` of a class in
+    `models.py` is not it), not a class's member (`ValidationError.messages`) nor one of an
+    example's variable named like a module (`config.addinivalue_line`)."""
     parts = ref.name.split(".")
     at = parts.index(lookup) if ref.kind == "method" and lookup in parts[1:] else 0
-    return at > 0 and parts[at - 1][:1].islower() and parts[at - 1] not in ("self", "cls")
+    return at > 1 and parts[at - 1][:1].islower()  # `pkg.mod.name`: `config.addinivalue_line` is a variable's
 
 
 def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False, top: bool = False) -> bool:

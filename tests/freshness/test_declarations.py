@@ -163,3 +163,18 @@ def test_a_module_name_gone_while_a_method_of_the_same_name_stays_is_stale(repo_
     got = findings(root)
     assert [(p, n, sev) for p, n, sev, _ in got] == [("docs/customizing.rst", 6, "error")]
     assert f"removed in {sha(root)}" in got[0][3]
+
+
+def test_a_variable_named_like_a_package_reaches_a_method_not_a_module_name(repo_factory):
+    # pytest's `def pytest_configure(config): config.addinivalue_line(...)`: `config` is the
+    # `Config` passed in, though `_pytest/config/__init__.py` is a package of that name
+    package = "class Config:\n    def addinivalue_line(self, name, line):\n        return name, line\n"
+    doc = ("Markers\n=======\n\n.. code-block:: python\n\n    def pytest_configure(config):\n"
+           "        config.addinivalue_line(\"markers\", \"env(name): run on an environment\")\n")
+    root = repo_factory({"src/_pkg/__init__.py": "", "src/_pkg/config/__init__.py": package, "doc/markers.rst": doc},
+                        date=JAN)
+    assert findings(root) == []
+    (root / "src/_pkg/config/__init__.py").write_text(package.replace("addinivalue_line", "add_ini_line"))
+    commit(root, "rename addinivalue_line", date=FEB)
+    got = findings(root)
+    assert [(p, n) for p, n, _, _ in got] == [("doc/markers.rst", 7)] and f"removed in {sha(root)}" in got[0][3]

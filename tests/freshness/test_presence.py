@@ -135,3 +135,48 @@ def test_a_removed_module_or_package_is_stale_where_a_doc_names_it(repo_factory)
     assert [line for line, _ in got] == [4, 4]
     assert all(f"removed in {removal}" in message for _, message in got)
     assert {"`pkg.ext`", "`compat_shim`"} == {m.split(" ")[1] for _, m in got}
+
+
+def _edit_often(root, path: str, times: int) -> None:
+    """Edits a doc `times` times after the fact, never touching the stale line (a later paragraph)."""
+    for k in range(times):
+        with open(root / path, "a", encoding="utf-8") as fh:
+            fh.write(f"\nA later paragraph, number {k}.\n")
+        commit(root, f"docs: paragraph {k}", date=f"2025-03-{k + 2:02d}T12:00:00+00:00")
+
+
+def test_a_documented_module_deleted_long_before_the_docs_last_edits_stays_stale(repo_factory):
+    # django's middleware.txt kept `.. module:: django.middleware.exception` through ten edits
+    # after 7d1b69dbe7 deleted the module
+    doc = ("Middleware\n==========\n\n.. module:: pkg.middleware.exception\n\n.. class:: ExceptionMiddleware\n\n"
+           ".. module:: pkg.middleware.common\n\n.. class:: CommonMiddleware\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/middleware/__init__.py": "",
+                         "pkg/middleware/exception.py": "class ExceptionMiddleware:\n    pass\n",
+                         "pkg/middleware/common.py": "class CommonMiddleware:\n    pass\n", "docs/middleware.txt": doc}, date=JAN)
+    git(root, "rm", "-q", "pkg/middleware/exception.py")
+    commit(root, "drop the exception middleware", date=FEB)
+    gone = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    _edit_often(root, "docs/middleware.txt", 8)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/middleware.txt", 4)]
+    assert f"removed in {gone}" in got[("docs/middleware.txt", 4)]
+
+
+def test_a_module_name_its_file_dropped_in_the_commit_that_edited_the_doc_stays_stale(repo_factory):
+    # django's fe914341c8 dropped `check_password` from `auth/models.py` (a method of that name
+    # stayed) and edited the doc importing it from there; more edits followed
+    models = ("from pkg.hashers import check_password\n\n\nclass User:\n    def check_password(self, raw):\n"
+              "        return check_password(raw, self.password)\n")
+    doc = ("Customizing\n===========\n\n.. code-block:: python\n\n    from pkg.models import User, check_password\n\n"
+           "    check_password(raw, user.password)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/hashers.py": "def check_password(raw, hashed):\n    return raw == hashed\n",
+                         "pkg/models.py": models, "docs/customizing.rst": doc}, date=JAN)
+    (root / "pkg/models.py").write_text(models.replace("from pkg.hashers import check_password\n",
+                                                       "from pkg import hashers\n").replace("return check_password", "return hashers.check_password"))
+    (root / "docs/customizing.rst").write_text(doc + "\nA new section on custom users.\n")
+    commit(root, "models: users in their own section", date=FEB)
+    gone = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    _edit_often(root, "docs/customizing.rst", 8)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/customizing.rst", 6)]
+    assert f"removed in {gone}" in got[("docs/customizing.rst", 6)]
