@@ -38,7 +38,7 @@ def counts_for(doc: Doc, ref: Reference,
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
         if stated and m is not None and not ref.documented and re.search(r"[\"']", m.group(1)):  # a call, with a string
             return _call_counts(_call_args(ref.ref, 1, ref.ref.split("(", 1)[0]))
-        return None if stated else _uses_changed(doc, ancestors)
+        return None if stated else _uses_changed(doc, ancestors, ref.name)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
         called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")
@@ -49,7 +49,7 @@ def counts_for(doc: Doc, ref: Reference,
     else:
         args = _call_args(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
 
-    mention = _uses_changed(doc, ancestors)
+    mention = _uses_changed(doc, ancestors, ref.name)
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
@@ -145,12 +145,14 @@ _NOT_STATED = frozenset({"self", "cls", "None", "True", "False", "and", "not", "
                          "tuple", "bool", "object", "type", "getattr", "setattr", "hasattr", "kwargs", "args"})
 
 
-def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None) -> Callable[[str, str], bool]:
-    """For a doc that names a symbol without stating its parameters: a change a caller would
-    notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
-    concerns the docs that use that keyword, not every doc naming `Flask`); new bases when the
-    parameters stay count for a doc naming a base the class lost; anything else a caller
-    notices (a new required parameter) counts as before."""
+def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None,
+                  name: str) -> Callable[[str, str], bool]:
+    """For a doc that names a symbol (`name`) without stating its parameters: a change a caller
+    would notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
+    concerns the docs that use that keyword, not every doc naming `Flask`), or a default when a
+    sentence of the doc says what the symbol does by default; new bases when the parameters stay
+    count for a doc naming a base the class lost; anything else a caller notices (a new required
+    parameter) counts as before."""
     def counts(before: str, now: str) -> bool:
         if compatible_change(before, now, ancestors):
             return False
@@ -164,6 +166,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         if not changed:
             return True
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
+        if changed & set(defaults) and _says_by_default(doc.text, name.rsplit(".", 1)[-1]):
+            return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
         return any(n not in defaults or n in _named(doc.text) or _states_default(doc.text, n, defaults[n])
                    for n in changed & _words(doc.text))
 
@@ -176,6 +180,22 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
         return {}
     new = {n: (k, d) for k, n, d in now}
     return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
+
+
+def _says_by_default(text: str, name: str) -> bool:
+    """Whether a sentence of `text` (it may wrap over lines) says what `name` does by default:
+    "By default, the `lookup` function will interpolate", "`lookup` interpolates by default"."""
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    for m in _BY_DEFAULT.finditer(text):
+        starts = [b.end() for b in _SENTENCE_END.finditer(text, max(0, m.start() - 400), m.start())]
+        end = _SENTENCE_END.search(text, m.end())
+        if word.search(text[starts[-1] if starts else max(0, m.start() - 400):end.start() if end else len(text)]):
+            return True
+    return False
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
+_BY_DEFAULT = re.compile(r"\b[Bb]y\s+default\b")
 
 
 def _named(text: str) -> frozenset[str]:

@@ -154,3 +154,23 @@ def test_a_changed_default_does_not_warn_a_doc_that_passes_its_own_value(repo_fa
     commit(root, "many from Meta", date=FEB)
     got = {(f.path, f.code) for f in check_docs(repo=root).findings}
     assert got == {("docs/api.rst", "changed-ref")}
+
+
+def test_a_changed_default_warns_a_doc_saying_what_the_function_does_by_default(repo_factory):
+    # pvlib's clear-sky guide: "By default, the :py:func:`~pvlib.clearsky.lookup_linke_turbidity`
+    # function will linearly interpolate" (wrapped over two lines) when `interp_turbidity=True`
+    # became False; a doc naming the function with no such sentence is not concerned
+    code = "def lookup(time, latitude, interp_turbidity=True):\n    return interp_turbidity\n"
+    root = repo_factory({
+        "sky/__init__.py": "", "sky/clearsky.py": code,
+        "docs/clearsky.rst": ("Clear sky\n=========\n\nThe :py:func:`~sky.clearsky.lookup` function takes a time. By\n"
+                              "default, the :py:func:`~sky.clearsky.lookup` function will linearly\n"
+                              "interpolate from month to month.\n"),
+        "docs/api.rst": "API\n===\n\nCall :py:func:`~sky.clearsky.lookup` for the turbidity. By default, plots are blue.\n",
+    }, date=JAN)
+    (root / "sky/clearsky.py").write_text(code.replace("interp_turbidity=True", "interp_turbidity=False"))
+    commit(root, "no interpolation unless asked", date=FEB)
+    head = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    found = check_docs(repo=root).findings
+    assert {(f.path, f.code, f.severity) for f in found} == {("docs/clearsky.rst", "changed-ref", "warning")}
+    assert head in found[0].message
