@@ -94,8 +94,9 @@ def _read(text: str) -> Declared:
         end = block_end(text, m.end(), indent)
         bodies.append((m.end(), end))
         if name == "__getattr__" and indent == 0:  # a module's aliases and deprecation shims
-            names.update(_STRING_NAME.findall(text, m.end(), end))
-            outer.update(_STRING_NAME.findall(text, m.end(), end))
+            shims = set(_STRING_NAME.findall(text, m.end(), end)) | _table_keys(text, text[m.end():end])
+            names.update(shims)
+            outer.update(shims)
     gaps = [(0 if i == 0 else bodies[i - 1][1], start) for i, (start, _end) in enumerate(bodies)]
     gaps.append((bodies[-1][1] if bodies else 0, len(text)))  # the text outside function bodies
     def in_class(at: int) -> bool:
@@ -124,6 +125,23 @@ def _read(text: str) -> Declared:
     names.difference_update(_KEYWORDS)
     attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
     return Declared(frozenset(names), frozenset(attributes), tuple(stars), frozenset(outer - _KEYWORDS))
+
+
+def _table_keys(text: str, getattr_body: str) -> set[str]:
+    """The string keys of the module-level dicts a `__getattr__` looks names up in
+    (`if name in _DEPRECATED: return _DEPRECATED[name]`: pydicom's deprecation shims)."""
+    tables = {a or b for a, b in _LOOKUP.findall(getattr_body)}
+    out: set[str] = set()
+    for m in _DICT.finditer(text):
+        if m.group(1) in tables:
+            end = block_end(text, m.end(), 0)
+            out.update(_KEY.findall(text, m.end(), end))
+    return out
+
+
+_LOOKUP = re.compile(r"\bin\s+([A-Za-z_]\w*)\b|\b([A-Za-z_]\w*)(?:\[|\.get\()")
+_DICT = re.compile(r"\n([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:dict\()?\{")
+_KEY = re.compile(r"[\"']([A-Za-z_]\w*)[\"']\s*:")
 
 
 def _imported(text: str, at: int) -> set[str]:

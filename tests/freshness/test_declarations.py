@@ -131,6 +131,24 @@ def test_a_shim_or_all_entry_keeps_a_removed_function_defined(repo_factory):
     assert got[0][3].startswith("references `cov()` which no longer exists")
 
 
+
+def test_names_a_getattr_looks_up_in_a_module_table_stay_defined(repo_factory):
+    # pydicom's encaps.py: the old functions became `_read_item`, ..., served by
+    # `__getattr__` from `_DEPRECATED = {"read_item": _read_item, ...}` with a warning
+    code = "def read_item(fp):\n    return fp\n\n\ndef get_frame(fp):\n    return fp\n\n\ndef itemise(fp):\n    return fp\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/encaps.py": code,
+                         "docs/encaps.rst": ("Encaps\n======\n\n.. currentmodule:: pkg.encaps\n\n.. autosummary::\n\n"
+                                             "   read_item\n   get_frame\n   itemise\n")}, date=JAN)
+    (root / "pkg/encaps.py").write_text(
+        "def _read_item(fp):\n    return fp\n\n\ndef _itemise(fp):\n    return fp\n\n\n"
+        "_DEPRECATED = {\n    \"read_item\": _read_item,\n}\n_RENAMED: dict[str, object] = {\"itemise\": _itemise}\n\n\n"
+        "def __getattr__(name):\n    if name in _DEPRECATED:\n        return _DEPRECATED[name]\n"
+        "    if (new := _RENAMED.get(name)) is not None:\n        return new\n    raise AttributeError(name)\n")
+    commit(root, "read_item and itemise deprecated behind __getattr__, get_frame removed", date=FEB)
+    got = findings(root)
+    assert [(p, n, s) for p, n, s, _ in got] == [("docs/encaps.rst", 9, "error")]
+    assert "`get_frame`" in got[0][3]
+
 def test_parameters_fields_and_instance_attributes_are_definitions(repo_factory):
     code = ("class App:\n    debug: bool = False\n\n    def __init__(self, import_name, static_folder=None):\n"
             "        self.config = {}\n")
