@@ -61,7 +61,7 @@ _DEF_LINE = re.compile(r"(?P<indent>[ \t]*)" + _definition_pattern(r"\s", r"[^)]
 # starts): never across a newline, the indentation atomic (giving it back never helps, retrying is slow)
 _DEF_AFTER_NEWLINE = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)" + _definition_pattern(r"[^\S\n]", r"[^)\n]"))
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 5  # 4: each file's content digest kept; 5: what each file declares
+_SCHEMA = 6  # 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from noface_ctx import _state as state
-from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.definitions import blank_docstring, block_end
 
 _DOCSTRING = re.compile(r"(\"\"\"|\'\'\')[\s\S]*?\1")
 # every pattern below starts at a newline (the text is read with one in front): a literal first
@@ -70,7 +70,7 @@ def declared(text: str) -> Declared:
 
 
 def _read(text: str) -> Declared:
-    text = "\n" + _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    text = "\n" + _DOCSTRING.sub(blank_docstring, text)
     names: set[str] = set()
     inner: set[str] = set()  # defined in a class or function body somewhere
     outer: set[str] = set()  # defined outside them somewhere

@@ -77,6 +77,16 @@ def definition(text: str, name: str) -> str | None:
     return head
 
 
+def blank_docstring(m: re.Match[str]) -> str:
+    """A docstring (a `_DOCSTRING` match) as spaces, its newlines kept: what follows its closing
+    quotes (a `# noqa: E501` comment Ruff added there, in pydicom) keeps its column, so the block
+    around it does not end there."""
+    return _NOT_NEWLINE.sub(" ", m.group(0))
+
+
+_NOT_NEWLINE = re.compile(r"[^\n]")
+
+
 class _Headers:
     """A text with its docstrings blanked out (examples in docstrings define nothing), and every
     definition header in it by name: (indent, start, end of the header up to the name, keyword)."""
@@ -84,7 +94,7 @@ class _Headers:
     __slots__ = ("by_name", "text")
 
     def __init__(self, text: str) -> None:
-        self.text = _DOCSTRING.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+        self.text = _DOCSTRING.sub(blank_docstring, text)
         self.by_name: dict[str, list[tuple[int, int, int, str]]] = {}
         for m in _header_matches(self.text):
             self.by_name.setdefault(m.group("name"), []).append(

@@ -174,3 +174,20 @@ def test_a_changed_default_warns_a_doc_saying_what_the_function_does_by_default(
     found = check_docs(repo=root).findings
     assert {(f.path, f.code, f.severity) for f in found} == {("docs/clearsky.rst", "changed-ref", "warning")}
     assert head in found[0].message
+
+
+def test_a_comment_added_after_a_docstring_is_no_change(repo_factory):
+    # pydicom's "Add ruff" commit put `# noqa: E501` after `Dataset.compress`'s closing quotes:
+    # the definition seemed to end there, its whole body "removed", and the compression guide
+    # (which writes `encoding_plugin` and `compress`) was warned
+    code = ('class Dataset:\n    def compress(self, uid, encoding_plugin=""):\n        """Compress.\n\n'
+            '        A long line about the encoding plugins.\n        """\n        compress(self, uid, encoding_plugin)\n')
+    doc = ("Compressing\n===========\n\n.. currentmodule:: pkg.data\n\n.. method:: Dataset.compress(uid, encoding_plugin='')\n\n"
+           "   Compresses with ``encoding_plugin`` by calling ``compress``.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/data.py": code, "docs/compress.rst": doc}, date=JAN)
+    (root / "pkg/data.py").write_text(code.replace('        """\n        compress(', '        """  # noqa: E501\n        compress('))
+    commit(root, "Add ruff as a replacement for black", date=FEB)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/data.py").write_text(code.replace("compress(self, uid, encoding_plugin)\n", "pass\n"))
+    commit(root, "compress nothing", date="2025-03-01T12:00:00+00:00")  # the control: a body change it states
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/compress.rst", "changed-ref")]
