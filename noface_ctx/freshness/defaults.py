@@ -152,6 +152,23 @@ def _sentences(lines: list[str], lo: int, hi: int, i: int) -> list[str]:
     return out
 
 
+def says_by_default(text: str, name: str) -> bool:
+    """Whether a sentence of `text` (a paragraph's, it may wrap over lines) says what `name` does
+    by default with no value written: "By default, the `lookup` function will interpolate",
+    "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed)."""
+    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
+    for paragraph in _PARAGRAPH.split(text):
+        if _BY_DEFAULT.search(paragraph) is None:
+            continue
+        cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(paragraph)), len(paragraph)]
+        if any(_BY_DEFAULT.search(s) and word.search(s) for s in (paragraph[a:b] for a, b in pairwise(cuts))):
+            return True
+    return False
+
+
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_BY_DEFAULT = re.compile(r"(?i)\bby\s+default\b")
+
 def _sentence_names(sentences: list[str]) -> list[str]:
     """Code names of each sentence stating a default; a sentence naming none is about what the
     sentence before it names ("By default, the copy is shallow")."""

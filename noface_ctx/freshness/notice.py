@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.defaults import says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
 from noface_ctx.freshness.parameters import (
     Param,
@@ -166,7 +167,7 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         if not changed:
             return True
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
-        if changed & set(defaults) and _says_by_default(doc.text, name.rsplit(".", 1)[-1]):
+        if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1]):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
         return any(n not in defaults or n in _named(doc.text) or _states_default(doc.text, n, defaults[n])
                    for n in changed & _words(doc.text))
@@ -180,22 +181,6 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
         return {}
     new = {n: (k, d) for k, n, d in now}
     return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
-
-
-def _says_by_default(text: str, name: str) -> bool:
-    """Whether a sentence of `text` (it may wrap over lines) says what `name` does by default:
-    "By default, the `lookup` function will interpolate", "`lookup` interpolates by default"."""
-    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-    for m in _BY_DEFAULT.finditer(text):
-        starts = [b.end() for b in _SENTENCE_END.finditer(text, max(0, m.start() - 400), m.start())]
-        end = _SENTENCE_END.search(text, m.end())
-        if word.search(text[starts[-1] if starts else max(0, m.start() - 400):end.start() if end else len(text)]):
-            return True
-    return False
-
-
-_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n[ \t]*\n")
-_BY_DEFAULT = re.compile(r"\b[Bb]y\s+default\b")
 
 
 def _named(text: str) -> frozenset[str]:
