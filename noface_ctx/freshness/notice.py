@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from typing import NamedTuple
 
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
@@ -37,8 +38,8 @@ def counts_for(doc: Doc, ref: Reference,
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
-        if stated and m is not None and not ref.documented and re.search(r"[\"']", m.group(1)):  # a call, with a string
-            return _call_counts(_call_args(ref.ref, 1, ref.ref.split("(", 1)[0]))
+        if stated and not ref.documented:  # a call written in prose, or a signature written as one
+            return _call_counts(written_call(ref.ref, 1, ref.ref.split("(", 1)[0]))
         return None if stated else _uses_changed(doc, ancestors, ref.name)
     if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
         lines = doc.text.split("\n")
@@ -46,37 +47,72 @@ def counts_for(doc: Doc, ref: Reference,
         at = next((i + 1 for i in range(ref.line, len(lines)) if called.search(lines[i])), None)
         if at is None:
             return lambda before, now: False
-        args = _call_args(doc.text, at, ref.binds)
+        call = written_call(doc.text, at, ref.binds)
     else:
-        args = _call_args(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
+        call = written_call(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
+    args = call.shape if call is not None else None
 
     mention = _uses_changed(doc, ancestors, ref.name)
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
         if args is not None and pb is not None and pn is not None and binds(pb, *args):
-            return not binds(pn, *args)
+            return not binds(pn, *args) or _shifted(pb, pn, args[0])
         return mention(before, now)
 
     return counts
 
 
-def _call_counts(args: tuple[int, list[str]] | None) -> Callable[[str, str], bool] | None:
-    """A call a doc writes in prose, passing a string (``open_dataset(path, engine='netcdf4')``):
-    a change counts when it no longer fits, or a parameter it passes by name changed (renaming
-    `use_cftime` concerns the docs passing it, not this one). A signature it states
-    (``scale(x, factor=2)``, `.. function::`) notices every change."""
-    if args is None:
+def _call_counts(call: Call | None) -> Callable[[str, str], bool] | None:
+    """A call a doc writes in prose (``get_pvgis_tmy(latitude, longitude)``,
+    ``open_dataset(path, engine='netcdf4')``) uses the parameters it passes, no others: a change
+    counts when the call no longer fits, or changed a parameter it passes by name or names at its
+    place (``f(latitude, ...)`` where the first parameter is `latitude`): not a default it does
+    not pass, nor an optional parameter appended. Written as a signature (every parameter named,
+    or a default written out: ``open_dataset(filename, engine=None)``) it states them all, and
+    every change counts; so does a call that did not fit before, or unpacks `*args`."""
+    if call is None:
         return None
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
-        if pb is None or pn is None or not binds(pb, *args):
+        if pb is None or pn is None or not binds(pb, *call.shape) or _states_signature(call, pb):
             return True
-        passed = set(args[1]) - set(_default_only(pb, pn))  # a value passed makes the default no concern
-        return not binds(pn, *args) or bool((changed_parameters(before, now) or set()) & passed)
+        if not binds(pn, *call.shape) or _shifted(pb, pn, len(call.positional)):
+            return True
+        slots = [n for k, n, _ in pb if k in ("pos", "any")]
+        named = {n for n, _ in call.keywords} | {n for n, arg in zip(slots, call.positional, strict=False) if arg == n}
+        passed = named - set(_default_only(pb, pn))  # a value passed makes the default no concern
+        return bool((changed_parameters(before, now) or set()) & passed)
 
     return counts
+
+
+def _states_signature(call: Call, params: list[Param]) -> bool:
+    """Whether a call written in prose reads as the signature `params`: it writes a parameter's
+    default (``engine=None``), or names every parameter (each positional argument the
+    parameter's own name, the rest by keyword)."""
+    defaults = {n: _value(d) for _, n, d in params if d}
+    if any(defaults.get(n) == _value(v) for n, v in call.keywords):
+        return True
+    slots = [n for k, n, _ in params if k in ("pos", "any")]
+    named = {n for n, arg in zip(slots, call.positional, strict=False) if arg == n} | {n for n, _ in call.keywords}
+    wanted = {n for k, n, _ in params if k in ("pos", "any", "kw")}
+    return bool(wanted) and wanted <= named
+
+
+def _shifted(before: list[Param], now: list[Param], count: int) -> bool:
+    """Whether one of the first `count` positional arguments goes to another parameter now
+    (`days` removed: ``fetch(city, 7)`` passes 7 as `units`), not to the same one renamed."""
+    old = [p for p in before if p[0] in ("pos", "any")][:count]
+    new = [p for p in now if p[0] in ("pos", "any")][:count]
+    old_names, new_names = {p[1] for p in before}, {p[1] for p in now}
+    return any(o[1] != n[1] and (o[1] in new_names or n[1] in old_names) for o, n in zip(old, new, strict=False))
+
+
+def _value(text: str) -> str:
+    """A default or an argument as compared: no spaces, one quote style."""
+    return re.sub(r"\s+", "", text).replace("'", '"')
 
 
 def body_counts(doc: Doc, line: int) -> Callable[[str, str], bool]:
@@ -248,34 +284,47 @@ def _code_lines(lines: list[str]) -> list[str]:
     return out
 
 
-def _call_args(text: str, line: int, name: str) -> tuple[int, list[str]] | None:
-    """(positional count, keyword names) of the first call of `name` on doc line `line`
-    (continued over the next lines while its parentheses are open); None when there is none,
-    or it unpacks `*args` / `**kwargs`."""
+class Call(NamedTuple):
+    """A call as a doc writes it: its positional arguments and its keyword arguments (name, value), as text."""
+
+    positional: tuple[str, ...]
+    keywords: tuple[tuple[str, str], ...]
+
+    @property
+    def shape(self) -> tuple[int, list[str]]:
+        """(positional count, keyword names): what `parameters.binds` asks."""
+        return len(self.positional), [n for n, _ in self.keywords]
+
+
+_CALL_TOKEN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()\[\]{},]|[^()\[\]{},\"']+|[\"']")
+
+
+def written_call(text: str, line: int, name: str) -> Call | None:
+    """The first call of `name` on doc line `line` (continued over the next lines while its
+    parentheses are open); None when there is none, or it unpacks `*args` / `**kwargs`."""
     lines = text.split("\n")[line - 1:line + 9]
     call = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", lines[0] if lines else "")
     if call is None:
         return None
     rest = "\n".join(re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in lines)[call.end():]
-    rest = re.sub(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", '""', rest)
     depth, cur = 1, ""
     args: list[str] = []
-    for ch in rest:
-        if ch in "([{":
+    for tok in _CALL_TOKEN.findall(rest):
+        if tok in ("(", "[", "{"):
             depth += 1
-        elif ch in ")]}":
+        elif tok in (")", "]", "}"):
             depth -= 1
             if depth == 0:
                 break
-        if ch == "," and depth == 1:
+        if tok == "," and depth == 1:
             args.append(cur.strip())
             cur = ""
         else:
-            cur += ch
+            cur += tok
     else:
         return None
     args = [a for a in [*args, cur.strip()] if a]
     if any(a.startswith("*") for a in args):
         return None
-    keywords = [m.group(1) for a in args if (m := re.match(r"^([A-Za-z_]\w*)\s*=(?!=)", a))]
-    return len(args) - len(keywords), keywords
+    keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := re.match(r"^([A-Za-z_]\w*)\s*=(?!=)", a)))
+    return Call(tuple(a for a in args if not re.match(r"^[A-Za-z_]\w*\s*=(?!=)", a)), keywords)
