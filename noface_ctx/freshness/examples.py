@@ -43,6 +43,8 @@ _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
 _CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
 _PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
+_IPY_PROMPT = re.compile(r"^(\s*)(?:In \[\d*\]:|\.\.\.+:)(?: |$)")  # `In [3]: x = f(`, `   ...:     a,`
+_IPY_PSEUDO = re.compile(r"^\s*@(?:savefig|suppress|verbatim|doctest|okexcept|okwarning)\b")  # IPython's, not Python's
 
 Block = list[tuple[int, str]]  # (doc line, text)
 
@@ -64,6 +66,21 @@ def example_names(blocks: list[Block]) -> set[str]:
                 local.update(n.strip() for n in m.group(1).split(","))
             depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return local
+
+
+def ipython_code(block: Block) -> Block:
+    """The code of an IPython directive's block (`.. ipython::`, `{ipython}`): input prompts
+    (`In [1]:`, `...:`) stripped, pseudo-decorators (`@savefig a.png`, `@suppress`) dropped and,
+    when the block is written with prompts, every line without one (`Out[1]:` and other output)."""
+    prompted = any(_IPY_PROMPT.match(text) for _, text in block)
+    out: Block = []
+    for lineno, text in block:
+        m = _IPY_PROMPT.match(text)
+        if m is not None:
+            out.append((lineno, m.group(1) + text[m.end():]))
+        elif not prompted and not _IPY_PSEUDO.match(text):
+            out.append((lineno, text))
+    return out
 
 
 def example_keywords(block: Block, local: set[str], types: dict[str, str]) -> list[Reference]:

@@ -22,7 +22,7 @@ import re
 from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types
+from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     DOTTED,
@@ -72,7 +72,8 @@ _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$") 
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode", "testcode"})
-_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest)::\s*(\S+)?\s*$")
+_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest|ipython|jupyter-execute)::\s*(\S+)?\s*$")
+_IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
 
 
 def extract_references(doc: Doc) -> list[Reference]:
@@ -95,7 +96,7 @@ def extract_references(doc: Doc) -> list[Reference]:
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
             body, i = _fenced(lines, i)
             if myst.group(1) in _MYST_CODE:  # ```{code-cell}, ```{ipython}, ```{code-block} python: an example
-                blocks.append((body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
+                blocks.append((ipython_code(body) if _IPYTHON.match(line) else body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
                 continue
             module, found = _directive(myst.group(1), myst.group(2), body, module, lineno)
             prose += found
@@ -122,6 +123,7 @@ def extract_references(doc: Doc) -> list[Reference]:
             lang = _rst_block_lang(line) if rst else None
             if lang is not None:
                 body, i = _indented_block(lines, i)
+                body = ipython_code(body) if _IPYTHON.match(line) else body
                 literal = not line.lstrip().startswith("..")
                 if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
                     lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
