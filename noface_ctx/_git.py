@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -136,28 +137,36 @@ def ls_files(root: str | Path) -> list[str]:
     return sorted({p for p in out.split("\0") if p})
 
 
-def _iter_z(root: str | Path, args: list[str]) -> Iterator[str]:
-    """Stream the NUL-separated tokens of `git -C root args...` (stderr discarded)."""
-    proc = subprocess.Popen(
-        argv(root, *args),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        stdin=subprocess.DEVNULL,
-        env=_env(),
-    )
-    assert proc.stdout is not None
-    buf = b""
-    try:
-        while chunk := proc.stdout.read(1 << 16):
-            buf += chunk
-            *tokens, buf = buf.split(b"\0")
-            for raw in tokens:
-                yield raw.decode("utf-8", "surrogateescape")
-        if buf:
-            yield buf.decode("utf-8", "surrogateescape")
-    finally:
-        proc.stdout.close()
-        proc.wait()
+def _iter_z(root: str | Path, args: list[str], errors: list[str] | None = None) -> Iterator[str]:
+    """Stream the NUL-separated tokens of `git -C root args...`; when git exits with an error
+    after its last token, the first line it wrote on stderr is appended to `errors` (stderr is
+    discarded without it)."""
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(
+            argv(root, *args),
+            stdout=subprocess.PIPE,
+            stderr=err if errors is not None else subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+            env=_env(),
+        )
+        assert proc.stdout is not None
+        buf = b""
+        try:
+            while chunk := proc.stdout.read(1 << 16):
+                buf += chunk
+                *tokens, buf = buf.split(b"\0")
+                for raw in tokens:
+                    yield raw.decode("utf-8", "surrogateescape")
+            if buf:
+                yield buf.decode("utf-8", "surrogateescape")
+            if errors is not None and proc.wait() != 0:
+                err.seek(0)
+                said = [ln.strip() for ln in err.read(4096).decode("utf-8", "replace").splitlines() if ln.strip()]
+                errors.append(next((ln for ln in said if ln.startswith(("fatal", "error"))), said[0] if said else
+                                   f"git {args[0]} exited with {proc.returncode}")[:200])
+        finally:
+            proc.stdout.close()
+            proc.wait()
 
 
 def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], exclude: Iterable[str] = (),
@@ -243,21 +252,58 @@ def is_ignored(root: str | Path, path: str) -> bool | None:
     return {0: True, 1: False}.get(proc.returncode)
 
 
-def iter_history(root: str | Path, since: str | None = None) -> Iterator[tuple[str, int, str, list[tuple[str, str, str]]]]:
+def iter_history(root: str | Path, since: str | None = None, problems: list[str] | None = None
+                 ) -> Iterator[tuple[str, int, str, list[tuple[str, str, str]]]]:
     """Stream `(sha, commit_time, subject, [(status, path, old_path), ...])` oldest first: one
     `git log --first-parent -m --name-status -M` pass over HEAD's mainline (only the commits
     after `since` when given). A merge lists what it changed against its first parent, so every
-    version of a file on the mainline is some commit's; `old_path` is set for renames."""
-    args = ["log", "--reverse", "--first-parent", "-m", "-z", "--name-status", "-M",
+    version of a file on the mainline is some commit's; `old_path` is set for renames.
+
+    A pass git stops part-way (rename detection reads blobs: a partial clone lacking one dies
+    with `fatal: unable to read <id>` before it prints the commit) is never taken for the end of
+    history: after the last commit read, the next one is read without rename detection (no blob
+    read), then the pass goes on with it (at most `_RETRIES` times; then without it to the end).
+    Each stop is appended to `problems`, "lost: " first when even that failed (the commits after
+    it unread)."""
+    start, renames, failures = since, True, 0
+    while True:
+        errors: list[str] = []
+        one = not renames and failures <= _RETRIES
+        last = start
+        for commit in _log_pass(root, start, renames, one, errors):
+            last = commit[0]
+            yield commit
+        if errors and problems is not None:
+            where = f"after {last[:10]}" if last else "at its first commit"
+            problems.append(f"{'' if renames else 'lost: '}git log stopped {where} ({errors[0]})")
+        if errors and renames:
+            failures, renames = failures + 1, False
+        elif not errors and not renames and one and last != start:
+            renames = True
+        else:
+            return
+        start = last
+
+
+_RETRIES = 5  # passes restarted with rename detection after a stop
+
+
+def _log_pass(root: str | Path, start: str | None, renames: bool, one: bool,
+              errors: list[str]) -> Iterator[tuple[str, int, str, list[tuple[str, str, str]]]]:
+    """One `git log` pass of `iter_history` after `start` (`one`: its first commit only). git
+    works out a commit's changes before it prints the commit: one it printed is whole."""
+    args = ["log", "--reverse", "--first-parent", "-m", "-z", "--name-status", "-M" if renames else "--no-renames",
             f"--format={_COMMIT_MARK}%H %ct %s"]
-    args += [f"{since}..HEAD" if since else "HEAD"]
+    args += [f"{start}..HEAD" if start else "HEAD"]
     current: tuple[str, int, str, list[tuple[str, str, str]]] | None = None
     pending: list[str] = []
-    for token in _iter_z(root, args):
+    for token in _iter_z(root, args, errors):
         token = token.lstrip("\n")
         if token.startswith(_COMMIT_MARK):
             if current is not None:
                 yield current
+                if one:
+                    return
             sha, when, subject = [*token[1:].split(" ", 2), ""][:3]
             current, pending = (sha, int(when), subject, []), []
             continue

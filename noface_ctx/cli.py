@@ -246,13 +246,13 @@ def _cmd_check_docs(args: argparse.Namespace, stdin: TextIO) -> int:
 
     config = _load_config(args)
     report = check_docs(args.paths, repo=config.root, config=config)
+    for w in report.warnings:  # with --json too: a history read in part is said where a person sees it
+        print(f"{PROG}: warning: {w}", file=sys.stderr)
     if args.json:
         _emit(json.dumps(report.to_dict(), indent=2, ensure_ascii=False))
     else:
         for line in report.lines():
             print(line)
-        for w in report.warnings:
-            print(f"{PROG}: warning: {w}", file=sys.stderr)
         for path, why in report.not_judged:
             print(f"{PROG}: {path}: not judged: {why}", file=sys.stderr)
     return report.exit_code

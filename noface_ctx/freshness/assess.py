@@ -55,6 +55,7 @@ from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state, edits_since
 from noface_ctx.freshness.extract import extract_references
+from noface_ctx.freshness.gaps import history_gaps
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
     UNCOMMITTED,
@@ -231,7 +232,8 @@ def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable
     found = judge_docs(chosen, inputs, building)
     wanted = [s for s in dict.fromkeys(by_slug_doc if slugs is None else slugs) if s in by_slug_doc]
     judged = {s: found[by_slug_doc[s].path] for s in wanted}
-    return Freshness(MappingProxyType({s: j.staleness for s, j in judged.items()}), state.warnings,
+    return Freshness(MappingProxyType({s: j.staleness for s, j in judged.items()}),
+                     (*state.warnings, *history_gaps(inputs.root, inputs.history_db)),
                      MappingProxyType(judged), MappingProxyType({d.path: found[d.path] for d in chosen}))
 
 

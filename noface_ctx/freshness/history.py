@@ -1,13 +1,12 @@
 """Git history behind freshness: one persistent, incremental index of `git log`, and what
 freshness asks of it (see `noface_ctx.freshness.assess`).
 
-`HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's history (sequence
-number along the first-parent chain, sha, time, subject) and every file it touched (status,
-the old path of a rename; a merge against its first parent), from one `git log --first-parent
--m --name-status -M` pass. When HEAD moves only the new commits are appended (`git log <old
-head>..HEAD`); when it leaves the indexed line (a reset, another branch) only the commits after
-the fork point are dropped first. The same database keeps each doc's judgement (`judged`),
-keyed by everything it depends on, and `git grep` answers (`grep_plan.Search`).
+`HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's first-parent chain
+(sequence number, sha, time, subject) and every file it touched (status, a rename's old path; a
+merge against its first parent), from one `git log --first-parent -m --name-status -M` pass
+(where it stopped part-way: `gaps`). When HEAD moves only the new commits are appended; when it
+leaves the indexed line only the commits after the fork point are dropped first. The same
+database keeps each doc's judgement (`judged`), and `git grep` answers (`grep_plan.Search`).
 
 - `symbol_change`: did the definition of a symbol a doc names change since the doc's last
   commit? Only when the defining file was touched since (from the index) are two versions
@@ -32,6 +31,7 @@ from typing import Any
 from noface_ctx import _cachefile, _git, _sqlitefile, _write_gate
 from noface_ctx.files.secrets import redact_secrets
 from noface_ctx.freshness.definitions import body, definition, signature
+from noface_ctx.freshness.gaps import keep_gaps
 from noface_ctx.freshness.versions import FileVersions
 
 SCHEMA = 5  # 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; 4: greps kept across commits; 5: a docstring's closing line with a comment no longer ends the definition; bump when `definitions.definition` answers differently
@@ -90,8 +90,8 @@ class HistoryIndex:
         have: set[str] = set() if since else {r[0] for r in self.db.execute("SELECT sha FROM commits")}
         cur = self.db.cursor()
         seq = cur.execute("SELECT COALESCE(MAX(seq), 0) FROM commits").fetchone()[0]
-        commits, touches = [], []
-        for sha, when, subject, changes in _git.iter_history(self.root, since):
+        commits, touches, problems = [], [], list[str]()
+        for sha, when, subject, changes in _git.iter_history(self.root, since, problems):
             if sha in have:
                 continue  # reached again from a new HEAD: already indexed
             seq += 1
@@ -103,6 +103,7 @@ class HistoryIndex:
         self._touched.clear()
         self._histories.clear()
         cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('head', ?)", (head,))
+        keep_gaps(cur, self.root, problems, whole=since is None)
         if since != known:  # answers kept at a HEAD no longer on the line: their scopes cannot be told
             cur.execute("DELETE FROM greps WHERE head != '' AND head NOT IN (SELECT sha FROM commits)")
         self.db.commit()
