@@ -1,7 +1,8 @@
 """`noface-ctx init`: a commented `.noface.toml` for an existing repository.
 
 It looks, and writes down what it found and where: the docs (a Sphinx `conf.py`, `mkdocs.yml`
-and its `docs_dir`, a `docs/` or `doc/` folder, a monowiki vault), the build and test commands
+and its `docs_dir`, a `docs/` or `doc/` folder, a doc site elsewhere and agent guides (`docs.discover`),
+a monowiki vault), the build and test commands
 (`_commands.detect_commands`, each with its source), the default budget, and the exclusions worth
 adding (a docs build folder). Nothing is executed and no file but `.noface.toml` is written. The
 same repository gives the same file, so running it again changes nothing; an existing file that
@@ -21,6 +22,7 @@ from pathlib import Path
 from noface_ctx._commands import detect_commands
 from noface_ctx._filebytes import read_head
 from noface_ctx.config import CONFIG_NAME, ContextConfig
+from noface_ctx.docs.discover import AGENT_GUIDES, doc_sites
 from noface_ctx.errors import UsageError
 
 _DOC_DIRS = ("docs", "doc", "documentation")
@@ -41,6 +43,7 @@ class Findings:
     build: tuple[str, str] = ("", "")  # (command, source)
     test: tuple[str, str] = ("", "")
     exclude: list[tuple[str, str]] = field(default_factory=list)  # (pattern, why)
+    guides: bool = False  # AGENTS.md / CLAUDE.md files: guides for coding agents are docs
 
 
 def survey(root: Path) -> Findings:
@@ -67,6 +70,10 @@ def survey(root: Path) -> Findings:
             found.vault = d
     if (root / "monowiki.yml").is_file():
         found.vault = "."
+    paths = _shallow_paths(root, 3)
+    found.docs += [(folder, why) for folder, why in doc_sites(paths).items()
+                   if not any(folder == d or folder.startswith(d + "/") for d, _ in found.docs)]
+    found.guides = any(p.rpartition("/")[2] in AGENT_GUIDES for p in paths)
     commands = detect_commands(root)
     found.build = (commands.build, commands.build_source)
     found.test = (commands.test, commands.test_source)
@@ -93,6 +100,7 @@ def render(found: Findings) -> str:
     out += ["", "[context]", f"budget_tokens = {ctx.budget_tokens}  # the default: a prompt never exceeds it"]
     if found.docs:
         globs = [f"{d}/**/*.{ext}" for d, _ in found.docs for ext in ("md", "rst", "txt")] + ["*.md", "*.rst"]
+        globs += [f"**/{name}" for name in AGENT_GUIDES] if found.guides else []
         out.append("# design docs found: " + "; ".join(f"{d}/ — {why}" for d, why in found.docs))
         out.append(f"doc_globs = [{', '.join(_q(g) for g in globs)}]")
     else:
@@ -182,6 +190,27 @@ def _project_name(root: Path) -> tuple[str, str]:
             if m:
                 return m.group(1), f"{name} {section} name"
     return root.resolve().name, "the folder's name"
+
+
+_NOT_WALKED = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox", "site-packages"}
+
+
+def _shallow_paths(root: Path, depth: int) -> list[str]:
+    """Repo-relative paths of the entries `depth` levels down (links not followed)."""
+    out: list[str] = []
+
+    def walk(folder: str, rel: str, left: int) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError:
+            return
+        for entry in entries:
+            out.append(rel + entry.name)
+            if left > 1 and entry.name not in _NOT_WALKED and entry.is_dir(follow_symlinks=False):
+                walk(entry.path, f"{rel}{entry.name}/", left - 1)
+
+    walk(str(root), "", depth)
+    return out
 
 
 def _read(path: Path) -> str:

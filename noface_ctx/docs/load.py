@@ -22,8 +22,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from noface_ctx._state import Memo, cached, memo
+from noface_ctx.config import DEFAULT_DOC_GLOBS
 from noface_ctx.datatypes import Doc, RepoFiles
 from noface_ctx.docs.cache import ParseCache
+from noface_ctx.docs.discover import discovered_globs
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms, doc_header
 from noface_ctx.errors import ConfigError
@@ -176,6 +178,8 @@ def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault) -> tuple[str
     root = Path(repo_files.root).resolve()
     if vault.path is None:
         globs = config.context.doc_globs
+        if globs == DEFAULT_DOC_GLOBS:  # a user's own globs are taken as written
+            globs += discovered_globs(repo_files)
         hits = [
             f.path
             for f in repo_files.files

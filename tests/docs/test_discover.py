@@ -1,0 +1,73 @@
+"""Doc sites outside docs/ and doc/, and agent guides: read and judged while `doc_globs` keeps its default."""
+
+from __future__ import annotations
+
+import tomllib
+from conftest import commit
+
+from noface_ctx.cli import main
+from noface_ctx.config import load_config
+from noface_ctx.docs.discover import doc_sites
+from noface_ctx.docs.load import load_docs
+from noface_ctx.files.gate import scan_repo
+from noface_ctx.freshness.check import check_docs
+
+JAN = "2025-01-01T12:00:00+00:00"
+DIALECT = "class Dialect:\n    def insert_lexer_matchers(self, matchers, before):\n        return matchers\n"
+SITE = {  # a VitePress site beside a Sphinx tree, as a project publishing its docs twice would have it
+    "pkg/__init__.py": "",
+    "pkg/dialect.py": DIALECT,
+    "docs/source/dialects.rst": "Dialects\n========\n\nSee :meth:`pkg.dialect.Dialect.insert_lexer_matchers`.\n",
+    "docsv/.vitepress/config.ts": "export default {}\n",
+    "docsv/guide/dialects.md": "# Dialects\n\nCall `Dialect.insert_lexer_matchers()` to add matchers.\n",
+    "docsv/components/Badge.vue": "<template></template>\n",
+    "pkg/AGENTS.md": "# Working on pkg\n\nLexers: extend `Dialect.insert_lexer_matchers()`.\n",
+    "examples/README.md": "# Examples\n\nNot a site: no generator marker.\n",
+    "tests/roots/test-basic/conf.py": "project = 'x'\n",  # a test fixture's Sphinx project is no doc site
+    "tests/roots/test-basic/index.rst": "Fixture\n=======\n\n:meth:`gone_on_purpose`\n",
+}
+
+
+def _docs(root):
+    config = load_config(root)
+    return sorted(d.path for d in load_docs(config, scan_repo(config)).docs)
+
+
+def test_doc_sites_are_found_by_their_generator_marker_never_in_test_folders():
+    paths = ["website/docusaurus.config.js", "website/docs/intro.md", "guide/book.toml", "manual/conf.py",
+             "manual/index.rst", "pkg/conf.py", "tests/roots/a/conf.py", "tests/roots/a/index.rst",
+             "docs/mkdocs.yml", "site/.vitepress/config.ts", "packages/handbook/mkdocs.yml"]
+    assert doc_sites(paths) == {
+        "guide": "mdBook site (guide/book.toml)",
+        "manual": "Sphinx site (manual/conf.py)",  # conf.py beside an index; pkg/conf.py (a settings module) is not
+        "packages/handbook": "MkDocs site (packages/handbook/mkdocs.yml)",
+        "site": "VitePress site (site/.vitepress)",
+        "website": "Docusaurus site (website/docusaurus.config.js)",
+    }
+
+
+def test_a_second_doc_site_and_agent_guides_are_read_and_judged(repo_factory):
+    root = repo_factory(SITE, date=JAN)
+    assert _docs(root) == ["docs/source/dialects.rst", "docsv/guide/dialects.md", "pkg/AGENTS.md"]
+    (root / "pkg/dialect.py").write_text(DIALECT.replace("insert_lexer_matchers", "insert_matchers"))
+    commit(root, "rename insert_lexer_matchers")
+    report = check_docs(repo=root)
+    flagged = {f.path for f in report.findings if f.code == "stale-ref"}
+    assert flagged == {"docs/source/dialects.rst", "docsv/guide/dialects.md", "pkg/AGENTS.md"}
+    assert all("insert_matchers" in f.message for f in report.findings)
+
+
+def test_globs_the_user_wrote_are_taken_as_written(repo_factory):
+    root = repo_factory({**SITE, ".noface.toml": '[context]\ndoc_globs = ["docs/**/*.rst"]\n'}, date=JAN)
+    assert _docs(root) == ["docs/source/dialects.rst"]
+
+
+def test_init_writes_the_sites_and_guides_it_found(repo_factory, capsys):
+    root = repo_factory(SITE, date=JAN)
+    assert main(["init", "--repo", str(root)]) == 0
+    text = (root / ".noface.toml").read_text()
+    globs = tomllib.loads(text)["context"]["doc_globs"]
+    assert {"docsv/**/*.md", "docs/**/*.rst", "**/AGENTS.md"} <= set(globs)
+    assert not any(g.startswith(("tests/", "examples/")) for g in globs)
+    assert "docsv/ — VitePress site (docsv/.vitepress)" in text and "docsv/" in capsys.readouterr().err
+    assert _docs(root) == ["docs/source/dialects.rst", "docsv/guide/dialects.md", "pkg/AGENTS.md"]
