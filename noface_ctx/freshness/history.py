@@ -199,9 +199,9 @@ class HistoryIndex:
         return out
 
     def earlier(self, path: str, seq: int, limit: int = 6) -> list[tuple[Commit, str]]:
-        """The commits before `seq` that changed `path`, newest first, at most `limit`: (commit,
-        the file's path at it), back through renames and a conversion to another format (a
-        file added where one of the same name in the same folder was deleted: `x.rst` → `x.md`)."""
+        """The commits before `seq` that changed `path`, newest first, at most `limit`: (commit, its
+        path then), back through renames and a file added where one of the same name was deleted,
+        in its folder (`x.rst` → `x.md`) or as its package (`x.py` → `x/__init__.py`, no rename)."""
         out: list[tuple[Commit, str]] = []
         cur, start, first = path, seq, True
         while len(out) < limit:
@@ -218,9 +218,9 @@ class HistoryIndex:
             if row[5] and row[5] != cur:
                 cur = row[5]
             elif status == "A":
-                stem = cur.rsplit(".", 1)[0] + "."
+                stem = cur.removesuffix("/__init__.py") if cur.endswith("/__init__.py") else cur.rsplit(".", 1)[0]
                 gone = [p for (p,) in self.db.execute("SELECT path FROM touches WHERE seq = ? AND status = 'D'", (seq,))
-                        if p.startswith(stem) and "/" not in p[len(stem):]]
+                        if (p.startswith(stem + ".") and "/" not in p[len(stem) + 1:]) or p == f"{stem}/__init__.py"]
                 if len(gone) != 1:
                     break
                 cur = gone[0]

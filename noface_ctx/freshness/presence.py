@@ -203,7 +203,9 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
             top = module_level(ref, lookup)
-            within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope] if scope else files
+            within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope  # a module turned into a
+                      or p.removesuffix(".py") + "/__init__.py" in scope  # package since (no rename record), or back
+                      or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
             held = _declared(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
             removal = None
             for path in sorted(held):
