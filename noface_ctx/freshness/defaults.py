@@ -44,7 +44,7 @@ _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute):
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
-_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last)?|default:)\s+([\w.'\"+-]+)")
+_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:)\s+([\w.'\"+-]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +93,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         out += _passed_keywords(lines, lo, hi, i + 1, _stems(" ".join(sentences)))
         if names:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names]
-            after = _VALUE_AFTER.search(line)
+            after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
+            after = after if after is not None and after.start() < len(line) else None
             value = _value(spans[0]) if spans else _value(after.group(1)) if after else ""
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
