@@ -138,9 +138,8 @@ def ls_files(root: str | Path) -> list[str]:
 
 
 def _iter_z(root: str | Path, args: list[str], errors: list[str] | None = None) -> Iterator[str]:
-    """Stream the NUL-separated tokens of `git -C root args...`; when git exits with an error
-    after its last token, the first line it wrote on stderr is appended to `errors` (stderr is
-    discarded without it)."""
+    """Stream the NUL-separated tokens of `git -C root args...`; when git fails, the first line
+    it wrote on stderr is appended to `errors` (stderr is discarded without it)."""
     with tempfile.TemporaryFile() as err:
         proc = subprocess.Popen(
             argv(root, *args),
@@ -191,12 +190,32 @@ def grep_words(root: str | Path, revs: Iterable[str], words: Iterable[str], excl
     other = [w for w in words if not _IDENTIFIER.fullmatch(w)]
     hits: dict[str, set[str]] = {}
     if plain:
-        _grep_hits(run(root, "grep", "-z", "-o", "-w", "-I", "-E", "-e", "(" + "|".join(plain) + ")", *tail,
-                       check=False), hits)
+        _grep_hits(_grep(root, "-z", "-o", "-w", "-I", "-E", "-e", "(" + "|".join(plain) + ")", *tail), hits)
     if other:
-        _grep_hits(run(root, "grep", "-z", "-o", "-w", "-F", "-I", *(a for w in other for a in ("-e", w)), *tail,
-                       check=False), hits)
+        _grep_hits(_grep(root, "-z", "-o", "-w", "-F", "-I", *(a for w in other for a in ("-e", w)), *tail), hits)
     return hits
+
+
+_UNREAD_OBJECT = re.compile(r"unable to read ([0-9a-f]{40,64})")
+_UNREAD: dict[str, set[str]] = {}  # root -> objects a `git grep` could not read, until `unread` takes them
+
+
+def _grep(root: str | Path, *args: str) -> str:
+    """`git grep args...`'s output; the objects it could not read (a partial clone's blobs it
+    never fetched: git says so and goes on) are noted for `unread`."""
+    try:
+        proc = subprocess.run(argv(root, "grep", *args), capture_output=True, stdin=subprocess.DEVNULL, env=_env())
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    missing = _UNREAD_OBJECT.findall(proc.stderr.decode("utf-8", "replace"))
+    if missing:
+        _UNREAD.setdefault(os.path.abspath(root), set()).update(missing)
+    return proc.stdout.decode("utf-8", "surrogateescape")
+
+
+def unread(root: str | Path) -> set[str]:
+    """The objects `git grep` could not read in `root` since the last call (taken)."""
+    return _UNREAD.pop(os.path.abspath(root), set())
 
 
 _IDENTIFIER = re.compile(r"[A-Za-z0-9_]+")  # git's word characters: nothing an ERE reads as an operator
@@ -259,12 +278,10 @@ def iter_history(root: str | Path, since: str | None = None, problems: list[str]
     after `since` when given). A merge lists what it changed against its first parent, so every
     version of a file on the mainline is some commit's; `old_path` is set for renames.
 
-    A pass git stops part-way (rename detection reads blobs: a partial clone lacking one dies
-    with `fatal: unable to read <id>` before it prints the commit) is never taken for the end of
-    history: after the last commit read, the next one is read without rename detection (no blob
-    read), then the pass goes on with it (at most `_RETRIES` times; then without it to the end).
-    Each stop is appended to `problems`, "lost: " first when even that failed (the commits after
-    it unread)."""
+    A pass git stops part-way (a partial clone lacking a blob rename detection reads: `fatal:
+    unable to read <id>`) is not the end of history: the next commit is read without rename
+    detection (no blob read), then the pass goes on (`_RETRIES` times; then without it). Each
+    stop is appended to `problems`, "lost: " first when even that failed (the rest unread)."""
     start, renames, failures = since, True, 0
     while True:
         errors: list[str] = []
