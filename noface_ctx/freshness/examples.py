@@ -2,7 +2,9 @@
 attribute access on the objects an example makes, typed by the example's own assignments.
 
 - `app = Flask(__name__)` (or `with Client() as c:`, `except ValidationError as err:`) types `app`: `app.register_blueprint(bp)`
-  and `app.config` are references to `Flask.register_blueprint` and `Flask.config`;
+  and `app.config` are references to `Flask.register_blueprint` and `Flask.config`, and an
+  attribute chain (`mc.results.ac`) to the chain on the class (`ModelChain.results.ac`: past its
+  first attribute the type is unknown, so history decides, as below);
 - a call on an object of unknown type (`ds = open_dataset(p)`, then `ds.to_netcdf(p)`) is a
   reference to the method name alone (kind `member`): it never tells what the doc is about,
   but a method this repository defined, has since removed, and nothing defines now, is stale
@@ -130,7 +132,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
     other example names as `member` references (see the module docstring)."""
     python = lang in _PYTHON
     comment = "#" if python or lang in ("ruby", "rb") else "//"
-    typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})\b(?!\s*\()") if types else None
+    # `mc.results.ac`: the first attribute (`ModelChain.results`), and the chain past it, whose type is unknown
+    typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})((?:\.{IDENT})*)\b(?!\s*\()") if types else None
     refs: list[Reference] = []
     for lineno, raw in block:
         if IGNORE_MARK in raw:
@@ -180,4 +183,6 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
         if typed_attr is not None and python:
             for am in typed_attr.finditer(line):
                 refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}", "method", lineno, True, lang))
+                if am.group(3):
+                    refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}{am.group(3)}", "method", lineno, True, lang))
     return refs

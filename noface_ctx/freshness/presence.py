@@ -354,7 +354,8 @@ def module_level(ref: Reference, lookup: str) -> bool:
     example's variable named like a module (`config.addinivalue_line`)."""
     parts = ref.name.split(".")
     at = parts.index(lookup) if ref.kind == "method" and lookup in parts[1:] else 0
-    return at > 1 and parts[at - 1][:1].islower()  # `pkg.mod.name`: `config.addinivalue_line` is a variable's
+    # `pkg.mod.name`: `config.addinivalue_line` is a variable's, `ModelChain.results.ac` a class's attribute's
+    return at > 1 and all(part[:1].islower() for part in parts[:at])
 
 
 def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False, top: bool = False) -> bool:
