@@ -10,6 +10,8 @@ attribute access on the objects an example makes, typed by the example's own ass
   but a method this repository defined, has since removed, and nothing defines now, is stale
   wherever an example calls it. Only code-shaped names (`to_netcdf`, `getItem`) count, so
   that a library's `ax.plot(...)` never stands for a method the repository once had;
+- so is a call on a free lowercase name the example never assigns (`bigquery.insert_matchers(...)`,
+  a module-level object of the code, or a module: `pkg.mod.function` is judged as a dotted name too);
 - the names an example defines, assigns or binds are the example's own (`example_names`), and
   an import is kept with the local name it binds (`Reference.binds`).
 """
@@ -177,6 +179,10 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 continue
             if "." in name:
                 refs.append(Reference(name + "()", name, "method", lineno, True, lang))
+                last = name.rsplit(".", 1)[-1]
+                if python and root.islower() and root not in EXTERNAL_NAMES and codeish(last) and not placeholder(last):
+                    # a free receiver the example never assigns (`some_dialect.insert_matchers(...)`): the method name too
+                    refs.append(Reference(name + "()", last, "member", lineno, True, lang))
             elif codeish(name) or (python and name[:1].isupper() and not name.isupper()):
                 # a class made (`Flask(__name__)`): not strict, but its call is judged against its signature
                 refs.append(Reference(name + "()", name, "call", lineno, codeish(name), lang))
