@@ -33,6 +33,7 @@ from noface_ctx.freshness.references import (
     KNOWN_EXTS,
     STRING,
     Reference,
+    annotation_refs,
     codeish,
     file_ext,
     keyword_refs,
@@ -313,7 +314,7 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
             ref = _span_ref(m.group(2).strip(), lineno)
         if ref is not None:
             refs.append(ref)
-            refs += _passed(ref)
+            refs += _passed(ref) + (annotation_refs(m.group(2).strip(), lineno) if not kind else [])
     if roles_only:
         return refs
     prose = _URL.sub(" ", _SPAN.sub(" ", line))
@@ -388,7 +389,7 @@ def _span_ref(text: str, lineno: int) -> Reference | None:
         text = text[1:]
     if not text or "://" in text or text[0] in "-$~<@#/\\%!&*":
         return None
-    m = _CALL.match(text)
+    m = _CALL.match(re.sub(r"\)\s*->[^()]*(?:\[[^()]*\])?$", ")", text))  # `_eval(context: Context) -> Result`
     if m:
         name = m.group(1).replace("::", ".")
         dunder = name.rsplit(".", 1)[-1].startswith("__")

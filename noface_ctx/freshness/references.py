@@ -107,6 +107,18 @@ def keyword_refs(args: str, start: int, line_of: Callable[[int], int], source: s
     return out
 
 
+def annotation_refs(signature: str, lineno: int) -> list[Reference]:
+    """The classes a signature written in prose annotates with (`_eval(context: RuleContext) ->
+    Optional[LintResult]`: `RuleContext`, `LintResult`): `symbol` references, strict when
+    code-shaped (never a library's `Optional`)."""
+    m = re.match(rf"^{DOTTED}\((.*)\)\s*(?:->\s*(.+))?$", signature)
+    if m is None:
+        return []
+    annotations = re.findall(r":\s*([^,=]+)", m.group(1)) + ([m.group(2)] if m.group(2) else [])
+    names = dict.fromkeys(n for text in annotations for n in re.findall(r"(?<![\w.])[A-Z]\w*", text))
+    return [Reference(n, n, "symbol", lineno, codeish(n) and not placeholder(n)) for n in names if n not in EXTERNAL_NAMES]
+
+
 def codeish(name: str) -> bool:
     """snake_case, camelCase or two-hump PascalCase; not ALL_CAPS, dunder, builtin or brand name."""
     if len(name) < 3 or name in EXTERNAL_NAMES or name in PROPER_NOUNS:
