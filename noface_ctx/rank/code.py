@@ -10,6 +10,7 @@ and the `NEED_CODE:` line that fetches it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -43,6 +44,11 @@ EMBED_CHARS = 360  # chunk text is cut to about 128 model tokens (~2.8 character
 NEAR_SEEDS = 6  # the best definitions whose same-file callers, callees and enclosing function join
 NEAR_GAP = 0.35  # ... scored this much below the definition that brought them
 NEAR_MAX = 4  # ... at most this many per seed
+USE_FILES = 5  # a definition in one of the files of the best-ranked chunks that names at least ...
+USE_MIN = 2  # ... this many of the best definitions (`NEAR_SEEDS`) of other files joins them (the one naming most):
+USE_MAX = 1  # ... at most this many, `NEAR_GAP` below the weaker of the two best it names ...
+USE_CAP = 0.5  # ... and never above this (`code_forms.FIRST_EVIDENCE`): shown when budget is left, not before stronger code
+USE_COMMON = 3  # a name defined more often than this, or shorter than 4 characters, names nothing in particular
 W_FILE = 0.3  # weight of whole-file BM25 in every chunk's score
 
 EMBED_FAILED = "embeddings failed"  # how a warning of a failed model starts (`preview -q` keeps it)
@@ -92,6 +98,7 @@ def rank_code(
     order = np.argsort(-signals["score"], kind="stable")
     ranked_ids = [int(pool[k]) for k in order]
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
+    _add_users(run, ranked_ids, chunk_score, scores.reasons)
     ranked_ids = _add_near(run, ranked_ids, chunk_score, scores.reasons)
     ranked_files = _rank_files(run, ranked_ids, chunk_score, scores)
     tests = test_candidates(run, find_tests(run, ranked_ids, chunk_score, scores, ranked_files), lambda j: renderer.snippet(j)[0][1])
@@ -264,6 +271,45 @@ def _add_near(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reason
                 score[j] = score[i] + gain
                 reasons.setdefault(j, []).append(why)
     return sorted(score, key=lambda k: -score[k])
+
+
+def _add_users(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reasons: dict[int, list[str]]) -> None:
+    """The fix often sits where the best matches are used from another file (the issue names
+    exceptions; the code that catches them is the fix): a definition in one of the `USE_FILES`
+    files of the best-ranked chunks naming `USE_MIN` of the best definitions of other files joins
+    below them (see the constants; `score` updated in place, the reason says which names)."""
+    if USE_MAX <= 0:
+        return
+    idx = r.index
+    seeds = [i for i in ranked_ids if score[i] > -1e8 and idx.symbol(i)][:NEAR_SEEDS]
+    by_name: dict[str, list[int]] = {}
+    for i in seeds:
+        bare = idx.symbol(i).rpartition(".")[2]
+        if len(bare) >= 4 and not bare.startswith("__") and len(idx.symbol_ids(bare)) <= USE_COMMON:
+            by_name.setdefault(bare, []).append(i)
+    if len(by_name) < USE_MIN:
+        return
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in sorted(by_name)) + r")\b")
+    files = list(dict.fromkeys(idx.path_of(i) for i in ranked_ids if score[i] > -1e8))[:USE_FILES]
+    found: list[tuple[int, float, int, list[str]]] = []
+    for path in files:
+        lines = idx.file_lines(path)
+        for j in idx.chunk_ids(path):
+            symbol = idx.symbol(j)
+            if not symbol or idx.kind(j) in CONTAINER_KINDS:
+                continue
+            start, end = idx.lines(j)
+            own = symbol.rpartition(".")[2]
+            named = sorted({m for m in pattern.findall("\n".join(lines[start:end]))
+                            if m != own and any(idx.path_of(i) != path for i in by_name[m])})
+            used = sorted((max(score[i] for i in by_name[n] if idx.path_of(i) != path) for n in named), reverse=True)
+            if len(used) >= USE_MIN:
+                found.append((len(used), used[1], j, named))
+    for _, second, j, named in sorted(found, key=lambda f: (-f[0], -f[1], f[2]))[:USE_MAX]:
+        joined = min(second - NEAR_GAP, USE_CAP)
+        if score.get(j, -1e9) < joined:
+            score[j] = joined
+            reasons.setdefault(j, []).append("uses " + ", ".join(f"`{n}`" for n in named))
 
 
 def _rank_files(r: CodeRun, ranked_ids: list[int], score: dict[int, float], s: ChunkScores) -> list[str]:

@@ -484,3 +484,65 @@ def test_a_line_of_code_the_issue_quotes_points_at_the_definition_holding_it(rep
     assert ranking.candidates[0].ref == "Query.deferred_to_data"
     hints = extract_hints("import numpy as np\nclass Command(BaseCommand):\n>>> x.run(a, b)\nSee the docs. It broke.\n")
     assert hints.code_lines == ()  # an import, a header, a prompt and prose are no quoted code
+
+
+def test_a_definition_using_the_best_matches_of_another_file_joins_them(repo_factory, monkeypatch):
+    errors = textwrap.dedent(
+        '''\
+        class PoolError(Exception):
+            """Base for errors raised by a connection pool."""
+
+
+        class DecodeError(PoolError):
+            """Raised when automatic decoding based on Content-Type fails."""
+
+
+        class ReadTimeoutError(PoolError):
+            """Raised when a socket timeout occurs while receiving data from a server."""
+
+
+        class ConnectTimeoutError(PoolError):
+            """Raised when a socket timeout occurs while connecting to a server."""
+        '''
+    )
+    adapter = textwrap.dedent(
+        '''\
+        from wire.errors import ConnectTimeoutError, ReadTimeoutError
+
+
+        class Adapter:
+            def close(self):
+                self.pool.clear()
+
+            def send(self, request, timeout=None):
+                try:
+                    reply = self.pool.urlopen(request.method, request.url, timeout=timeout)
+                except ConnectTimeoutError as err:
+                    raise ConnectFailed(err)
+                except ReadTimeoutError as err:
+                    raise ReadFailed(err)
+                return self.build(reply)
+
+            def build(self, reply):
+                return {"status": reply.status, "body": reply.data}
+        '''
+    )
+    root = repo_factory({"wire/errors.py": errors, "wire/adapter.py": adapter,
+                         "wire/__init__.py": "", "wire/cookies.py": "def merge_cookies(jar, cookies):\n    return jar\n"})
+    issue = _issue("DecodeError and timeout errors pass through the API",
+                   "A read timeout raises wire's ReadTimeoutError or ConnectTimeoutError, and a bad gzip body a "
+                   "DecodeError, instead of the library's own exceptions.")
+    monkeypatch.setattr("noface_ctx.rank.code.USE_CAP", 5.0)  # the join itself (by default never above 0.5)
+    ranking = _rank(root, issue)
+    row = next(r for r in ranking.report if r["symbol"] == "Adapter.send")
+    assert "uses `ConnectTimeoutError`, `ReadTimeoutError`" in row["reasons"]
+    refs = [c.ref for c in ranking.candidates]
+    assert refs.index("Adapter.send") < refs.index("Adapter.build")  # the code handling them, not its neighbour
+    assert not any(r["reasons"] and r["reasons"][0].startswith("uses") for r in ranking.report if r is not row)
+    monkeypatch.setattr("noface_ctx.rank.code.USE_MAX", 0)
+    plain = next(r for r in _rank(root, issue).report if r["symbol"] == "Adapter.send")
+    assert plain["score"] < row["score"] and "uses" not in " ".join(plain["reasons"])
+    monkeypatch.setattr("noface_ctx.rank.code.USE_MAX", 1)
+    monkeypatch.setattr("noface_ctx.rank.code.USE_CAP", plain["score"] + 0.1)
+    capped = next(r for r in _rank(root, issue).report if r["symbol"] == "Adapter.send")
+    assert capped["score"] == pytest.approx(plain["score"] + 0.1, abs=1e-3)  # the cap, not the names' scores
