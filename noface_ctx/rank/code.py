@@ -120,7 +120,7 @@ def rank_code(
         embedding_used="embedding" in signals,
         notes=tuple(run.notes),
         warnings=tuple(run.warnings),
-        outlines=tuple(class_outlines(run, renderer, ranked)),
+        outlines=tuple(class_outlines(run, renderer, ranked, ranked_files)),
         tests=tuple(tests),
         weak=weak,
     )

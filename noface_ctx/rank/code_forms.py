@@ -48,7 +48,8 @@ MIN_CANDIDATES = 20
 OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatures (those that matter)
 OUTLINE_TOKENS = 250  # the outline shown with a method of its class stays within this
 RANKED_OUTLINE_TOKENS = 500  # ... and a ranked class too big to show whole, within this
-CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`)
+CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`) ...
+OUTLINE_FILES = 3  # ... offered in this many best-ranked files only (a method's block still names its class)
 POINTER = "pointer"  # the form label of a one-line pointer to code not shown
 WEAK_EVIDENCE = 0.0  # a ranked chunk at or below this score (the pool's average) ...
 WEAK_GAP = 2.0  # ... and this far under the best is offered as a pointer (a small pool has no real average)
@@ -284,15 +285,17 @@ def snippet_candidates(
     return out, unoffered
 
 
-def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate]) -> list[Candidate]:
-    """One `CLASS_OUTLINE` candidate per class some ranked method of `candidates` belongs to,
+def class_outlines(r: CodeRun, rd: ChunkRenderer, candidates: Sequence[Candidate], files: Sequence[str]) -> list[Candidate]:
+    """One `CLASS_OUTLINE` candidate per class some ranked method of `candidates` belongs to, in
+    the `OUTLINE_FILES` best of the ranked `files` (context a weaker file has not earned),
     scored as its best method, listing its ranked members first. The packer shows one before
     the first method of its class it includes, unless the class's own block (or its file's
     outline) is shown."""
+    best = set(files[:OUTLINE_FILES])
     members: dict[tuple[str, str], list[Candidate]] = {}
     for c in candidates:
         owner = c.ref.rpartition(".")[0]
-        if not c.required and owner:
+        if not c.required and owner and c.path in best:
             members.setdefault((c.path, owner), []).append(c)
     out: list[Candidate] = []
     for (path, owner), shown in members.items():

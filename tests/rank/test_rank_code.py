@@ -546,3 +546,34 @@ def test_a_definition_using_the_best_matches_of_another_file_joins_them(repo_fac
     monkeypatch.setattr("noface_ctx.rank.code.USE_CAP", plain["score"] + 0.1)
     capped = next(r for r in _rank(root, issue).report if r["symbol"] == "Adapter.send")
     assert capped["score"] == pytest.approx(plain["score"] + 0.1, abs=1e-3)  # the cap, not the names' scores
+
+
+def test_class_outlines_only_in_the_best_ranked_files(repo_factory, monkeypatch):
+    def store(n: int) -> str:
+        words = " ".join(["refund order total"] * (5 - n))
+        return textwrap.dedent(
+            f'''\
+            class Store{n}:
+                """Keeps orders of shop {n}."""
+
+                def refund_{n}(self, order, amount):
+                    """{words} refund amount."""
+                    order.total -= amount
+                    return order
+
+                def audit_{n}(self, order):
+                    """Write one audit line."""
+                    return str(order)
+            '''
+        ) + "".join(f"\n    def label_{k}(self, item):\n        text = str(item).strip()\n        return text.upper() + '{k}'\n"
+                    for k in range(12))
+
+    root = repo_factory({f"shop/store_{n}.py": store(n) for n in range(5)})
+    issue = _issue("refund makes the order total negative", "A refund amount above the order total leaves it negative.")
+    ranking = _rank(root, issue)
+    methods = {c.path for c in ranking.candidates if "." in c.ref}
+    assert len(methods) == 5  # a method of every file is a candidate
+    best = set(ranking.ranked_files[:3])
+    assert {o.path for o in ranking.outlines} == best  # the outline that explains a method: best files only
+    monkeypatch.setattr("noface_ctx.rank.code_forms.OUTLINE_FILES", 5)
+    assert {o.path for o in _rank(root, issue).outlines} == methods
