@@ -312,8 +312,9 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
 
 # Docs that record the past (release notes) or the people (credits, licence), not the design.
 # (an upgrading or porting guide names the old APIs on purpose, as a changelog does)
-HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "release-notes", "releases", "whats-new",
-                             "whatsnew", "whats_new", "upgrading", "porting"})
+# (matched whatever their case and word separators: `ReleaseNotes.md`, `release_notes.rst`, `releasenotes.rst`)
+HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "releasenotes", "releases", "whatsnew",
+                             "upgrading", "porting"})
 PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })
@@ -324,8 +325,8 @@ def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
     """Release notes, changelogs, history: by file name (`CHANGELOG.md`, `docs/HISTORY.rst`) or by a
     folder anywhere on the path (`docs/releases/1.9.txt`). Records are never ranked as design docs
     and never judged for freshness (they rightly name APIs that are gone); `NEED_DOC` serves them.
-    Folder names match whatever their case and word separators (`release-notes` is `release_notes`)."""
-    if doc_stem(path) in HISTORICAL_DOCS:
+    File and folder names match whatever their case and word separators (`release-notes` is `release_notes`)."""
+    if _folder_key(doc_stem(path)) in HISTORICAL_DOCS:
         return True
     folders = {_folder_key(d.strip("/")) for d in record_dirs}
     return any(_folder_key(part) in folders for part in path.split("/")[:-1])

@@ -58,3 +58,20 @@ def test_a_doc_over_the_size_limit_is_judged_and_a_record_given_says_why_it_is_n
     assert out["not_judged"] == [{"path": "CHANGES.rst", "reason": "a record (release notes, changelog, history): "
                                                                       "never judged"}]
     assert main(["check-docs", "--repo", str(root), "docs/missing.rst"]) == 2
+
+
+def test_a_release_notes_file_is_a_record_however_its_name_is_spelled(repo_factory):
+    notes = {"docs/reference/releasenotes.rst": "Release notes\n=============\n\n- :func:`old_helper` added\n",
+             "docsv/reference/release-notes.md": "# Release notes\n\n- `old_helper()` added\n",
+             "docs/ReleaseNotes.md": "# Release notes\n\n- `old_helper()` added\n",
+             "doc/Release_Notes.rst": "Release notes\n=============\n\n- ``old_helper()`` added\n",
+             "docs/whats-new.md": "# What's new\n\n- `old_helper()` added\n"}
+    root = repo_factory({"pkg/__init__.py": "", "pkg/util.py": "def old_helper():\n    pass\n",
+                         "docs/guide.md": "# Guide\n\nCall `old_helper()` first.\n", **notes}, date=JAN)
+    (root / "pkg/util.py").write_text("def new_helper():\n    pass\n")
+    commit(root, "rename old_helper")
+    assert [(f.path, f.line) for f in check_docs(repo=root).findings] == [("docs/guide.md", 3)]
+    report = check_docs(list(notes), repo=root)
+    assert report.findings == ()
+    assert report.not_judged == tuple((p, "a record (release notes, changelog, history): never judged") for p in notes)
+    assert check_docs(["docs/guide.md"], repo=root).exit_code == 1
