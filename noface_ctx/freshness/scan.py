@@ -19,6 +19,7 @@ from noface_ctx._cachefile import is_tracked
 from noface_ctx._filetypes import is_test_path
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
@@ -87,13 +88,14 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                 doc_files.setdefault(res.path, ref.line)
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
                     last = ref.name.rsplit(".", 1)[-1]
-                    homes = [p for p in code.defining_files(last) if not is_test_path(p)]
+                    homes = _one_language([p for p in code.defining_files(last) if not is_test_path(p)], res.path)
                     if res.path not in homes:  # re-exported (`from pkg.app import Flask` in pkg/__init__.py)
                         source = code.reexported_from(res.path, last)
                         homes = [source] if source else homes
                     symbols.append((ref, homes or [res.path]))
             elif ref.kind != "path":
-                files = [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)]
+                files = _one_language([p for p in code.defining_files(ref.name)
+                                       if file_ext(p) in CODE_EXTS and not is_test_path(p)])
                 for p in files:
                     doc_files.setdefault(p, ref.line)
                 if files:
@@ -105,6 +107,18 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             candidates.append((ref, res.lookup, res.scope))
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
+
+
+def _language(path: str) -> str:
+    return "py" if file_ext(path) in PYTHON_EXTS else file_ext(path)
+
+
+def _one_language(files: list[str], home: str | None = None) -> list[str]:
+    """The definitions a doc's name can mean: those in the language of the file it resolved to
+    (`home`), else, when they span languages, the Python ones (sqlfluff's `.apply()` on a
+    `MatchResult` is `match_result.py`'s, not the Rust port's `match_result.rs`)."""
+    want = _language(home) if home else ("py" if any(_language(p) == "py" for p in files) else None)
+    return [p for p in files if _language(p) == want] if want else files
 
 
 def read_references(docs: Sequence[Doc]) -> dict[str, list[Reference]]:
