@@ -177,7 +177,7 @@ def test_a_changed_default_warns_a_doc_saying_what_the_function_does_by_default(
 
 
 def test_a_comment_added_after_a_docstring_is_no_change(repo_factory):
-    # pydicom's "Add ruff" commit put `# noqa: E501` after `Dataset.compress`'s closing quotes:
+    # pydicom's "Add ruff" commit put a ruff E501 suppression comment after `Dataset.compress`'s closing quotes:
     # the definition seemed to end there, its whole body "removed", and the compression guide
     # (which writes `encoding_plugin` and `compress`) was warned
     code = ('class Dataset:\n    def compress(self, uid, encoding_plugin=""):\n        """Compress.\n\n'
