@@ -76,12 +76,12 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             continue
         option = _OPTION.match(line)
         if option is not None and target:
-            out.append(Stated((target,), i + 1, _value(option.group(1))))
+            out.append(Stated((target,), i + 1, comparable(option.group(1))))
             continue
         if not line.strip():
             target = ""
         item = _DEFAULT_ITEM.match(line)
-        if item is not None and (option_names := _names(_intro(lines, i))) and (value := _value(item.group(2).split(" <", 1)[0].lstrip("~."))):
+        if item is not None and (option_names := _names(_intro(lines, i))) and (value := comparable(item.group(2).split(" <", 1)[0].lstrip("~."))):
             out.append(Stated((option_names[0],), i + 1, value, keyed=True))  # "- `RAISE` (default): ..."
             continue
         if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
@@ -95,7 +95,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
             after = after if after is not None and after.start() < len(line) else None
-            value = _value(spans[0]) if spans else _value(after.group(1)) if after else ""
+            value = comparable(spans[0]) if spans else comparable(after.group(1)) if after else ""
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
@@ -105,7 +105,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
 def _coded_value(text: str) -> str:
     """The value a "Default:" line writes as code (``1000``) or as a literal (`True`, `3`), or ""
     (prose: "A list of all language codes that are written right-to-left")."""
-    value = _value(text)
+    value = comparable(text)
     return value if _SPAN.search(text) is not None or _LITERAL.fullmatch(value) else ""
 
 
@@ -282,7 +282,7 @@ def coded(name: str) -> bool:
     return codeish(name) or _CONSTANT.fullmatch(name) is not None
 
 
-def _value(text: str) -> str:
+def comparable(text: str) -> str:
     """A stated or coded default, comparable: quotes (either style), backticks, roles, a comment,
     white space and a trailing `_` aside (Black's reformatting changes no default)."""
     text = re.sub(r":[\w:-]+:", "", text).strip()
@@ -299,7 +299,7 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         return None
     word = re.escape(name)
     if keyed:
-        found = {_value(m.group(2)) for m in re.finditer(
+        found = {comparable(m.group(2)) for m in re.finditer(
             rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.get\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
         return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
@@ -310,10 +310,10 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
         positional = call.group(2).strip()
         if keyword is not None:
-            return _value(keyword.group(1))
+            return comparable(keyword.group(1))
         if not re.match(r"^\w+\s*=", positional):
-            return _value(positional)
-    params = {m.group(1): _value(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
+            return comparable(positional)
+    params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
         rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
     chosen = [v for f, v in params.items() if f in set(near)]
     for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
@@ -325,7 +325,7 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
             field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
             if field is not None:
-                chosen.append(_value(field.group(1)))
+                chosen.append(comparable(field.group(1)))
     if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
         return chosen[0] if len(set(chosen)) == 1 else None
     if params:
@@ -334,7 +334,7 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
     if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
         return None
     assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
-    return _value(assign.group(1)) if assign is not None else None
+    return comparable(assign.group(1)) if assign is not None else None
 
 
 def param_default(text: str, of: str, name: str) -> str | None:
@@ -356,7 +356,7 @@ def param_default(text: str, of: str, name: str) -> str | None:
             params = _balanced(text, lo + m.end())
             got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
             if got is not None:
-                found.add(_value(got.group(1).rstrip(")").strip()))
+                found.add(comparable(got.group(1).rstrip(")").strip()))
     return found.pop() if len(found) == 1 else None
 
 

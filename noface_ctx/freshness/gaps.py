@@ -16,6 +16,7 @@ from pathlib import Path
 
 from noface_ctx import _git, _write_gate
 
+MAX_GAPS = 200  # the stops and unread objects an index keeps
 _GAPS: dict[str, tuple[str, ...]] = {}  # root -> the stops of its index's passes, as this process knows them
 
 
@@ -23,9 +24,9 @@ def keep_gaps(cur: sqlite3.Cursor, root: str, problems: list[str], whole: bool) 
     """Keep this pass's stops with the index: beside the earlier ones, or in their place after
     a `whole` pass (the index read again from the first commit)."""
     row = None if whole else cur.execute("SELECT value FROM meta WHERE key = 'gaps'").fetchone()
-    gaps = [*(json.loads(row[0]) if row else []), *problems][-200:]
-    cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('gaps', ?)", (json.dumps(gaps),))
-    _GAPS[str(root)] = tuple(gaps)
+    gaps = (*(json.loads(row[0]) if row else []), *problems)[-MAX_GAPS:]
+    _store(cur, gaps)
+    _GAPS[str(root)] = gaps
 
 
 def history_gaps(root: str, db_path: Path | None) -> tuple[str, ...]:
@@ -67,7 +68,12 @@ def _keep_unread(db_path: Path | None, gaps: tuple[str, ...]) -> None:
         return
     try:
         with closing(_write_gate.connect_sqlite(db_path, timeout=5)) as db:
-            db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('gaps', ?)", (json.dumps(list(gaps[-200:])),))
+            _store(db.cursor(), gaps)
             db.commit()
     except (sqlite3.Error, OSError):
         pass  # a busy or refused cache: this run said it
+
+
+def _store(cur: sqlite3.Cursor, gaps: tuple[str, ...]) -> None:
+    """Write the index's gaps (the last `MAX_GAPS`) in its `meta` table."""
+    cur.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('gaps', ?)", (json.dumps(list(gaps[-MAX_GAPS:])),))

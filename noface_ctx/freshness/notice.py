@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.defaults import says_by_default
+from noface_ctx.freshness.defaults import comparable, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
 from noface_ctx.freshness.parameters import (
     Param,
@@ -80,9 +80,7 @@ def _call_counts(call: Call | None) -> Callable[[str, str], bool] | None:
             return True
         if not binds(pn, *call.shape) or _shifted(pb, pn, len(call.positional)):
             return True
-        slots = [n for k, n, _ in pb if k in ("pos", "any")]
-        named = {n for n, _ in call.keywords} | {n for n, arg in zip(slots, call.positional, strict=False) if arg == n}
-        passed = named - set(_default_only(pb, pn))  # a value passed makes the default no concern
+        passed = _passed_by_name(call, pb) - set(_default_only(pb, pn))  # a value passed makes the default no concern
         return bool((changed_parameters(before, now) or set()) & passed)
 
     return counts
@@ -92,13 +90,18 @@ def _states_signature(call: Call, params: list[Param]) -> bool:
     """Whether a call written in prose reads as the signature `params`: it writes a parameter's
     default (``engine=None``), or names every parameter (each positional argument the
     parameter's own name, the rest by keyword)."""
-    defaults = {n: _value(d) for _, n, d in params if d}
-    if any(defaults.get(n) == _value(v) for n, v in call.keywords):
+    defaults = {n: comparable(d) for _, n, d in params if d}
+    if any(defaults.get(n) == comparable(v) for n, v in call.keywords):
         return True
-    slots = [n for k, n, _ in params if k in ("pos", "any")]
-    named = {n for n, arg in zip(slots, call.positional, strict=False) if arg == n} | {n for n, _ in call.keywords}
     wanted = {n for k, n, _ in params if k in ("pos", "any", "kw")}
-    return bool(wanted) and wanted <= named
+    return bool(wanted) and wanted <= _passed_by_name(call, params)
+
+
+def _passed_by_name(call: Call, params: list[Param]) -> set[str]:
+    """The parameters a call names: by keyword, or by a positional argument spelled as the
+    parameter at its place (``f(latitude, ...)`` where the first parameter is `latitude`)."""
+    slots = [n for k, n, _ in params if k in ("pos", "any")]
+    return {n for n, _ in call.keywords} | {n for n, arg in zip(slots, call.positional, strict=False) if arg == n}
 
 
 def _shifted(before: list[Param], now: list[Param], count: int) -> bool:
@@ -108,11 +111,6 @@ def _shifted(before: list[Param], now: list[Param], count: int) -> bool:
     new = [p for p in now if p[0] in ("pos", "any")][:count]
     old_names, new_names = {p[1] for p in before}, {p[1] for p in now}
     return any(o[1] != n[1] and (o[1] in new_names or n[1] in old_names) for o, n in zip(old, new, strict=False))
-
-
-def _value(text: str) -> str:
-    """A default or an argument as compared: no spaces, one quote style."""
-    return re.sub(r"\s+", "", text).replace("'", '"')
 
 
 def body_counts(doc: Doc, line: int) -> Callable[[str, str], bool]:
@@ -296,6 +294,7 @@ class Call(NamedTuple):
         return len(self.positional), [n for n, _ in self.keywords]
 
 
+_KEYWORD_ARG = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)")  # `engine='netcdf4'`, not `a == b`
 _CALL_TOKEN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()\[\]{},]|[^()\[\]{},\"']+|[\"']")
 
 
@@ -326,5 +325,5 @@ def written_call(text: str, line: int, name: str) -> Call | None:
     args = [a for a in [*args, cur.strip()] if a]
     if any(a.startswith("*") for a in args):
         return None
-    keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := re.match(r"^([A-Za-z_]\w*)\s*=(?!=)", a)))
-    return Call(tuple(a for a in args if not re.match(r"^[A-Za-z_]\w*\s*=(?!=)", a)), keywords)
+    keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := _KEYWORD_ARG.match(a)))
+    return Call(tuple(a for a in args if not _KEYWORD_ARG.match(a)), keywords)

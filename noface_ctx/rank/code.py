@@ -278,8 +278,6 @@ def _add_users(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reaso
     exceptions; the code that catches them is the fix): a definition in one of the `USE_FILES`
     files of the best-ranked chunks naming `USE_MIN` of the best definitions of other files joins
     below them (see the constants; `score` updated in place, the reason says which names)."""
-    if USE_MAX <= 0:
-        return
     idx = r.index
     seeds = [i for i in ranked_ids if score[i] > -1e8 and idx.symbol(i)][:NEAR_SEEDS]
     by_name: dict[str, list[int]] = {}

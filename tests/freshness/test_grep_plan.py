@@ -10,11 +10,15 @@ from noface_ctx.freshness.grep_plan import plan
 from noface_ctx.freshness.history import HistoryIndex
 
 
+def _index_at_head(root, db=None) -> HistoryIndex:
+    """The history index in `db` (in memory by default), brought up to the repository's HEAD."""
+    index = HistoryIndex(root, db)
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    return index
+
+
 def _history(root):
-    shas = git(root, "rev-list", "--reverse", "HEAD").split()
-    index = HistoryIndex(root, None)
-    index.update(shas[-1])
-    return index, shas
+    return _index_at_head(root), git(root, "rev-list", "--reverse", "HEAD").split()
 
 
 def test_planned_greps_answer_each_ask_as_its_own_grep_would(repo_factory):
@@ -81,8 +85,7 @@ def test_a_commit_keeps_the_answers_and_searches_only_the_files_it_added_to_the_
     commit(root, "b changes")
     shas = git(root, "rev-list", "--reverse", "HEAD").split()
     db = tmp_path / "history.sqlite"
-    index = HistoryIndex(root, db)
-    index.update(shas[-1])
+    index = _index_at_head(root, db)
     ask = lambda: {shas[0]: (shas[0], {"alpha", "old_name"}, _touched_since(index, shas[0]), True)}  # noqa: E731
     found, searched = _search(root, index, ask())
     assert found[shas[0]] == {"alpha": {"a.py", "b.py"}, "old_name": {"d.py"}}
@@ -93,8 +96,7 @@ def test_a_commit_keeps_the_answers_and_searches_only_the_files_it_added_to_the_
 
     (root / "notes.py").write_text("unrelated = 1\n")  # a commit touching an unrelated (new) file
     commit(root, "unrelated")
-    index = HistoryIndex(root, db)
-    index.update(git(root, "rev-parse", "HEAD").strip())
+    index = _index_at_head(root, db)
     kept, searched = _search(root, index, ask())
     assert kept == found
     assert searched == []  # notes.py is not in the asked commit: no version there to search
@@ -103,8 +105,7 @@ def test_a_commit_keeps_the_answers_and_searches_only_the_files_it_added_to_the_
     (root / "c.py").write_text("gamma = 2\n")  # files in the scope already: their versions there are searched
     (root / "d.py").write_text("new_name = 1\n")
     commit(root, "c and d change")
-    index = HistoryIndex(root, db)
-    index.update(git(root, "rev-parse", "HEAD").strip())
+    index = _index_at_head(root, db)
     grown, searched = _search(root, index, ask())
     want = gitrun.grep_words(root, [shas[0]], {"alpha", "old_name"}, paths=_touched_since(index, shas[0]))
     assert grown[shas[0]] == want == {"alpha": {"a.py", "b.py"}, "old_name": {"d.py"}}
@@ -118,8 +119,7 @@ def test_a_commit_touching_a_file_outside_the_scope_searches_that_file_at_the_as
     commit(root, "c changes")
     shas = git(root, "rev-list", "--reverse", "HEAD").split()
     db = tmp_path / "history.sqlite"
-    index = HistoryIndex(root, db)
-    index.update(shas[-1])
+    index = _index_at_head(root, db)
     since = shas[1]  # the scope: files touched since the second commit (c.py only)
     ask = lambda: {since: (since, {"alpha", "gamma"}, _touched_since(index, since), True)}  # noqa: E731
     found, searched = _search(root, index, ask())
@@ -129,8 +129,7 @@ def test_a_commit_touching_a_file_outside_the_scope_searches_that_file_at_the_as
     (root / "b.py").write_text("uses = 2\n")  # mentioned `alpha` at the asked commit: joins the scope
     (root / "e.py").write_text("epsilon = alpha\n")  # new: no version at the asked commit
     commit(root, "b and e change")
-    index = HistoryIndex(root, db)
-    index.update(git(root, "rev-parse", "HEAD").strip())
+    index = _index_at_head(root, db)
     grown, searched = _search(root, index, ask())
     assert searched == ["b.py"]  # what the commit added to the scope that the asked commit holds
     want = gitrun.grep_words(root, [since], {"alpha", "gamma"}, paths=_touched_since(index, since))
@@ -138,8 +137,7 @@ def test_a_commit_touching_a_file_outside_the_scope_searches_that_file_at_the_as
     index.close()
 
     git(root, "reset", "-q", "--hard", shas[-1])  # HEAD leaves the line: kept answers of that HEAD go
-    index = HistoryIndex(root, db)
-    index.update(shas[-1])
+    index = _index_at_head(root, db)
     redone, searched = _search(root, index, ask())
     assert redone[since] == found[since] and searched == ["c.py"]
     index.close()
@@ -151,16 +149,14 @@ def test_answers_whose_scope_the_key_fixes_hold_at_every_head(repo_factory, tmp_
     commit(root, "rename alpha")
     shas = git(root, "rev-list", "--reverse", "HEAD").split()
     db = tmp_path / "history.sqlite"
-    index = HistoryIndex(root, db)
-    index.update(shas[-1])
+    index = _index_at_head(root, db)
     asks = {shas[1] + "^": (shas[0], {"alpha"}, ["a.py"], False)}
     found, searched = _search(root, index, asks)
     assert found[shas[1] + "^"] == {"alpha": {"a.py"}} and searched == ["a.py"]
     index.close()
     (root / "a.py").write_text("alpha = None\n")  # touches the very file: the parent's version is the same
     commit(root, "a again")
-    index = HistoryIndex(root, db)
-    index.update(git(root, "rev-parse", "HEAD").strip())
+    index = _index_at_head(root, db)
     kept, searched = _search(root, index, asks)
     assert kept == found and searched == []
     index.close()

@@ -145,6 +145,13 @@ def _edit_often(root, path: str, times: int) -> None:
         commit(root, f"docs: paragraph {k}", date=f"2025-03-{k + 2:02d}T12:00:00+00:00")
 
 
+def _findings_after_later_edits(root, path: str) -> tuple[str, dict[tuple[str, int], str]]:
+    """The commit just made (its short sha) and `check-docs`' findings once `path` was edited 8 times after it."""
+    gone = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    _edit_often(root, path, 8)
+    return gone, {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+
+
 def test_a_documented_module_deleted_long_before_the_docs_last_edits_stays_stale(repo_factory):
     # django's middleware.txt kept `.. module:: django.middleware.exception` through ten edits
     # after 7d1b69dbe7 deleted the module
@@ -155,9 +162,7 @@ def test_a_documented_module_deleted_long_before_the_docs_last_edits_stays_stale
                          "pkg/middleware/common.py": "class CommonMiddleware:\n    pass\n", "docs/middleware.txt": doc}, date=JAN)
     git(root, "rm", "-q", "pkg/middleware/exception.py")
     commit(root, "drop the exception middleware", date=FEB)
-    gone = git(root, "rev-parse", "--short=10", "HEAD").strip()
-    _edit_often(root, "docs/middleware.txt", 8)
-    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    gone, got = _findings_after_later_edits(root, "docs/middleware.txt")
     assert list(got) == [("docs/middleware.txt", 4)]
     assert f"removed in {gone}" in got[("docs/middleware.txt", 4)]
 
@@ -175,8 +180,6 @@ def test_a_module_name_its_file_dropped_in_the_commit_that_edited_the_doc_stays_
                                                        "from pkg import hashers\n").replace("return check_password", "return hashers.check_password"))
     (root / "docs/customizing.rst").write_text(doc + "\nA new section on custom users.\n")
     commit(root, "models: users in their own section", date=FEB)
-    gone = git(root, "rev-parse", "--short=10", "HEAD").strip()
-    _edit_often(root, "docs/customizing.rst", 8)
-    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    gone, got = _findings_after_later_edits(root, "docs/customizing.rst")
     assert list(got) == [("docs/customizing.rst", 6)]
     assert f"removed in {gone}" in got[("docs/customizing.rst", 6)]
