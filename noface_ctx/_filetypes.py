@@ -28,6 +28,7 @@ __all__ = [
     "GRAMMAR_BY_EXTENSION",
     "HOOK_EXTENSIONS",
     "MENTIONED_PATH_EXTENSIONS",
+    "NOTEBOOK_EXTENSIONS",
     "FileType",
     "TypeKind",
     "bare",
@@ -38,7 +39,8 @@ __all__ = [
 
 # grammar: source with a tree-sitter grammar here (definitions become chunks);
 # code: source without one (line windows); doc: prose; data: configuration and data files;
-# asset: files a doc or an issue may name but that are never read as text here (images, notebooks).
+# asset: files a doc or an issue may name but that are never read as text here (images), and notebooks:
+# the gate's "other", read only as docs (`docs/notebook.py`) when a doc glob takes them.
 TypeKind = Literal["grammar", "code", "doc", "data", "asset"]
 
 
@@ -107,6 +109,9 @@ FILE_TYPES: Mapping[str, FileType] = {
     # ---- named by docs and issues, never read as text here
     **_rows("asset", ".png .jpg .jpeg .gif .svg .ipynb"),
 }
+# Jupyter notebooks: an asset to the gate and to code freshness (their words define nothing), a doc
+# where `[context] doc_globs` take them (markdown cells as prose, code cells as examples).
+NOTEBOOK_EXTENSIONS = frozenset({".ipynb"})
 
 # Files that are code by their whole name (no telling extension).
 CODE_FILE_NAMES = frozenset({"Makefile", "GNUmakefile", "Dockerfile", "Rakefile", "Gemfile", "Justfile", "CMakeLists.txt"})
@@ -155,8 +160,8 @@ MENTIONED_PATH_EXTENSIONS = frozenset(ext for ext, row in FILE_TYPES.items() if 
 # Files an issue names that the code ranker boosts: any mentioned path but a doc (docs are the
 # doc ranker's; `README.md` in an issue stays a word there, as before).
 CODE_HINT_EXTENSIONS = MENTIONED_PATH_EXTENSIONS - DOC_EXTENSIONS
-# The pre-commit hook runs on docs and on the code they may reference (`.pre-commit-hooks.yaml`).
-HOOK_EXTENSIONS = DOC_EXTENSIONS | FRESHNESS_CODE_EXTENSIONS
+# The pre-commit hook runs on docs (notebooks too) and on the code they may reference (`.pre-commit-hooks.yaml`).
+HOOK_EXTENSIONS = DOC_EXTENSIONS | NOTEBOOK_EXTENSIONS | FRESHNESS_CODE_EXTENSIONS
 
 
 def bare(extensions: Iterable[str], *, words_only: bool = False) -> frozenset[str]:

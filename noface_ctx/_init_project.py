@@ -44,6 +44,7 @@ class Findings:
     test: tuple[str, str] = ("", "")
     exclude: list[tuple[str, str]] = field(default_factory=list)  # (pattern, why)
     guides: bool = False  # AGENTS.md / CLAUDE.md files: guides for coding agents are docs
+    notebooks: list[str] = field(default_factory=list)  # doc folders holding Jupyter notebooks
 
 
 def survey(root: Path) -> Findings:
@@ -74,6 +75,7 @@ def survey(root: Path) -> Findings:
     found.docs += [(folder, why) for folder, why in doc_sites(paths).items()
                    if not any(folder == d or folder.startswith(d + "/") for d, _ in found.docs)]
     found.guides = any(p.rpartition("/")[2] in AGENT_GUIDES for p in paths)
+    found.notebooks = [d for d, _ in found.docs if _holds_notebook(root / d)]
     commands = detect_commands(root)
     found.build = (commands.build, commands.build_source)
     found.test = (commands.test, commands.test_source)
@@ -99,9 +101,13 @@ def render(found: Findings) -> str:
         out += ["", "[monowiki]", f"vault = {_q(found.vault)}  # holds monowiki.yml"]
     out += ["", "[context]", f"budget_tokens = {ctx.budget_tokens}  # the default: a prompt never exceeds it"]
     if found.docs:
-        globs = [f"{d}/**/*.{ext}" for d, _ in found.docs for ext in ("md", "rst", "txt")] + ["*.md", "*.rst"]
+        globs = [f"{d}/**/*.{ext}" for d, _ in found.docs
+                 for ext in ("md", "rst", "txt") + (("ipynb",) if d in found.notebooks else ())] + ["*.md", "*.rst"]
         globs += [f"**/{name}" for name in AGENT_GUIDES] if found.guides else []
         out.append("# design docs found: " + "; ".join(f"{d}/ — {why}" for d, why in found.docs))
+        if found.notebooks:
+            out.append("# Jupyter notebooks in " + ", ".join(f"{d}/" for d in found.notebooks)
+                       + " are docs too: markdown cells as prose, code cells as examples, outputs never read")
         out.append(f"doc_globs = [{', '.join(_q(g) for g in globs)}]")
     else:
         out.append("# no docs folder found: Markdown and reStructuredText files at the top level are the docs")
@@ -211,6 +217,19 @@ def _shallow_paths(root: Path, depth: int) -> list[str]:
 
     walk(str(root), "", depth)
     return out
+
+
+def _holds_notebook(folder: Path, limit: int = 5000) -> bool:
+    """Whether a doc folder holds a Jupyter notebook (looking at `limit` entries at most)."""
+    seen = 0
+    for _dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d not in _NOT_WALKED and not d.startswith("."))
+        seen += len(dirnames) + len(filenames)
+        if any(f.endswith(".ipynb") for f in filenames):
+            return True
+        if seen > limit:
+            return False
+    return False
 
 
 def _read(path: Path) -> str:

@@ -32,6 +32,8 @@ DEFAULT_DOC_GLOBS = (
     "docs/**/*.txt",
     "doc/**/*.md",
     "doc/**/*.rst",
+    "docs/**/*.ipynb",  # notebooks rendered into the docs (seaborn's tutorial): markdown cells as prose, code as examples
+    "doc/**/*.ipynb",
     "*.md",
     "*.rst",
 )

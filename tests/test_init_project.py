@@ -79,3 +79,21 @@ def test_init_outside_git_makes_a_project_every_command_then_finds(tmp_path, mon
     prompt = capsys.readouterr().out
     assert "Balance ignores refunds" in prompt and "python -m pytest" in prompt and "def balance" in prompt
     assert "path: issue.md)" not in prompt  # the issue's own file, a top-level .md, is not a design doc too
+
+
+def test_init_takes_the_notebooks_of_a_doc_folder_holding_them(tmp_path, capsys):
+    """seaborn's docs are notebooks (`doc/_tutorial/*.ipynb`): `init` writes them into `doc_globs`,
+    and the docs they hold are then judged."""
+    notebook = ('{"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": ["import ledgerly\\n", '
+                '"ledgerly.balance([1])"]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}\n')
+    repo = make_repo(tmp_path / "ledgerly", {**SPHINX, "docs/_tutorial/intro.ipynb": notebook})
+    assert main(["init", "--repo", str(repo)]) == 0
+    capsys.readouterr()
+    text = (repo / ".noface.toml").read_text()
+    assert "docs/**/*.ipynb" in tomllib.loads(text)["context"]["doc_globs"]
+    assert "# Jupyter notebooks in docs/ are docs too" in text
+    plain = make_repo(tmp_path / "plain", SPHINX)
+    assert main(["init", "--repo", str(plain)]) == 0
+    assert "ipynb" not in (plain / ".noface.toml").read_text()
+    assert main(["check-docs", "--json", "--repo", str(repo)]) == 0
+    assert '"path": "docs/_tutorial/intro.ipynb"' in capsys.readouterr().out

@@ -56,7 +56,7 @@ def doc_sites(paths: Iterable[str]) -> dict[str, str]:
 def discovered_globs(repo_files: RepoFiles) -> tuple[str, ...]:
     """The globs the default `doc_globs` gain in this repository: its doc sites and agent guides."""
     paths = [f.path for f in repo_files.files] + [e.path for e in repo_files.excluded]
-    globs = [f"{site}/**/*.{ext}" for site in doc_sites(paths) for ext in ("md", "rst")]
+    globs = [f"{site}/**/*.{ext}" for site in doc_sites(paths) for ext in ("md", "rst", "ipynb")]
     if any(p.rpartition("/")[2] in AGENT_GUIDES for p in paths):
         globs += [f"**/{name}" for name in AGENT_GUIDES]
     return tuple(globs)

@@ -19,6 +19,7 @@ class DocSet:
     warnings: tuple[str, ...] = ()
     vault: str = ""  # repo-relative vault dir: "" = doc_globs, "." = repo root
     drafts: tuple[str, ...] = ()  # slugs of skipped drafts, so links to them explain themselves
+    not_read: tuple[tuple[str, str], ...] = ()  # (path, why): doc files that could not be read (a malformed notebook)
     _keys: Mapping[str, Mapping[str, Doc]] = field(default_factory=dict, repr=False, compare=False)
 
     def _tables(self) -> Mapping[str, Mapping[str, Doc]]:

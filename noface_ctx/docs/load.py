@@ -28,6 +28,7 @@ from noface_ctx.docs.cache import ParseCache
 from noface_ctx.docs.discover import discovered_globs
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms, doc_header
+from noface_ctx.docs.notebook import MAX_NOTEBOOK_BYTES, NOTEBOOK_SUFFIX, is_notebook, read_notebook
 from noface_ctx.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -52,6 +53,7 @@ __all__ = [
     "is_instruction_doc",
     "load_docs",
     "parse_wikilinks",
+    "read_doc_file",
     "resolve_vault",
     "slug_collisions",
     "slugify",
@@ -61,7 +63,7 @@ __all__ = [
 ]
 
 VAULT_EXTS = (".md", ".markdown")
-GLOB_EXTS = (".md", ".markdown", ".rst", ".txt")
+GLOB_EXTS = (".md", ".markdown", ".rst", ".txt", NOTEBOOK_SUFFIX)
 MONOWIKI_CONFIGS = ("monowiki.yml", "monowiki.yaml")
 
 
@@ -185,6 +187,7 @@ def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault) -> tuple[str
             for f in repo_files.files
             if f.path.lower().endswith(GLOB_EXTS) and any(glob_match(f.path, g) for g in globs)
             and doc_stem(f.path) not in PEOPLE_DOCS  # credits and licences are neither design nor records
+            and ".ipynb_checkpoints/" not in f.path  # Jupyter's autosaves, not the notebook
         ]
         return "", [(p, root / p) for p in hits]
     try:
@@ -247,12 +250,20 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
     warnings = list(vault.warnings)
     docs: list[Doc] = []
     drafts: list[str] = []
+    not_read: list[tuple[str, str]] = []
     for path, abs_path in files:
         try:
-            text = abs_path.read_text(encoding="utf-8", errors="replace")
+            text = read_doc_file(path, abs_path)
         except OSError as exc:
             warnings.append(f"{path}: cannot read ({exc.strerror or exc}); skipped")
             continue
+        if is_notebook(path):  # its Markdown cells as prose, its code cells as examples; outputs never
+            notebook = read_notebook(text)
+            if notebook.problem:
+                not_read.append((path, notebook.problem))
+                warnings.append(f"{path}: {notebook.problem}; skipped")
+                continue
+            text = notebook.text
         if os.path.isabs(path):  # outside the repo, the scan's exclusion rules never saw it
             why = _outside_problem(path, text, config)
             if why:
@@ -270,7 +281,16 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
     warnings += _duplicate_warnings(docs)
     docset = DocSet(tuple(docs), (), label, tuple(drafts))
     warnings += _link_warnings(docset)
-    return DocSet(docset.docs, tuple(warnings), docset.vault, docset.drafts)
+    return DocSet(docset.docs, tuple(warnings), docset.vault, docset.drafts, tuple(not_read))
+
+
+def read_doc_file(path: str, abs_path: Path) -> str:
+    """A doc file's text; a notebook over `MAX_NOTEBOOK_BYTES` is not read past it (and so not parsed)."""
+    if not is_notebook(path):
+        return abs_path.read_text(encoding="utf-8", errors="replace")
+    with open(abs_path, "rb") as fh:
+        data = fh.read(MAX_NOTEBOOK_BYTES + 1)
+    return data.decode("utf-8", errors="replace")
 
 
 def _outside_problem(path: str, text: str, config: Config) -> str:

@@ -26,6 +26,7 @@ from noface_ctx._user_paths import checkable
 from noface_ctx.config import Config, load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles
 from noface_ctx.docs.markup import is_record
+from noface_ctx.docs.notebook import NOTEBOOK_SUFFIX, is_notebook, read_notebook
 from noface_ctx.freshness.judgement import made_by_edits
 from noface_ctx.freshness.references import DOC_EXTS
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
@@ -118,11 +119,12 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     judged = {d.path for d in selected} | {d.path for d in fresh.by_path.values()}
     drafts = {p for p in wanted if p not in judged and p in {f.path for f in judged_files.files}
               and p.lower().endswith(DOC_SUFFIXES)}
+    unread = dict(docset.not_read)
     not_judged = [(p, _why_not(p, judged_files, config, drafts)) for p in wanted
-                  if p not in judged or p in records]
-    not_judged = [(p, why) for p, why in not_judged if why]
+                  if (p not in judged or p in records) and p not in unread]
+    not_judged = [(p, why) for p, why in not_judged if why] + [(p, f"{why}: not judged") for p, why in unread.items()]
     selected.sort(key=lambda d: d.path)
-    findings = [f for d in selected for f in doc_findings(d, config)]
+    findings = [f for d in selected for f in _in_notebook(root, d.path, doc_findings(d, config))]
     findings += _quarantined([doc for doc in docset.docs if doc.path in {d.path for d in selected}], config)
     rows = tuple(
         {"path": d.path, "slug": d.slug, "verdict": d.staleness.verdict, "last_updated": d.staleness.last_updated,
@@ -132,7 +134,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     return CheckReport(tuple(findings), fresh.warnings, rows, time.perf_counter() - t0, tuple(not_judged))
 
 
-DOC_SUFFIXES = tuple(f".{e}" for e in sorted(DOC_EXTS))
+DOC_SUFFIXES = (*tuple(f".{e}" for e in sorted(DOC_EXTS)), NOTEBOOK_SUFFIX)
 
 
 def with_large_docs(repo_files: RepoFiles) -> RepoFiles:
@@ -168,6 +170,24 @@ def doc_findings(d: DocFreshness, config: Config) -> list[Finding]:
     sev: Severity = "error" if ctx.fail_on_changes or (ctx.fail_on_age and d.age_flagged) else "warning"
     for c in d.staleness.changed:
         out.append(Finding(d.path, c.line, "changed-ref", changed_reason(c, d.staleness.last_updated), sev))
+    return out
+
+
+def _in_notebook(root: Path, path: str, found: list[Finding]) -> list[Finding]:
+    """A notebook's findings at the line of the `.ipynb` file that holds the line named, the
+    cell and its line said first in the message (`cell 12, line 3: references ...`)."""
+    if not found or not is_notebook(path):
+        return found
+    from noface_ctx.docs.load import read_doc_file
+
+    try:
+        notebook = read_notebook(read_doc_file(path, root / path))
+    except OSError:
+        return found
+    out = []
+    for f in found:
+        place = notebook.place(f.line)
+        out.append(f if place is None else replace(f, line=place.file_line, message=f"{place.label()}: {f.message}"))
     return out
 
 
