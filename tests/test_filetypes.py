@@ -72,7 +72,8 @@ def test_derived_sets_are_subsets_of_the_table() -> None:
                     ft.MENTIONED_PATH_EXTENSIONS, set(ft.FENCE_BY_EXTENSION), set(ft.GRAMMAR_BY_EXTENSION)):
         assert set(derived) <= table
     assert ft.CODE_EXTENSIONS <= ft.FRESHNESS_CODE_EXTENSIONS
-    assert ft.HOOK_EXTENSIONS == ft.DOC_EXTENSIONS | ft.FRESHNESS_CODE_EXTENSIONS
+    assert ft.HOOK_EXTENSIONS == ft.DOC_EXTENSIONS | ft.NOTEBOOK_EXTENSIONS | ft.FRESHNESS_CODE_EXTENSIONS  # notebooks may be docs
+    assert ft.NOTEBOOK_EXTENSIONS <= table and not ft.NOTEBOOK_EXTENSIONS & (ft.DOC_EXTENSIONS | ft.CODE_EXTENSIONS)
     assert ft.MENTIONED_PATH_EXTENSIONS == {e for e, row in ft.FILE_TYPES.items() if row.mentioned}
     assert ft.FRESHNESS_CODE_EXTENSIONS <= ft.MENTIONED_PATH_EXTENSIONS
     assert ft.CODE_HINT_EXTENSIONS == ft.MENTIONED_PATH_EXTENSIONS - ft.DOC_EXTENSIONS
