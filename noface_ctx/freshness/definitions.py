@@ -120,7 +120,8 @@ def _headers(text: str) -> _Headers:
 
 def block_end(text: str, pos: int, indent: int) -> int:
     """Where the block whose header ends at `pos` ends: the next non-blank line indented at most
-    `indent` (closing brackets aside)."""
+    `indent` (closing brackets aside) that does not continue the line before it (a backslash at a
+    line's end: pylint's `Run` holds a string continued onto a line at column 0)."""
     if "\t" not in text:  # indentation is a count of characters: one regex search
         found = _block_ender(indent).search(text, pos)
         return found.start() if found is not None else len(text)
@@ -135,7 +136,8 @@ def _block_end_by_lines(text: str, pos: int, indent: int) -> int:
         nxt = text.find("\n", line_start)
         line = text[line_start:nxt if nxt != -1 else len(text)]
         stripped = line.strip()
-        if stripped and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent and stripped[0] not in ")]}":
+        if (stripped and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) <= indent
+                and stripped[0] not in ")]}" and text[nl - 1:nl] != "\\"):
             return nl
         nl = nxt
     return len(text)
@@ -145,11 +147,12 @@ _ENDERS: dict[int, re.Pattern[str]] = {}
 
 
 def _block_ender(indent: int) -> re.Pattern[str]:
-    """A newline followed by a line indented at most `indent` whose first character is neither
-    white space nor a closing bracket (what `block_end` looks for, in a text without tabs)."""
+    """A newline, not after a backslash, followed by a line indented at most `indent` whose first
+    character is neither white space nor a closing bracket (what `block_end` looks for, in a text
+    without tabs)."""
     pattern = _ENDERS.get(indent)
     if pattern is None:
-        pattern = _ENDERS[indent] = re.compile(r"\n(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")
+        pattern = _ENDERS[indent] = re.compile(r"(?<!\\)\n(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")
     return pattern
 
 

@@ -89,6 +89,30 @@ def test_new_bases_of_a_class_without_init_warn_only_a_doc_naming_the_lost_base(
     assert check_docs(repo=root).findings == ()
 
 
+RUN = ('''class Run:
+    """Run the linter."""
+
+    option_groups = (("Commands", "Options which are actually commands. Options in this \\
+group are mutually exclusive."),)
+
+    def __init__(self, args, reporter=None, exit=True):
+        self.args = args
+''')
+
+
+def test_a_class_holding_a_string_continued_at_column_0_keeps_its_init(repo_factory):
+    # pylint's `Run`: a backslash-continued string whose next line starts at column 0 is inside the
+    # class, so renaming the `exit` keyword of its `__init__` warns the example that passes it
+    root = repo_factory({"pkg/__init__.py": "", "pkg/run.py": RUN,
+                         "docs/api.rst": ("API\n===\n\n.. code-block:: python\n\n    from pkg.run import Run\n"
+                                          "    Run([\"x.py\"], exit=False)\n")}, date=JAN)
+    (root / "pkg/run.py").write_text(RUN.replace("exit=True", "sys_exit=True"))
+    commit(root, "rename Run's exit to sys_exit", date=FEB)
+    got = [(f.path, f.line, f.code) for f in check_docs(repo=root).findings]
+    assert got == [("docs/api.rst", 6, "changed-ref")]  # the import, judged by its call
+    assert "exit" in check_docs(repo=root).findings[0].message
+
+
 STORAGE = '''def get_available_name(name, max_length=None):
     """A free name."""
     from storage.paths import split_name
