@@ -58,6 +58,10 @@ OUTER_EVIDENCE = 1.0  # ... while those of other files need this much
 POINTER_MIN = -1.0  # ... when it scores above this; weaker ones are counted in the note closing CODE CONTEXT
 LEAD_FILES = 3  # the best definition of each of this many best-ranked files is shown however it scores ...
 FIRST_EVIDENCE = 0.5  # ... another file's first definition only above this (half a deviation over the pool's average)
+# A definition costing more than this share of the budget (1,040 tokens at 13k) outside the best-ranked
+# file comes as its class outline or a pointer: a weaker file's long function is worth a NEED_CODE line,
+# not a twelfth of the prompt (issue 26: dev code tokens in gold or gold test files 30.3 -> 32.6 % replayed)
+BIG_SHARE = 0.08
 
 
 class ChunkRenderer:
@@ -232,7 +236,9 @@ def snippet_candidates(
     matches only weakly gets a pointer, not code, even when budget is left: a prompt may stay
     shorter than its budget); a further chunk of the file only when its
     evidence is not weak: above `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked
-    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best). The others become one-line pointers (`POINTER`: path, lines, signature and the
+    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best);
+    outside the best-ranked file, a definition costing more than `BIG_SHARE` of the budget comes as its
+    class outline or a pointer. The others become one-line pointers (`POINTER`: path, lines, signature and the
     `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
     file's first, and are not offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
     members that are not weak."""
@@ -257,6 +263,7 @@ def snippet_candidates(
     unoffered = 0
     seen: set[str] = set()
     room = 1.5 * r.config.context.budget_tokens
+    big = BIG_SHARE * r.config.context.budget_tokens
     for i in order[:MAX_CANDIDATES]:
         if len(out) >= MIN_CANDIDATES and room <= 0:
             break
@@ -274,6 +281,8 @@ def snippet_candidates(
             strong = score[i] > (weak if near_top < TOP_FILES else outer)
         if strong:
             forms = rd.snippet(i, members.get((path, symbol), ()))
+            if near_top > 0 and count_tokens(forms[0][1]) > big:  # costly, in a weaker file: its outline or a pointer
+                forms = [f for f in forms[1:] if f[0] == "outline"] or [(POINTER, rd.pointer(i))]
         elif (first or score[i] > POINTER_MIN) and symbol:
             forms = [(POINTER, rd.pointer(i))]
         else:  # too weak, or nothing to name: not offered

@@ -358,3 +358,35 @@ def test_files_with_weak_evidence_give_a_pointer_not_code(tmp_path, monkeypatch)
     monkeypatch.setattr(code_forms, "FIRST_EVIDENCE", code_forms.POINTER_MIN)  # the bar is what kept them out
     shown = build_prompt(issue, repo, budget=6000, embed=False)
     assert {(r["path"], r["form"]) for r in shown.code if r["path"] == weak[0]["path"]} == {(weak[0]["path"], "full")}
+
+
+def _long_refund_step(name: str, lines: int, doc: str = "Post a refund of an order to the ledger, step by step.") -> str:
+    body = "".join(f"    order.total = order.total - amount * {k} / {lines}  # refund step {k} of the order total\n"
+                   for k in range(lines))
+    return f'def {name}(order, amount):\n    """{doc}"""\n{body}    return order\n'
+
+
+def test_a_costly_definition_outside_the_best_file_comes_as_a_pointer(tmp_path, monkeypatch):
+    from noface_ctx.rank import code_forms
+
+    files = {"shop/__init__.py": "", "shop/refund.py": REFUND + "\n\n" + _long_refund_step(
+        "settle_refund", 110, "Settle a refund apply_refund accepted: the order total must never go negative."),
+             "shop/ledger.py": _long_refund_step("post_refund", 110)}
+    repo = make_repo(tmp_path / "repo", files)
+    issue = {"id": "r-3", "title": "apply_refund lets the order total go negative",
+             "description": "apply_refund subtracts the refund amount from the order total without checking; "
+                            "a refund above the total leaves a negative amount on the receipt."}
+    prompt = build_prompt(issue, repo, budget=13000, embed=False)
+    assert prompt.details["ranked_files"][:2] == ["shop/refund.py", "shop/ledger.py"]
+    forms = {r["symbol"]: r for r in prompt.code}
+    big = code_forms.BIG_SHARE * 13000
+    # the best file's costly definition is shown; the weaker file's gives its NEED_CODE line, not its code
+    assert forms["settle_refund"]["form"] == "full" and forms["settle_refund"]["tokens"] > big
+    assert forms["post_refund"]["form"] == "pointer" and "NEED_CODE: shop/ledger.py::post_refund" in prompt.text
+    assert "refund step 50 of the order total" not in prompt.text.split("shop/ledger.py")[1]
+    # with a budget it is a small share of, or without the rule, the same definition is shown in full
+    roomy = build_prompt(issue, repo, budget=60000, embed=False)
+    assert {r["symbol"]: r["form"] for r in roomy.code}["post_refund"] == "full"
+    monkeypatch.setattr(code_forms, "BIG_SHARE", 1.0)
+    again = build_prompt(issue, repo, budget=13000, embed=False)
+    assert {r["symbol"]: r["form"] for r in again.code}["post_refund"] == "full"
