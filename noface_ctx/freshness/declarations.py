@@ -18,22 +18,24 @@ A word that only occurs (a call left behind, a string, a comment, a notebook) de
 
 from __future__ import annotations
 
+import bisect
 import keyword
 import re
 from dataclasses import dataclass
 
 from noface_ctx import _state as state
-from noface_ctx.freshness.definitions import blank_docstring, block_end
+from noface_ctx.freshness.definitions import blank_docstrings, block_end
 
-_DOCSTRING = re.compile(r"(\"\"\"|\'\'\')[\s\S]*?\1")
 # every pattern below starts at a newline (the text is read with one in front): a literal first
 # character lets the search skip to line starts
 _HEADER = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)(?:async\s+)?(?P<kw>def|class)\s+(?P<name>[A-Za-z_]\w*)")
 _PARAMS = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)", re.S)
 _PARAM = re.compile(r"(?:^|,)\s*\**\s*([A-Za-z_]\w*)\s*(?=[:=,]|$)")
-_ASSIGN = re.compile(r"\n[ \t]*(?P<names>(?:[A-Za-z_]\w*[ \t]*,[ \t]*)*[A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?[-+*/|&]?=(?!=)")
-_ANNOTATION = re.compile(r"\n[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*[^\s=]")  # a field: `size: int`
-_SELF_ATTR = [re.compile(rf"{who}\.([A-Za-z_]\w*)[ \t]*(?::[^=\n]*)?=(?!=)") for who in ("self", "cls")]
+# possessive (`*+`): what a name, a blank or a type took never ends in what may follow it, so
+# giving it back never helps (and retrying, line by line, was most of the time)
+_ASSIGN = re.compile(r"\n[ \t]*+(?P<names>(?:[A-Za-z_]\w*+[ \t]*+,[ \t]*+)*+[A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*+)?[-+*/|&]?=(?!=)")
+_ANNOTATION = re.compile(r"\n[ \t]++([A-Za-z_]\w*+)[ \t]*+:[ \t]*+[^\s=]")  # a field: `size: int`
+_SELF_ATTR = [re.compile(rf"{who}\.([A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*+)?=(?!=)") for who in ("self", "cls")]
 _FROM = re.compile(r"from\s+[\w.]+\s+import\s+(\([^)]*\)|[^\n#;]+)")
 _IMPORT = re.compile(r"import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)")
 _IMPORT_LINE = re.compile(r"\n[ \t]*(?P<stmt>from[ \t]+(?P<module>\S+)[ \t]+import[ \t]*(?P<star>\*)?|import[ \t])")
@@ -69,26 +71,34 @@ def declared(text: str) -> Declared:
     return found if found is not None else _MEMO.put(text, _read(text))
 
 
+def text_defines(text: str, name: str, *, member: bool = False, top: bool = False) -> bool:
+    """`declared(text).defines(name, ...)`; a text that does not hold `name` at all defines
+    nothing (every name of a table is a part of its text): its table is not read."""
+    return name in text and declared(text).defines(name, member=member, top=top)
+
+
 def _read(text: str) -> Declared:
-    text = "\n" + _DOCSTRING.sub(blank_docstring, text)
+    text = "\n" + blank_docstrings(text)
     names: set[str] = set()
-    inner: set[str] = set()  # defined in a class or function body somewhere
-    outer: set[str] = set()  # defined outside them somewhere
+    outer: set[str] = set()  # defined outside class and function bodies somewhere
     bodies: list[tuple[int, int]] = []  # the outermost function bodies, in order: (start, end)
     classes: list[tuple[int, int]] = []  # class bodies: (start, end)
+    class_end = 0  # the furthest end of a class body so far: a header before it is in a class
     for m in _HEADER.finditer(text):
         kind, name, at = m.group("kw"), m.group("name"), m.start("kw")
         names.add(name)
-        nested = any(lo <= at < hi for lo, hi in classes) or bool(bodies and bodies[-1][0] <= at < bodies[-1][1])
-        (inner if nested else outer).add(name)
+        in_body = bool(bodies) and bodies[-1][0] <= at < bodies[-1][1]
+        if not (at < class_end or in_body):  # every class so far starts before `at`
+            outer.add(name)
         if kind == "class":
             classes.append((m.end(), block_end(text, m.end(), len(m.group("indent").expandtabs(4)))))
+            class_end = max(class_end, classes[-1][1])
         if kind != "def":
             continue
         params = _PARAMS.match(text, m.end())
         if params is not None:
             names.update(p for p in _PARAM.findall(params.group(1)) if p not in ("self", "cls"))
-        if bodies and bodies[-1][0] <= at < bodies[-1][1]:
+        if in_body:
             continue  # a nested function: inside a body already
         indent = len(m.group("indent").expandtabs(4))
         end = block_end(text, m.end(), indent)
@@ -99,24 +109,25 @@ def _read(text: str) -> Declared:
             outer.update(shims)
     gaps = [(0 if i == 0 else bodies[i - 1][1], start) for i, (start, _end) in enumerate(bodies)]
     gaps.append((bodies[-1][1] if bodies else 0, len(text)))  # the text outside function bodies
-    def in_class(at: int) -> bool:
-        return any(lo <= at < hi for lo, hi in classes)
-
+    in_class = _Spans(classes)
     for lo, hi in gaps:
         for m in _ASSIGN.finditer(text, lo, hi):
             found = {n.strip() for n in m.group("names").split(",")}
             names.update(found)
-            (inner if in_class(m.start()) else outer).update(found)
+            if not in_class(m.start()):
+                outer.update(found)
         for m in _ANNOTATION.finditer(text, lo, hi):
             if m.group(1) not in _KEYWORDS:
                 names.add(m.group(1))
-                (inner if in_class(m.start()) else outer).add(m.group(1))
+                if not in_class(m.start()):
+                    outer.add(m.group(1))
     stars = []
     for lo, hi in gaps:  # an import in a function binds a local, not a name of the module
         for m in _IMPORT_LINE.finditer(text, lo, hi):
             found = _imported(text, m.start("stmt"))
             names.update(found)
-            (inner if in_class(m.start()) else outer).update(found)
+            if not in_class(m.start()):
+                outer.update(found)
             if m.group("star") is not None:
                 stars.append(m.group("module"))
     for block in _ALL.findall(text):
@@ -125,6 +136,26 @@ def _read(text: str) -> Declared:
     names.difference_update(_KEYWORDS)
     attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
     return Declared(frozenset(names), frozenset(attributes), tuple(stars), frozenset(outer - _KEYWORDS))
+
+
+class _Spans:
+    """Whether an offset lies in one of some (start, end) spans: their union, searched by bisection."""
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for lo, hi in sorted(s for s in spans if s[0] < s[1]):
+            if self.ends and lo <= self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], hi)
+            else:
+                self.starts.append(lo)
+                self.ends.append(hi)
+
+    def __call__(self, at: int) -> bool:
+        i = bisect.bisect_right(self.starts, at) - 1
+        return i >= 0 and at < self.ends[i]
 
 
 def _table_keys(text: str, getattr_body: str) -> set[str]:

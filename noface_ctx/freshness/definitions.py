@@ -77,14 +77,23 @@ def definition(text: str, name: str) -> str | None:
     return head
 
 
-def blank_docstring(m: re.Match[str]) -> str:
-    """A docstring (a `_DOCSTRING` match) as spaces, its newlines kept: what follows its closing
-    quotes (a `# noqa: E501` comment Ruff added there, in pydicom) keeps its column, so the block
-    around it does not end there."""
-    return _NOT_NEWLINE.sub(" ", m.group(0))
+def blank_docstrings(text: str) -> str:
+    """`text` with each docstring (a `_DOCSTRING` match: triple quotes to the next same three)
+    as spaces, its newlines kept: what follows its closing quotes (a `# noqa: E501` comment Ruff
+    added there, in pydicom) keeps its column, so the block around it does not end there."""
+    parts: list[str] = []
+    done = pos = 0
+    while (m := _TRIPLE.search(text, pos)) is not None:
+        close = text.find(m.group(), m.end())
+        if close < 0:  # never closed: no docstring starts here
+            pos = m.start() + 1
+            continue
+        parts += text[done:m.start()], "\n".join(" " * len(line) for line in text[m.start():close + 3].split("\n"))
+        done = pos = close + 3
+    return "".join(parts) + text[done:] if parts else text
 
 
-_NOT_NEWLINE = re.compile(r"[^\n]")
+_TRIPLE = re.compile(r"\"\"\"|'''")
 
 
 class _Headers:
@@ -94,7 +103,7 @@ class _Headers:
     __slots__ = ("by_name", "text")
 
     def __init__(self, text: str) -> None:
-        self.text = _DOCSTRING.sub(blank_docstring, text)
+        self.text = blank_docstrings(text)
         self.by_name: dict[str, list[tuple[int, int, int, str]]] = {}
         for m in _header_matches(self.text):
             self.by_name.setdefault(m.group("name"), []).append(
@@ -152,7 +161,8 @@ def _block_ender(indent: int) -> re.Pattern[str]:
     without tabs)."""
     pattern = _ENDERS.get(indent)
     if pattern is None:
-        pattern = _ENDERS[indent] = re.compile(r"(?<!\\)\n(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")
+        # the newline first: a literal start lets the search skip to it (a lookbehind first made it 4-7 times slower)
+        pattern = _ENDERS[indent] = re.compile(r"\n(?<!\\\n)(?=[^\S\n]{0," + str(indent) + r"}[^\s)\]}])")
     return pattern
 
 

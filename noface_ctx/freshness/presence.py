@@ -29,7 +29,7 @@ from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
-from noface_ctx.freshness.declarations import declared
+from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.definitions import replacements
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -308,7 +308,7 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
         newer: Commit | None = None
         for commit, then in index.earlier(path, at.seq + 1, limit=12):
             text = index.versions.text_at(commit.sha, then)
-            if text is not None and declared(text).defines(name, top=True):
+            if text is not None and text_defines(text, name, top=True):
                 return (newer, None) if newer is not None else None
             newer = commit
     return None
@@ -371,8 +371,8 @@ def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool
     if text is None:
         return False
     if ext in PYTHON_EXTS:
-        return declared(text).defines(name, member=member, top=top)
-    return re.search(rf"\b{re.escape(name)}\b", text) is not None
+        return text_defines(text, name, member=member, top=top)
+    return name in text and re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def module_name(path: str) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.declarations import declared
+from noface_ctx.freshness.declarations import declared, text_defines
 
 JAN = "2025-01-01T12:00:00+00:00"
 FEB = "2025-02-01T12:00:00+00:00"
@@ -91,6 +91,24 @@ def _renamed_with_leftovers(repo_factory) -> Path:
     (root / "pkg/conf.py").write_text('# formerly to_netcdf\nMETHOD = "to_netcdf"\n')
     commit(root, "rename to_netcdf to write_netcdf", date=FEB)
     return root
+
+
+def test_docstrings_unclosed_quotes_and_nested_classes_in_the_table():
+    """What a docstring holds defines nothing, an unclosed triple quote opens no docstring, four
+    quotes close at the first three after the opening; the module's own names (`top`) leave out
+    what a class body, however nested, defines, and not what follows it."""
+    text = ('x = """"\ndef in_doc(): pass\n"""\nSTRAY = """ never closed\n'
+            "class Outer:\n    class Inner:\n        deep = 1\n    shallow: int = 2\n"
+            "after_class = 3\n'''\ndef quoted(): pass\n'''\ndef real(a, b=1): pass\n")
+    table = declared(text)
+    assert not table.defines("in_doc") and not table.defines("quoted")
+    for name in ("x", "STRAY", "Outer", "Inner", "deep", "shallow", "after_class", "real", "a", "b"):
+        assert table.defines(name), name
+    assert {n for n in ("Outer", "Inner", "deep", "shallow", "after_class", "real") if table.defines(n, top=True)} == {
+        "Outer", "after_class", "real"}
+    for name in ("x", "in_doc", "deep", "nowhere", "Inn", "real"):
+        for top in (False, True):
+            assert text_defines(text, name, top=top) == table.defines(name, top=top), (name, top)
 
 
 def test_a_word_left_in_a_notebook_a_comment_a_string_or_a_call_keeps_no_removed_name_alive(repo_factory):
