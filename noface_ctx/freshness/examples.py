@@ -12,6 +12,9 @@ attribute access on the objects an example makes, typed by the example's own ass
   that a library's `ax.plot(...)` never stands for a method the repository once had;
 - so is a call on a free lowercase name the example never assigns (`bigquery.insert_matchers(...)`,
   a module-level object of the code, or a module: `pkg.mod.function` is judged as a dotted name too);
+- a call through a module's import alias (`sns.histplot(data, binwidth=3)` after `import seaborn
+  as sns`) is a call of the module's name (`seaborn.histplot`), judged like one written out: a
+  library's (`np.polyfit`) is dropped with the library's import (`scan.scan_doc`);
 - the names an example defines, assigns or binds are the example's own (`example_names`), and
   an import is kept with the local name it binds (`Reference.binds`).
 """
@@ -111,6 +114,18 @@ def example_keywords(block: Block, local: set[str], types: dict[str, str]) -> li
     return out
 
 
+def example_aliases(blocks: list[Block]) -> dict[str, str]:
+    """Alias → the module an example's `import pkg.mod as alias` names (`sns` → `seaborn`), when
+    every such import in the doc agrees."""
+    seen: dict[str, set[str]] = {}
+    for block in blocks:
+        for _, raw in block:
+            m = _PY_IMPORT.match(PROMPT.sub("", raw))
+            if m and m.group(2) and m.group(2) != m.group(1):
+                seen.setdefault(m.group(2), set()).add(m.group(1))
+    return {alias: next(iter(mods)) for alias, mods in seen.items() if len(mods) == 1}
+
+
 def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
     """Example name → the class an assignment makes it (`app = Flask(...)` → `Flask`), for names
     every such assignment in the doc gives the same class (a class: its last part capitalised,
@@ -128,10 +143,13 @@ def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
     return {var: max(classes, key=len) for var, classes in seen.items() if len({c.rsplit(".", 1)[-1] for c in classes}) == 1}
 
 
-def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]) -> list[Reference]:
+def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str],
+                 aliases: dict[str, str] | None = None) -> list[Reference]:
     """Calls and imports in a code block, minus the example's own names (`local`), calls and
-    attribute access on typed example names (`types`) as members of their class, and calls on
-    other example names as `member` references (see the module docstring)."""
+    attribute access on typed example names (`types`) as members of their class, calls on a
+    module's import alias (`aliases`) as calls through the module, and calls on other example
+    names as `member` references (see the module docstring)."""
+    aliases = aliases or {}
     python = lang in _PYTHON
     comment = "#" if python or lang in ("ruby", "rb") else "//"
     # `mc.results.ac`: the first attribute (`ModelChain.results`), and the chain past it, whose type is unknown
@@ -164,6 +182,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
         for cm in _CODE_CALL.finditer(line):
             name = cm.group(1).replace("::", ".")
             root, _, rest = name.partition(".")
+            if root in aliases and rest and python and root not in types:  # `sns.histplot(...)`: `seaborn.histplot`
+                refs.append(Reference(name + "()", f"{aliases[root]}.{rest}", "method", lineno, True, lang))
             if root in types and rest and python:
                 refs.append(Reference(name + "()", f"{types[root]}.{rest}", "method", lineno, True, lang))
                 last = name.rsplit(".", 1)[-1]

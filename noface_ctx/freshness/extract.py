@@ -22,6 +22,7 @@ import re
 from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
+from noface_ctx.freshness import examples
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -157,7 +158,8 @@ def extract_references(doc: Doc) -> list[Reference]:
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
     types = example_types([b for b, _ in code], local)
-    refs = [r for b, lang in code for r in example_refs(b, lang, local, types)]
+    aliases = examples.example_aliases([b for b, _ in code])
+    refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in ("python", "py", "python3", "py3", "pycon")
              for r in example_keywords(b, local, types)]
     refs += [r for r in prose if _root(r.name) not in local]

@@ -41,23 +41,30 @@ def counts_for(doc: Doc, ref: Reference,
         if stated and not ref.documented:  # a call written in prose, or a signature written as one
             return _call_counts(written_call(ref.ref, 1, ref.ref.split("(", 1)[0]))
         return None if stated else _uses_changed(doc, ancestors, ref.name)
-    if ref.binds:  # an import states nothing about a signature: the example's first call of the name does
-        lines = doc.text.split("\n")
-        called = re.compile(rf"(?<![\w.]){re.escape(ref.binds)}\s*\(")
-        at = next((i + 1 for i in range(ref.line, len(lines)) if called.search(lines[i])), None)
-        if at is None:
-            return lambda before, now: False
-        call = written_call(doc.text, at, ref.binds)
-    else:
-        call = written_call(doc.text, ref.line, ref.ref.removesuffix("()"))  # as written: `app.run()` for `Flask.run`
-    args = call.shape if call is not None else None
+    # every call of the name the examples write from there (an import states nothing about a
+    # signature: its calls do), each with its own arguments: `sns.histplot(...)` twenty times in a notebook
+    name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
+    lines = doc.text.split("\n")
+    called = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
+    calls = [written_call(doc.text, i + 1, name) for i in range(ref.line if ref.binds else ref.line - 1, len(lines))
+             if called.search(lines[i])]
+    if ref.binds and not calls:
+        return lambda before, now: False
+    readable = [c for c in calls if c is not None]
+    unread = len(readable) < len(calls) or not calls  # a call unpacking `*args`: what a mention notices
 
     mention = _uses_changed(doc, ancestors, ref.name)
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
-        if args is not None and pb is not None and pn is not None and binds(pb, *args):
-            return not binds(pn, *args) or _shifted(pb, pn, args[0])
+        fit = [c for c in readable if pb is not None and binds(pb, *c.shape)]
+        if pb is not None and pn is not None and fit:
+            changed = (changed_parameters(before, now) or set()) - set(_default_only(pb, pn))  # a value passed: no default's concern
+            if any(not binds(pn, *c.shape) or _shifted(pb, pn, len(c.positional)) or changed & _passed_by_name(c, pb)
+                   for c in fit):  # no longer fits, an argument goes elsewhere, a keyword it passes renamed
+                return True
+            if not unread:
+                return False
         return mention(before, now)
 
     return counts

@@ -73,7 +73,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     for ref in refs:
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
-            foreign.add(ref.binds)
+            foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
             continue
         resolved.append((ref, res))
     for ref, res in resolved:

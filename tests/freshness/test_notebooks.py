@@ -155,3 +155,30 @@ def test_a_notebook_of_another_kernel_is_judged_by_its_prose_only(repo_factory):
     commit(root, "rename kdeplot and histplot", date=FEB)
     got = {(f.path, f.message.split(":", 1)[0]) for f in check_docs(repo=root).findings if f.path == "doc/r/intro.ipynb"}
     assert got == {("doc/r/intro.ipynb", "cell 1, line 1")}
+
+
+SEABORNISH = notebook(  # seaborn's API pages: the package through its alias, one function called again and again
+    cell("code", "import pkg as pk\nimport numpy as np"),
+    cell("markdown", "A histogram:"),
+    cell("code", "pk.plots.histplot([1, 2])"),
+    cell("markdown", "Wider bins:"),
+    cell("code", "pk.plots.histplot([1, 2], binwidth=3)\nnp.histogram([1, 2])"),
+)
+KWARGS = PLOTS.replace("binwidth=None):", "binwidth=None, **kwargs):")
+
+
+def test_a_keyword_renamed_in_a_later_call_through_the_package_alias_is_flagged(repo_factory):
+    """`sns.histplot(...)` after `import seaborn as sns` is `seaborn.histplot`; the first call passes no
+    `binwidth`, a later one does, and `**kwargs` would still take it: the keyword it passes was renamed."""
+    root = repo_factory({"pkg/__init__.py": "from pkg import plots\n", "pkg/plots.py": KWARGS,
+                         "docs/api/histplot.ipynb": SEABORNISH}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/plots.py").write_text(KWARGS.replace("binwidth", "bin_width"))
+    commit(root, "rename histplot's binwidth", date=FEB)
+    got = [(f.path, f.line, f.code, f.message) for f in check_docs(repo=root).findings]
+    assert [g[:3] for g in got] == [("docs/api/histplot.ipynb", file_line(root, "docs/api/histplot.ipynb",
+                                                                           '"pk.plots.histplot([1, 2])"'), "changed-ref")]
+    assert got[0][3].startswith("cell 3, line 1: signature of `pk.plots.histplot()` (pkg/plots.py) changed in ")
+    (root / "pkg/plots.py").write_text(KWARGS.replace("bins=10", "bins=20"))  # a default no call passes: no concern
+    commit(root, "back, and more bins by default")
+    assert check_docs(repo=root).findings == ()
