@@ -63,6 +63,8 @@ def parameters(defn: str) -> list[Param] | None:
             kind = "kw"
         elif re.fullmatch(r"[A-Za-z_]\w*", g[0]) and (len(g) == 1 or g[1] == "="):
             out.append((kind, g[0], " ".join(g[2:])))
+        elif out and out[-1][2] and not re.fullmatch(r"[A-Za-z_]\w*", g[0]):  # `errorbar=("ci", 95)`, its
+            out[-1] = (out[-1][0], out[-1][1], f"{out[-1][2]} , {' '.join(g)}")  # parentheses dropped as grouping
         else:
             return None
     if out and out[0][1] in ("self", "cls") and out[0][0] in ("pos", "any"):

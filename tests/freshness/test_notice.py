@@ -215,3 +215,17 @@ def test_a_comment_added_after_a_docstring_is_no_change(repo_factory):
     (root / "pkg/data.py").write_text(code.replace("compress(self, uid, encoding_plugin)\n", "pass\n"))
     commit(root, "compress nothing", date="2025-03-01T12:00:00+00:00")  # the control: a body change it states
     assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/compress.rst", "changed-ref")]
+
+
+def test_a_tuple_default_is_read_and_a_new_keyword_with_a_default_warns_no_example(repo_factory):
+    """seaborn's `barplot(data=None, *, errorbar=("ci", 95), ...)`: the header parses, so adding
+    `log_scale=None` is a compatible change, not "any change counts" for every example calling it."""
+    plot = 'def barplot(data=None, *, x=None, errorbar=("ci", 95), width=.8, **kwargs):\n    return data\n'
+    root = repo_factory({"pkg/__init__.py": "from pkg.plots import barplot\n", "pkg/plots.py": plot,
+                         "docs/bars.md": "```python\nimport pkg\npkg.barplot([1], x='a')\n```\n"}, date=JAN)
+    (root / "pkg/plots.py").write_text(plot.replace("width=.8,", "width=.8, log_scale=None,"))
+    commit(root, "barplot: log_scale", date=FEB)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/plots.py").write_text(plot.replace("x=None", "xs=None"))
+    commit(root, "barplot: x renamed")
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/bars.md", "changed-ref")]
