@@ -122,7 +122,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     unread = dict(docset.not_read)
     not_judged = [(p, _why_not(p, judged_files, config, drafts)) for p in wanted
                   if (p not in judged or p in records) and p not in unread]
-    not_judged = [(p, why) for p, why in not_judged if why] + [(p, f"{why}: not judged") for p, why in unread.items()]
+    not_judged = [(p, why) for p, why in not_judged if why] + list(unread.items())
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in _in_notebook(root, d.path, doc_findings(d, config))]
     findings += _quarantined([doc for doc in docset.docs if doc.path in {d.path for d in selected}], config)
