@@ -51,3 +51,27 @@ def test_what_cannot_be_read_is_a_problem_never_an_exception():
     odd = json.dumps({"cells": [7, {"cell_type": "code", "source": [1, None]}, {"cell_type": "markdown"}],
                       "metadata": {"kernelspec": []}})
     assert read_notebook(odd) == read_notebook(odd) and read_notebook(odd).problem == ""
+
+
+def test_a_notebook_doc_enters_a_prompt_as_its_prose_and_code_never_its_outputs(tmp_path, capsys):
+    from conftest import make_repo
+
+    from noface_ctx.cli import main
+
+    notebook = json.dumps({"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Cart totals\n", "Rounding happens in `cart_total()`."]},
+        {"cell_type": "code", "metadata": {}, "execution_count": 1, "source": ["from shop.cart import cart_total\n",
+                                                                             "cart_total([])"],
+         "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["OUTPUT_SECRET_WORD 0"],
+                                                                "image/png": "iVBORw0KGgo" * 50}}]},
+    ], "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}, indent=1)
+    repo = make_repo(tmp_path / "shop", {
+        ".noface.toml": "[context]\nembeddings = false\n",
+        "docs/cart.ipynb": notebook,
+        "shop/__init__.py": "", "shop/cart.py": "def cart_total(items):\n    return round(sum(items), 2)\n",
+        "issue.md": "# Fix cart_total rounding\n\n`cart_total()` rounds cart totals wrong.\n"})
+    assert main(["preview", str(repo / "issue.md"), "--repo", str(repo), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["path"] for d in data["docs"] if d["included"]] == ["docs/cart.ipynb"]
+    assert "Rounding happens in `cart_total()`." in data["prompt"] and "cart_total([])" in data["prompt"]
+    assert "OUTPUT_SECRET_WORD" not in data["prompt"] and "iVBORw0KGgo" not in data["prompt"]
