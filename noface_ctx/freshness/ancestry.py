@@ -13,7 +13,7 @@ import builtins
 import re
 from collections.abc import Callable, Iterable
 
-from noface_ctx.freshness.definitions import definition
+from noface_ctx.freshness.definitions import block_end, definition
 from noface_ctx.freshness.parameters import bases
 
 _ALIAS = re.compile(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\b")
@@ -103,3 +103,21 @@ def _class_header(text: str, name: str) -> list[str] | None:
     found = definition(text, name)
     got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
     return got[1] if got is not None else None
+
+
+def named_classes(names: Iterable[str]) -> frozenset[str]:
+    """The class names among a doc's reference names (their last parts: `BaseRule`, not `CONSTANT`)."""
+    return frozenset(last for n in names if (last := n.rsplit(".", 1)[-1])[:1].isupper() and not last.isupper())
+
+
+def in_class_body(text: str, name: str, classes: frozenset[str]) -> bool:
+    """Whether `text` defines `name` right in the body of one of `classes` (a field
+    `needs_raw_stack = False` or a method of `BaseRule`; a method's local is not)."""
+    for m in re.finditer(r"(?:^|\n)([ \t]*)class[ \t]+(\w+)", text) if name in text else ():
+        if m.group(2) in classes:
+            body = text[m.end():block_end(text, m.end(), len(m.group(1).expandtabs(4)))]
+            level = re.search(r"\n([ \t]+)\S", body)
+            if level is not None and re.search(rf"\n{re.escape(level.group(1))}(?:(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b|"
+                                               rf"{re.escape(name)}[ \t]*(?::[^=\n]+)?=(?!=))", body):
+                return True
+    return False

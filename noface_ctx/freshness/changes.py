@@ -14,11 +14,13 @@ from pathlib import Path
 from noface_ctx import _git as git
 from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef, MissingRef
-from noface_ctx.freshness.ancestry import Ancestry
+from noface_ctx.freshness.ancestry import Ancestry, named_classes
+from noface_ctx.freshness.born import born_stale
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.coded_defaults import coded
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
-from noface_ctx.freshness.defaults import coded, stated_defaults
+from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
@@ -91,13 +93,14 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
         return {}
     names = {n for _, _, stated in asks for st in stated for n in st.names}
     oldest = min(since.seq for _, since, _ in asks)  # None: more files than one grep takes (the whole tree)
-    scope = windows(index, [(oldest, END)], _python_source, MAX_SCOPE)[oldest, END]
+    source = _source_of(code.paths)
+    scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
     keyed = {n for _, _, stated in asks for st in stated if st.keyed for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES, paths=scope) if shaped and scope != [] else {}
-    holders = {n: {p for p in paths if file_ext(p) in PYTHON_EXTS and not is_test_path(p)} for n, paths in holders.items()}
+    holders = {n: {p for p in paths if source(p)} for n, paths in holders.items()}
     for path in code_files(tree.dirty):  # uncommitted edits: read as they are
         if file_ext(path) in PYTHON_EXTS:
             words = set(re.findall(r"[A-Za-z_]\w*", tree.read(path) or ""))
@@ -139,13 +142,14 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         plans = [(s, since) for s, since in checked if s.candidates]
         asks = [(since, {c[1] for c in s.candidates if c[0].kind != "path"}, s.doc.path in editing, s.doc.path)
                 for s, since in plans]
-        plain = {(s.doc.path, c[1]) for s, _since in plans for c in s.candidates
+        plain = {(s.doc.path, c[1]): named_classes(r.name for r in s.refs) for s, _since in plans for c in s.candidates
                  if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
         presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
         tree = Worktree(index.root, dirty)
         symbols = changed_symbols(checked, index, tree, code.ancestry)
         defaults = changed_defaults(checked, index, tree, code)
         removed = record_removals(plans, presence.result(), index, code, set(dirty))
+        removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)
@@ -159,8 +163,21 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
     return out
 
 
-def _python_source(path: str) -> bool:
-    return bool(code_files([path])) and file_ext(path) in PYTHON_EXTS and not is_test_path(path)
+def _source_of(paths: set[str]) -> Callable[[str], bool]:
+    """Where a default is coded: Python source outside the tests, and a config file a package
+    ships (`.cfg`, `.ini`, `.toml` beside an `__init__.py`: sqlfluff's `core/default_config.cfg`;
+    not a repository's own `setup.cfg` or `tox.ini`, whose values are its tools')."""
+    def source(path: str) -> bool:
+        ext = file_ext(path)
+        if is_test_path(path):
+            return False
+        if ext in SHIPPED_CONFIG:
+            return "/" in path and path.rsplit("/", 1)[0] + "/__init__.py" in paths
+        return bool(code_files([path])) and ext in PYTHON_EXTS
+    return source
+
+
+SHIPPED_CONFIG = frozenset({"cfg", "ini", "toml"})
 
 
 def _ancestors_of(ancestry: Ancestry, home: str) -> Callable[[Iterable[str]], set[str]]:

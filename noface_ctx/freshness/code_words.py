@@ -11,7 +11,8 @@ loading every word of it back takes most of a second, so `code_words` keeps, in 
 - the inverted tables built from them, kept up to date file by file: `vocab` (word → number of
   files holding it), `defs` (name → where it is defined) and `declared` (the names a code file
   defines, `declarations.declared`: in Python the definition table, `.name` for an instance
-  attribute; in another language every word, read less closely).
+  attribute; in another language every word, read less closely, outside `//` and `/* */` comments
+  in the C family).
 
 After a commit or an edit only the changed files are read again, and a run asks only about the
 words its docs use (`CodeWords.has`, `CodeWords.defined`). A file changed in the last two
@@ -60,8 +61,13 @@ _DEF_LINE = re.compile(r"(?P<indent>[ \t]*)" + _definition_pattern(r"\s", r"[^)]
 # the same in a whole text, after a newline (a literal first character lets the search skip to line
 # starts): never across a newline, the indentation atomic (giving it back never helps, retrying is slow)
 _DEF_AFTER_NEWLINE = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)" + _definition_pattern(r"[^\S\n]", r"[^)\n]"))
+# languages whose comments are `//` and `/* */`: a word only in a comment declares nothing (sqlfluff's
+# Rust port saying "replicates the `StartsWith` semantics" keeps no Python grammar class alive)
+SLASH_COMMENTS = frozenset("c cc cpp cxx h hh hpp hxx ipp cu cs java kt kts scala swift go rs js jsx mjs cjs ts tsx mts "
+                           "cts dart zig proto sol groovy gradle".split())
+_SLASH_COMMENT = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n]){0,4}'|`(?:\\.|[^`\\])*`)|//[^\n]*|/\*.*?\*/""", re.S)
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 6  # 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place
+_SCHEMA = 7  # 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,
@@ -330,7 +336,9 @@ def _entry(path: str, data: bytes, size: int, mtime: int, digest: str) -> Entry:
     if ext in PYTHON_EXTS:
         table = declared(text)
         names = set(table.names) | {"." + a for a in table.attributes}
-    else:  # another language: every word (read less closely); not code (a notebook, data): nothing
+    elif ext in SLASH_COMMENTS:  # a C-family language: every word outside comments (read less closely)
+        names = set(_WORD.findall(_SLASH_COMMENT.sub(lambda m: m.group(1) or " ", text)))
+    else:  # another language: every word; not code (a notebook, data): nothing
         names = words if ext in CODE_EXTS else set()
     return (size, mtime, found, defs, digest, "\n".join(sorted(names)))
 

@@ -6,11 +6,10 @@ saying "by default" / "defaults to" / "Default:" next to a name in code (``prefi
 :confval:`name`, on that line or the one before or after in its paragraph), or a "Default:
 ``1000``" line in the section a directive naming one value opens (`.. setting:: NAME`), or a
 list item "`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code
-by its key, `getattr(meta, "unknown", RAISE)`), with the value it gives when it quotes one. `code_default(text, name, near)` reads a name's default in a code
-file: a registration call (`add_config_value('name', '¶', ...)`, `addini("name", ...,
-default="3")`), a parameter (`def from_prefixed_env(self, prefix: str = "FLASK", ...)`; with
-several, the one of a function the doc's sentence names), or a class or module level
-assignment (a dataclass field, a settings constant).
+by its key, `getattr(meta, "unknown", RAISE)`), or a list item "`5`: Default." in a section
+naming one setting (`_section_option`), with the value it gives when it quotes one; or,
+in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the default is
+not that value: `Stated.not_value`). What the code gives a name is `coded_defaults.code_default`.
 
 `changed_defaults` reports a stated default whose code default changed since the doc's last
 commit (and differs from what the doc says), naming the commit that changed it; a default the
@@ -20,12 +19,12 @@ code never states, or that did not change, is never a finding.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
 from noface_ctx.datatypes import ChangedRef, Doc
-from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.references import IDENT, STRING, codeish
@@ -43,7 +42,6 @@ _SETTING_LINE = re.compile(r"^\s*Default:\s*\S")  # django's "Default: ``1000``"
 _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute)::")  # a directive naming one value
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
-_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
 _VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:)\s+([\w.'\"+-]+)")
 
 
@@ -58,6 +56,7 @@ class Stated:
     value: str
     of: str = ""
     keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
+    not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -84,6 +83,10 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         if item is not None and (option_names := _names(_intro(lines, i))) and (value := comparable(item.group(2).split(" <", 1)[0].lstrip("~."))):
             out.append(Stated((option_names[0],), i + 1, value, keyed=True))  # "- `RAISE` (default): ..."
             continue
+        item = _VALUE_ITEM.match(line)  # "* :code:`5`: Default." in a list of a setting's values
+        if item is not None and (setting := _section_option(lines, i)) and _LITERAL.fullmatch(value := comparable(item.group(2))):
+            out.append(Stated((setting,), i + 1, value))
+            continue
         if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
         around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
@@ -99,6 +102,27 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
+    return out + _opt_outs(lines)
+
+
+_OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
+
+
+def _opt_outs(lines: list[str]) -> list[Stated]:
+    """In a paragraph saying what happens by default, "setting ``_works_on_unparsable`` to
+    ``False`` tells SQLFluff not to ...": the default of that name is not that value (a literal:
+    `True`, `3`, `None`), stated at the name's line."""
+    out, lo = [], 0
+    while lo < len(lines):
+        hi = lo
+        while hi < len(lines) and lines[hi].strip():
+            hi += 1
+        text = "\n".join(lines[lo:hi])
+        for m in _OPT_OUT.finditer(text) if _BY_DEFAULT.search(text) else ():
+            value, parts = comparable(m.group(4)), m.group(2).split(".")
+            if _LITERAL.fullmatch(value) and codeish(parts[-1]):
+                out.append(Stated((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, m.start(2)) + 1, "", not_value=value))
+        lo = hi + 1
     return out
 
 
@@ -107,6 +131,27 @@ def _coded_value(text: str) -> str:
     (prose: "A list of all language codes that are written right-to-left")."""
     value = comparable(text)
     return value if _SPAN.search(text) is not None or _LITERAL.fullmatch(value) else ""
+
+
+_VALUE_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*[:\u2013\u2014-]\s*(?:the\s+)?default\b", re.I)
+
+
+def _section_option(lines: list[str], i: int) -> str:
+    """The one setting the section holding the list item at line `i` names before it ("Variant
+    rendering is controlled by the :code:`render_variant_limit` setting" ... "Recommended
+    values:"), or "" when the section names none or several."""
+    found: set[str] = set()
+    j = i - 1
+    while j >= 0 and not _is_title(lines, j):
+        found.update(n for n in _names(lines[j]) if coded(n) and n.islower())
+        j -= 1
+    return found.pop() if len(found) == 1 else ""
+
+
+def _is_title(lines: list[str], j: int) -> bool:
+    """Line `j` underlines a reStructuredText title or is a Markdown heading."""
+    return re.match(r"^\s{0,3}#{1,6}\s", lines[j]) is not None or (
+        j > 0 and _FENCE.match(lines[j]) is None and re.fullmatch(r"([=\-~^\"'`#*+.:_])\1{2,}\s*", lines[j]) is not None and bool(lines[j - 1].strip()))
 
 
 def _intro(lines: list[str], i: int) -> str:
@@ -271,105 +316,6 @@ def _names(line: str) -> list[str]:
     return out
 
 
-def _plain(name: str) -> bool:
-    """A plain word (`prefix`, `path`): too common to stand for a setting or field alone."""
-    return not coded(name)
-
-
-def coded(name: str) -> bool:
-    """A name shaped like code (`max_retries`, `getItem`) or like a setting (`SESSION_COOKIE_AGE`):
-    where it is coded, it stands for itself."""
-    return codeish(name) or _CONSTANT.fullmatch(name) is not None
-
-
-def comparable(text: str) -> str:
-    """A stated or coded default, comparable: quotes (either style), backticks, roles, a comment,
-    white space and a trailing `_` aside (Black's reformatting changes no default)."""
-    text = re.sub(r":[\w:-]+:", "", text).strip()
-    spans = re.findall(r"`+([^`]+)`+", text)
-    text = spans[0] if spans else text.split(" (", 1)[0].split("  #", 1)[0]
-    text = re.sub(r"\s+", "", text.strip().rstrip(",")).replace("'", '"')
-    return text.strip('"').rstrip("_")
-
-
-def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool = False) -> str | None:
-    """The default the code in `text` gives `name` (see the module docstring; `keyed`: an option
-    read by its key, `getattr(meta, "unknown", RAISE)`, `options.get("unknown", RAISE)`), or None."""
-    if name not in text:
-        return None
-    word = re.escape(name)
-    if keyed:
-        found = {comparable(m.group(2)) for m in re.finditer(
-            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.get\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
-        return found.pop() if len(found) == 1 else None
-    near = [n for n in near if n != name]
-    # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
-    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text)
-    if call is not None:
-        rest = text[call.end(): call.end() + 400]
-        keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
-        positional = call.group(2).strip()
-        if keyword is not None:
-            return comparable(keyword.group(1))
-        if not re.match(r"^\w+\s*=", positional):
-            return comparable(positional)
-    params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
-        rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
-    chosen = [v for f, v in params.items() if f in set(near)]
-    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
-            f"class {n}" in text for n in near) else ():  # a field of a class named beside it
-        if cls.group(2) in near:
-            indent = len(cls.group(1).expandtabs(4))
-            end = block_end(text, cls.end(), indent)
-            inner = re.search(r"\n([ \t]+)\S", text[cls.end():end])  # the body's own level: not a method's locals
-            level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
-            field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
-            if field is not None:
-                chosen.append(comparable(field.group(1)))
-    if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
-        return chosen[0] if len(set(chosen)) == 1 else None
-    if params:
-        values = set(chosen or params.values())
-        return values.pop() if len(values) == 1 else None
-    if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
-        return None
-    assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
-    return comparable(assign.group(1)) if assign is not None else None
-
-
-def param_default(text: str, of: str, name: str) -> str | None:
-    """The default `of`'s parameter `name` has in `text`: `of` a function (`get`), a class (its
-    `__init__`: `HTTPAdapter`) or a method (`Dataset.copy`); None when the file does not define
-    it, or defines it more than once with different defaults."""
-    parts = of.split(".")
-    cls = parts[-2] if len(parts) > 1 else parts[-1] if parts[-1][:1].isupper() else ""
-    fn = "__init__" if cls == parts[-1] else parts[-1]
-    if name not in text or (cls and f"class {cls}" not in text):
-        return None
-    spans = [(0, len(text))]
-    if cls:
-        spans = [(m.end(), block_end(text, m.end(), len(m.group(1).expandtabs(4))))
-                 for m in re.finditer(rf"(?:^|\n)([ \t]*)class\s+{re.escape(cls)}\b", text)]
-    found = set()
-    for lo, hi in spans:
-        for m in re.finditer(rf"\bdef\s+{re.escape(fn)}\s*\(", text[lo:hi]):
-            params = _balanced(text, lo + m.end())
-            got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
-            if got is not None:
-                found.add(comparable(got.group(1).rstrip(")").strip()))
-    return found.pop() if len(found) == 1 else None
-
-
-def _balanced(text: str, start: int) -> str:
-    """The text from `start` (just after an opening parenthesis) to its closing one."""
-    depth, j = 1, start
-    while j < len(text) and depth:
-        depth += text[j] in "([{"
-        depth -= text[j] in ")]}"
-        j += 1
-    return text[start:j - 1]
-
-
 def _default_of(text: str, name: str, st: Stated) -> str | None:
     return param_default(text, st.of, name) if st.of else code_default(text, name, st.names, keyed=st.keyed)
 
@@ -397,7 +343,8 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 now = _default_of(now_text(path) or "", name, st)
                 then_text = index.versions.text_at(since.sha, path)
                 then = _default_of(then_text, name, st) if then_text is not None else None
-                if now is None or then is None or now == then or (st.value and st.value == now):
+                if now is None or then is None or now == then or (st.value and st.value == now) or (
+                        st.not_value and st.not_value != now):
                     continue
                 seen.add(name)
                 out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st, then), "default"))
@@ -407,9 +354,11 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
 
 def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str) -> str:
     """The label of the first commit after `since` where `path`'s default for `name` is no
-    longer `then` ("uncommitted edits" when no commit changed it)."""
+    longer `then` (or, for an opt-out, became the value it opts out with; "uncommitted edits"
+    when no commit changed it)."""
     for commit, current in index.path_history(path, since.seq):
         text = index.versions.text_at(commit.sha, current) if current is not None else None
-        if text is None or _default_of(text, name, st) != then:
+        now = _default_of(text, name, st) if text is not None else None
+        if text is None or (now == st.not_value if st.not_value else now != then):
             return commit.label()
     return UNCOMMITTED

@@ -122,8 +122,10 @@ class HistoryIndex:
         row = self.db.execute("SELECT seq, sha, time, subject FROM commits WHERE sha = ?", (sha,)).fetchone()
         return Commit(*row) if row else None
 
-    def latest(self) -> Commit | None:
-        row = self.db.execute("SELECT seq, sha, time, subject FROM commits ORDER BY seq DESC LIMIT 1").fetchone()
+    def latest(self, before: int = 1 << 62) -> Commit | None:
+        """The last indexed commit (before position `before` of the chain)."""
+        row = self.db.execute("SELECT seq, sha, time, subject FROM commits WHERE seq < ? ORDER BY seq DESC LIMIT 1",
+                              (before,)).fetchone()
         return Commit(*row) if row else None
 
     def last_touch(self, path: str) -> Commit | None:
@@ -134,9 +136,7 @@ class HistoryIndex:
         return Commit(*row) if row else None
 
     def parent(self, commit: Commit) -> Commit | None:
-        row = self.db.execute("SELECT seq, sha, time, subject FROM commits WHERE seq < ? ORDER BY seq DESC LIMIT 1",
-                              (commit.seq,)).fetchone()
-        return Commit(*row) if row else None
+        return self.latest(commit.seq)
 
     def touched_after(self, path: str, seq: int, until: int = 1 << 62) -> bool:
         """Whether a commit after `seq` (up to `until`) touched `path`, as itself or a rename's old name."""

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -27,6 +27,7 @@ from noface_ctx import _git as git
 from noface_ctx._filetypes import FILE_TYPES, bare
 from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
+from noface_ctx.freshness.ancestry import in_class_body
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
@@ -65,13 +66,14 @@ class Presence:
     collects them and looks at parents."""
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
-                 dirty: Iterable[str] = (), plain: Iterable[tuple[str, str]] = ()) -> None:
+                 dirty: Iterable[str] = (), plain: Mapping[tuple[str, str], frozenset[str]] | None = None) -> None:
         """`asks`: per doc, the commit it is checked against, the names, whether it is being
         edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
-        (the edits may be what removed a name). `plain`: (doc, name) for names a doc uses only as
-        a plain literal (``template_postgis``; not a role's target): not followed into that doc's past (a database or a
-        setting can share a name with code that once was)."""
-        self.plain = set(plain)
+        (the edits may be what removed a name). `plain`: (doc, name) → the classes the doc names,
+        for names a doc uses only as a plain literal (``template_postgis``; not a role's target):
+        followed into that doc's past only as a field of one of them (``needs_raw_stack`` of
+        ``BaseRule``: a database or a setting can share a name with code that once was)."""
+        self.plain = dict(plain or {})
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
         for at, names, _editing, _doc in self.asks:
@@ -134,7 +136,7 @@ class Presence:
         origins: dict[str, tuple[Commit, Commit, set[str]]] = {}  # "origin<doc's commit" -> both, the names
         asked: list[dict[str, str]] = []  # per ask: name -> its key in `origins`
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
-            lacking = {n for n in names if n not in held and (doc, n) not in self.plain}
+            lacking = {n for n in names if n not in held}
             start: dict[str, Commit] = {}
             for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
                 text = self.index.versions.text_at(commit.sha, path) or ""
@@ -155,11 +157,12 @@ class Presence:
             key: (origin.sha, names, found_windows.get(unsettled[key]) or [] if key in unsettled else [], False)
             for key, (origin, at, names) in origins.items()}
         found = Search(self.root, self.index, searches, self._pool, EXCLUDES).result() if searches else {}
-        for keys, held in zip(asked, out, strict=True):
+        for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
             for n, key in keys.items():
-                files = found.get(key, {}).get(n)
-                if files and n not in held:
-                    held[n] = (origins[key][0], files)
+                files, at = found.get(key, {}).get(n), origins[key][0]
+                if files and n not in held and ((doc, n) not in self.plain or any(in_class_body(
+                        self.index.versions.text_at(at.sha, p) or "", n, self.plain[doc, n]) for p in sorted(files)[:3])):
+                    held[n] = (at, files)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -332,12 +335,9 @@ def _deleted_module(ref: Reference, lookup: str, scope: Sequence[str],
 
 
 def _removed_path(ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> list[MissingRef]:
-    if not index.existed(lookup, base.seq):
-        return []
-    hist = index.path_history(lookup, base.seq)
-    new = hist[-1][1] if hist else None
-    commit = hist[-1][0].label() if hist else None
-    return [MissingRef(ref.ref, ref.line, new, commit)]
+    hist = index.path_history(lookup, base.seq) if index.existed(lookup, base.seq) else None
+    return [] if hist is None else [MissingRef(ref.ref, ref.line, hist[-1][1] if hist else None,
+                                               hist[-1][0].label() if hist else None)]
 
 
 def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool,

@@ -214,3 +214,15 @@ def test_definitions_are_nested_by_indentation_with_their_line_numbers():
 def test_definitions_of_a_whole_text_are_those_found_line_by_line(lines):
     text = "\n".join(lines)
     assert cw.definitions(text) == _definitions_line_by_line(text)
+
+
+def test_a_word_only_in_a_c_family_comment_declares_nothing(repo_factory, tmp_path):
+    repo = repo_factory({"port/parser.rs": '/// This replicates the `StartsWith` semantics.\nfn starts_with<\'a>(s: &\'a str) '
+                         '-> bool {\n    let url = "http://x // KeptInString";\n    true /* EndsWith\n    too */\n}\n',
+                         "web/app.js": "// RemovedHelper is gone\nconst shownHelper = () => 1;\n",
+                         "tools/run.sh": "# ShellComment\necho hi\n"})
+    found = _words(repo, tmp_path / "words.sqlite")
+    assert found.has("StartsWith") and found.has("EndsWith")  # still words of the code
+    assert not found.declares("StartsWith") and not found.declares("EndsWith") and not found.declares("RemovedHelper")
+    assert found.declares("starts_with") and found.declares("KeptInString") and found.declares("shownHelper")
+    assert found.declares("ShellComment")  # other languages: every word, as before

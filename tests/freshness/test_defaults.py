@@ -7,7 +7,8 @@ from conftest import commit, git
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.defaults import code_default, stated_defaults
+from noface_ctx.freshness.coded_defaults import code_default
+from noface_ctx.freshness.defaults import stated_defaults
 
 JAN = "2025-01-01T12:00:00+00:00"
 FEB = "2025-02-01T12:00:00+00:00"

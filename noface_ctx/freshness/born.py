@@ -1,0 +1,252 @@
+"""A doc born stale (`born_stale`): a name the doc uses that nothing defines now and that the code
+never held while the doc was in the repository (at its commit, its parent, its earlier versions),
+because the repository had removed it before the doc was written (a guide added in 2024 with an
+example calling a grammar class removed in 2023). Whether a name is stale must not depend on the
+doc's age. And a field of a class the doc names, written as a plain literal, stays checked past
+the bounds `presence` reads the doc's past within (``needs_raw_stack`` under six edits and two moves).
+
+Where to look is a grid of commits on the first-parent chain (`anchors`: multiples of a
+power-of-two step of about an eighth of the history, so the grid stays put as HEAD moves and its
+`git grep` answers are kept and shared by every doc): three grid commits, each twice as far back
+as the one before, before the doc was born (its first version, through renames) — in the Python
+files changed from there to the doc's birth (a definition gone by then was in one; at most
+`BORN_SCOPE`), in a member's scope, or, for a plain field, in the files of the classes the doc
+names — or before its commit for a field. Where a file *wrote* the definition there, the commit
+that removed it is found and blamed as for any removed name (`presence.record_removals`, from the
+grid commit), and kept when it came before the doc was born, or, for a field, when the doc held
+the word just before it and ever since.
+
+Looking further back than the doc asks for care: only Python definitions outside tests count (a
+bundled JavaScript library's `encodeURIComponent`, a test's `MyRenderer` are no API), written (not
+an import, not `self.x =`); a bare name must be shaped like code (`fetchmany` is PEP 249's as
+much as anyone's); a name the doc also writes as a library's (`logging.getLogger`), in a version
+note or with Sphinx's `!`, or where its module context is another package's, is never one; and a
+name the doc writes only as a plain literal is followed only where it was defined right in the
+body of a class the doc names (``needs_raw_stack``, a field of ``BaseRule``; not
+``password_reset``, a URL name and a function removed years before).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from noface_ctx._filetypes import is_test_path
+from noface_ctx.freshness.ancestry import in_class_body
+from noface_ctx.freshness.code_words import PYTHON_EXTS
+from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.grep_plan import Search, SearchAsk, windows
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.presence import EXCLUDES, Held, Removals, record_removals
+from noface_ctx.freshness.references import EXTERNAL_NAMES, Reference, codeish, file_ext
+from noface_ctx.freshness.scan import DocScan
+
+GRID_PARTS = 8  # the grid cuts the history into about this many stretches
+ANCHORS = 3  # grid commits searched before a doc was born, newest first
+BORN_SCOPE = 500  # Python files (tests aside) changed from a grid commit to a doc's birth beyond which it is not searched there
+SOURCE_READS = 8  # files read at a grid commit for one name: a word held more widely is a common one
+ORIGIN_LIMIT = 64  # versions read back to a doc's first one: a doc with more is not born recently
+
+
+def anchors(index: HistoryIndex, before: int) -> list[Commit]:
+    """The grid commits searched for a doc whose commit is at position `before`, newest first."""
+    last = index.latest()
+    if last is None:
+        return []
+    step = 1 << (max(1, last.seq // GRID_PARTS) - 1).bit_length()  # a power of two >= an eighth
+    out: list[Commit] = []
+    for _ in range(ANCHORS):  # the last multiple of step, of 2 steps below it, of 4 steps below that
+        before = (before - 1) // step * step
+        commit = index.latest(before + 1) if before > 0 else None
+        if commit is None:
+            break
+        out.append(commit)
+        step *= 2
+    return out
+
+
+def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Removals],
+               plain: Mapping[tuple[str, str], frozenset[str]], index: HistoryIndex, code: Codebase,
+               dirty: set[str]) -> dict[str, Removals]:
+    """`removed` (by doc path, from `record_removals`) with the names each doc of `plans` uses
+    that nothing defines now and that a grid commit before the doc's defined: one `git grep` per
+    grid commit for every doc's names, and the removal found as `record_removals` finds it."""
+    # a doc's scan with its plain fields or its other names, the grid commits they are looked for at
+    left: list[tuple[DocScan, list[Commit]]] = []
+    versions: dict[str, list[tuple[Commit, str]]] = {}  # by doc: its earlier versions, newest first
+    members: set[tuple[str, str]] = set()  # (doc, name): a plain literal, a class's field followed past the doc's edits
+    broad: dict[str, tuple[Commit, set[str], set[int]]] = {}  # grid commit -> names, when the docs asking were born
+    narrow: dict[str, tuple[Commit, set[str], set[str]]] = {}  # grid commit -> names looked for in these files only
+    for s, since in plans:
+        reported = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
+        outside = {r.name.rsplit(".", 1)[-1] for r in s.refs if "." in r.name and (  # `logging.getLogger`: the library's
+            r.name.split(".", 1)[0] in EXTERNAL_NAMES or code.names_a_standard_module(r.name))}
+        lines, foreign = _aside(s.doc.text, code)
+        todo = [c for c in s.candidates if c[0].kind != "path" and (c[0].ref, c[0].line) not in reported
+                and c[0].source != "autodoc" and c[0].line not in lines and c[1] not in outside | foreign
+                and (c[2] or codeish(c[1]))]
+        earlier = index.earlier(s.doc.path, since.seq, limit=ORIGIN_LIMIT) if todo else []
+        if not todo or len(earlier) >= ORIGIN_LIMIT:  # too long a history to read back: no telling
+            continue
+        versions[s.doc.path] = earlier
+        born = earlier[-1][0] if earlier else since  # the doc's first version, through renames
+        fields = tuple(c for c in todo if (s.doc.path, c[1]) in plain)
+        others = tuple(c for c in todo if c not in fields)  # removed before the doc was born, or no finding
+        members.update((s.doc.path, c[1]) for c in fields)
+        homes = {p for c in fields[:1] for cls in sorted(plain[s.doc.path, c[1]]) for p in code.defining_files(cls)}
+        for cs, grid in ((fields, anchors(index, since.seq) if homes else []), (others, anchors(index, born.seq))):
+            if cs and grid:
+                left.append((replace(s, candidates=cs), grid))
+            for commit in grid if cs else ():  # a field in the files of the classes the doc names, a member in its scope
+                for c in cs:
+                    if c[2] or c in fields:
+                        ask = narrow.setdefault(commit.sha, (commit, set(), set()))
+                        ask[1].add(c[1])
+                        ask[2].update(c[2] or homes)
+                    else:
+                        ask_b = broad.setdefault(commit.sha, (commit, set(), set()))
+                        ask_b[1].add(c[1])
+                        ask_b[2].add(born.seq)
+    if not broad and not narrow:
+        return removed
+    # a name defined at a grid commit and gone where a doc was born: its file changed in between
+    spans = windows(index, {(c.seq + 1, b) for c, _n, borns in broad.values() for b in borns}, _python_source, BORN_SCOPE)
+    asks: dict[str, SearchAsk] = {}
+    for sha, names, files in [*((sha, names, {f for b in borns for f in spans[commit.seq + 1, b] or ()})  # too wide a
+                                for sha, (commit, names, borns) in broad.items()),  # window (over BORN_SCOPE): not searched
+                              *((sha, names, homes) for sha, (_c, names, homes) in narrow.items())]:
+        if files:  # the same files at the same commit: one search
+            asks.setdefault(f"{sha}+{_digest(files)}", (sha, set(), sorted(files), False))[1].update(names)
+    pool = ThreadPoolExecutor(max_workers=2)
+    try:
+        answers = Search(index.root, index, asks, pool, EXCLUDES).result()
+    finally:
+        pool.shutdown()
+    found: dict[str, dict[str, set[str]]] = {}  # grid commit -> name -> files holding it
+    for key, hits in answers.items():
+        into = found.setdefault(key.split("+", 1)[0], {})
+        for name, files in hits.items():
+            into.setdefault(name, set()).update(files)
+    out = dict(removed)
+    sources: dict[tuple[str, str, tuple[str, ...]], set[str]] = {}  # (grid commit, name, scope) -> defining files
+
+    def defining(at: Commit, c: tuple[Reference, str, tuple[str, ...]], files: set[str]) -> set[str]:
+        key = (at.sha, c[1], c[2])  # a name many docs use is read once
+        if key not in sources:
+            sources[key] = _source(index, at, c, files)
+        return sources[key]
+
+    for k, kind in ((k, kind) for k in range(ANCHORS) for kind in (True, False)):  # newest grid commits first
+        plans_k: list[tuple[DocScan, Commit]] = []
+        held_k: list[Held] = []
+        lookups: dict[tuple[str, str, int], str] = {}  # (doc, ref, line) -> the name
+        for s, grid in left:
+            at = grid[k] if k < len(grid) else None
+            if at is None or ((s.doc.path, s.candidates[0][1]) in members) != kind:
+                continue
+            hits = found.get(at.sha, {})
+            lookups.update(((s.doc.path, c[0].ref, c[0].line), c[1]) for c in s.candidates)
+            held = {c[1]: (at, files) for c in s.candidates if hits.get(c[1]) and (files := defining(at, c, hits[c[1]])) and (
+                (s.doc.path, c[1]) not in plain or any(in_class_body(index.versions.text_at(at.sha, p) or "", c[1], plain[
+                    s.doc.path, c[1]]) for p in sorted(files)[:3]))}
+            if held:
+                plans_k.append((replace(s, candidates=tuple(c for c in s.candidates if c[1] in held)), at))
+                held_k.append(held)
+        for path, more in record_removals(plans_k, held_k, index, code, dirty).items():
+            before = out.get(path)
+            gone = [m for m in more.missing if m.commit and (seq := _seq(index, m.commit)) is not None and _unwritten_or_kept(
+                index, versions[path], seq, lookups[path, m.ref, m.line], kind)]
+            out[path] = Removals([*(before.missing if before else ()), *gone], {**more.files, **(before.files if before else {})})
+        settled = {(p, m.ref, m.line) for p, r in out.items() for m in r.missing}
+        left = [(replace(s, candidates=rest), grid) for s, grid in left
+                if (rest := tuple(c for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) not in settled))]
+    return out
+
+
+def _source(index: HistoryIndex, at: Commit, candidate: tuple[Reference, str, tuple[str, ...]],
+            files: Iterable[str]) -> set[str]:
+    """The files that count as defining a candidate's name at `at`: Python files, tests aside (a
+    test's `MyRenderer` is no API; a JavaScript file's words are no definitions), in its scope
+    (a member's class hierarchy, a module's file), that write its definition — a `def`, a
+    `class`, an assignment or a parameter; not only an import (`from docutils.statemachine import
+    ViewList`: the library's name) nor an instance's attribute (pydicom's `self.PixelData = ...`, a
+    DICOM element any dataset may hold)."""
+    name, scope = candidate[1], candidate[2]
+    word = re.escape(name)
+    written = re.compile(rf"^[ \t]*(?:(?:async[ \t]+)?def[ \t]+{word}\b|class[ \t]+{word}\b|{word}[ \t]*(?::[^=\n]+)?=(?!=))"
+                         rf"|[(,][ \t]*\*{{0,2}}{word}[ \t]*(?::[^=,)\n]+)?[=,)]", re.M)
+    imported = re.compile(rf"^[ \t]*(?:from[ \t]+\S+[ \t]+)?import\b(?:[^\n]*|[ \t]*\([^)]*)\b{word}\b", re.M)
+    out: set[str] = set()
+    readable = [p for p in sorted(files) if _python_source(p)
+                and (not scope or p in scope or index.path_now(p, at.seq) in scope)]
+    for p in readable[:SOURCE_READS]:  # a few definitions are enough to blame a removal: a few files read
+        text = index.versions.text_at(at.sha, p) or ""
+        if written.search(text) and not imported.search(text):
+            out.add(p)
+    return out
+
+
+def _unwritten_or_kept(index: HistoryIndex, versions: list[tuple[Commit, str]], removal: int, word: str,
+                       member: bool) -> bool:
+    """Whether a doc's name removed at position `removal` is stale rather than history the doc
+    tells: the doc was written after the removal (its first version, through renames, is later:
+    born stale), or, for a class's member, it held the word just before the removal and in every
+    version since (a field it described while it lived: no laundering, however many edits later;
+    `presence` covers the rest within its bounds). A name the doc took up at or after its removal
+    ("``AutodocReporter`` was used for this") is the doc's account of it."""
+    if not versions or versions[-1][0].seq > removal:
+        return True
+    if not member:
+        return False
+    since = [v for v in versions if v[0].seq >= removal] + [next(v for v in versions if v[0].seq < removal)]
+    word_re = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
+    return all(word_re.search(index.versions.text_at(c.sha, p) or "") for c, p in since)
+
+
+def _python_source(path: str) -> bool:
+    return file_ext(path) in PYTHON_EXTS and not is_test_path(path)
+
+
+def _digest(files: Iterable[str]) -> str:
+    return hashlib.sha1("\0".join(sorted(files)).encode()).hexdigest()[:16]
+
+
+def _seq(index: HistoryIndex, label: str) -> int | None:
+    """The position on the chain of the commit a finding's label names (`sha (day, "subject")`)."""
+    prefix = label.split(" ", 1)[0]
+    row = index.db.execute("SELECT seq FROM commits WHERE sha >= ? AND sha < ? LIMIT 1", (prefix, prefix + "g")).fetchone()
+    return int(row[0]) if row else None
+
+
+_NOTE = re.compile(r"^(\s*)(?:\.\.\s+|`{3,}\s*\{)(?:deprecated|versionchanged|versionadded|versionremoved|deprecated-removed)\b")
+_NAMED = re.compile(r"`[~!.]*(?:[\w.]+\.)?(\w+)(?:\(\))?`|^\s*\.\.\s+[\w:]+::\s+(?:[\w.]+\.)?(\w+)")  # a span, a directive's target
+_MODULE = re.compile(r"^\s*(?:\.\.\s+(?:py:)?(?:current)?module::|`{3,}\s*\{(?:py:)?(?:current)?module\})\s*([\w.]+)")
+
+
+def _aside(text: str, code: Codebase) -> tuple[set[int], set[str]]:
+    """What a doc says of history or of another package, never a born-stale reference: the lines
+    of its version notes (`.. deprecated::`, `.. versionchanged::`: "``AutodocReporter`` was used
+    for this"), and the names it writes where its module context is a package outside the
+    repository (`.. currentmodule:: sphinxcontrib.serializinghtml`: the builders moved there)."""
+    lines: set[int] = set()
+    names: set[str] = set()
+    note: int | None = None  # the indentation of the version note being read
+    outside = False
+    for n, line in enumerate(text.split("\n"), 1):
+        indent = len(line) - len(line.lstrip())
+        if note is not None and line.strip() and (indent <= note or line.lstrip().startswith("```")):
+            note = None
+        if (m := _NOTE.match(line)) is not None:
+            note = len(m.group(1))
+        if (m := _MODULE.match(line)) is not None:
+            root = m.group(1).split(".", 1)[0]
+            outside = root not in code.modules and root not in code.top
+        if outside or note is not None:
+            lines.add(n)
+            names.update(m.group(1) or m.group(2) for m in _NAMED.finditer(line))
+        if "`!" in line:  # Sphinx's `!`: a name written on purpose without a link
+            names.update(re.findall(r"`!(?:[\w.]+\.)?(\w+)", line))
+    return lines, names

@@ -1,0 +1,136 @@
+"""The default the code gives a name (`code_default`, `param_default`): what a default a doc
+states is compared with (`defaults`). Read from one file's text: a registration call
+(`add_config_value('name', '¶', ...)`, `addini("name", ..., default="3")`), a parameter
+(`def from_prefixed_env(self, prefix: str = "FLASK", ...)`; with several, the one of a function
+the doc's sentence names), a class or module level assignment (a dataclass field, a settings
+constant), each written in one comparable form (`comparable`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.references import IDENT, codeish
+
+_CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
+
+
+def _plain(name: str) -> bool:
+    """A plain word (`prefix`, `path`): too common to stand for a setting or field alone."""
+    return not coded(name)
+
+
+def coded(name: str) -> bool:
+    """A name shaped like code (`max_retries`, `getItem`) or like a setting (`SESSION_COOKIE_AGE`):
+    where it is coded, it stands for itself."""
+    return codeish(name) or _CONSTANT.fullmatch(name) is not None
+
+
+def comparable(text: str) -> str:
+    """A stated or coded default, comparable: quotes (either style), backticks, roles, a comment,
+    white space and a trailing `_` aside (Black's reformatting changes no default)."""
+    text = re.sub(r":[\w:-]+:", "", text).strip()
+    spans = re.findall(r"`+([^`]+)`+", text)
+    text = spans[0] if spans else text.split(" (", 1)[0].split("  #", 1)[0]
+    text = re.sub(r"\s+", "", text.strip().rstrip(",")).replace("'", '"')
+    return text.strip('"').rstrip("_")
+
+
+def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool = False) -> str | None:
+    """The default the code in `text` gives `name` (see the module docstring; `keyed`: an option
+    read by its key, `getattr(meta, "unknown", RAISE)`, `options.get("unknown", RAISE)`), or None."""
+    if name not in text:
+        return None
+    word = re.escape(name)
+    if keyed:
+        found = {comparable(m.group(2)) for m in re.finditer(
+            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.get\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
+        return found.pop() if len(found) == 1 else None
+    near = [n for n in near if n != name]
+    # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
+    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text)
+    if call is not None:
+        rest = text[call.end(): call.end() + 400]
+        keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
+        positional = call.group(2).strip()
+        if keyword is not None:
+            return comparable(keyword.group(1))
+        if not re.match(r"^\w+\s*=", positional):
+            return comparable(positional)
+    params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
+        rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
+    chosen = [v for f, v in params.items() if f in set(near)]
+    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
+            f"class {n}" in text for n in near) else ():  # a field of a class named beside it
+        if cls.group(2) in near:
+            indent = len(cls.group(1).expandtabs(4))
+            end = block_end(text, cls.end(), indent)
+            inner = re.search(r"\n([ \t]+)\S", text[cls.end():end])  # the body's own level: not a method's locals
+            level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
+            field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
+            if field is not None:
+                chosen.append(comparable(field.group(1)))
+    if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
+        return chosen[0] if len(set(chosen)) == 1 else None
+    if params:
+        values = set(chosen or params.values())
+        return values.pop() if len(values) == 1 else None
+    if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
+        return None
+    assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
+    if assign is not None:
+        return comparable(assign.group(1))
+    fields = _class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
+    return fields.pop() if len(fields) == 1 else None
+
+
+def _class_fields(text: str, word: str) -> set[str]:
+    """The values assignments to `word` (a regex) right in a class body give, whatever the class:
+    an assignment's block is opened by the last line before it indented less (a method's local
+    is not a field)."""
+    out = set()
+    for m in re.finditer(rf"\n([ \t]+){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text):
+        indent, at = len(m.group(1).expandtabs(4)), m.start()
+        while at > 0:
+            start = text.rfind("\n", 0, at - 1) + 1
+            line = text[start:at].rstrip("\n")
+            if line.strip() and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) < indent:
+                if re.match(r"[ \t]*class\s", line):
+                    out.add(comparable(m.group(2)))
+                break
+            at = start
+    return out
+
+
+def param_default(text: str, of: str, name: str) -> str | None:
+    """The default `of`'s parameter `name` has in `text`: `of` a function (`get`), a class (its
+    `__init__`: `HTTPAdapter`) or a method (`Dataset.copy`); None when the file does not define
+    it, or defines it more than once with different defaults."""
+    parts = of.split(".")
+    cls = parts[-2] if len(parts) > 1 else parts[-1] if parts[-1][:1].isupper() else ""
+    fn = "__init__" if cls == parts[-1] else parts[-1]
+    if name not in text or (cls and f"class {cls}" not in text):
+        return None
+    spans = [(0, len(text))]
+    if cls:
+        spans = [(m.end(), block_end(text, m.end(), len(m.group(1).expandtabs(4))))
+                 for m in re.finditer(rf"(?:^|\n)([ \t]*)class\s+{re.escape(cls)}\b", text)]
+    found = set()
+    for lo, hi in spans:
+        for m in re.finditer(rf"\bdef\s+{re.escape(fn)}\s*\(", text[lo:hi]):
+            params = _balanced(text, lo + m.end())
+            got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
+            if got is not None:
+                found.add(comparable(got.group(1).rstrip(")").strip()))
+    return found.pop() if len(found) == 1 else None
+
+
+def _balanced(text: str, start: int) -> str:
+    """The text from `start` (just after an opening parenthesis) to its closing one."""
+    depth, j = 1, start
+    while j < len(text) and depth:
+        depth += text[j] in "([{"
+        depth -= text[j] in ")]}"
+        j += 1
+    return text[start:j - 1]
