@@ -2,15 +2,13 @@
 doc uses and the code lacks now was removed, rather than never a reference (`record_removals`).
 
 A name is looked for with `git grep` (whole words, fixed strings; docs, catalogs and binaries
-left out: `NOT_CODE`), one
-process per distinct commit for every doc sharing it, two at a time: at the doc's last
-commit, in the files touched since (the name is gone now, so a file holding it then changed
-since; the whole tree when more than `MAX_SCOPE` files did). A name that commit lacks is looked
-for at its parent too, but only in the files that commit touched: a commit that removed a
-name from the code and updated the doc in the same change. Answers are kept in
-`history.sqlite` (`grep_plan.Search`): those at a doc's commit grow with HEAD (a commit costs
-the greps of the files it touched), the parent searches (under the child's sha and `^`) and
-the earlier versions' (`origin<doc's commit`) hold at every HEAD.
+left out: `NOT_CODE`), one process per distinct commit for every doc sharing it, two at a time:
+at the doc's last commit, in the files touched since (the whole tree when more than `MAX_SCOPE`
+did). A name that commit lacks is looked for at its parent too, in the files that commit
+touched: a commit that removed a name from the code and updated the doc in the same change.
+Answers are kept in `history.sqlite` (`grep_plan.Search`): those at a doc's commit grow with
+HEAD, the parent searches (under the child's sha and `^`) and the earlier versions'
+(`origin<doc's commit`) hold at every HEAD.
 """
 
 from __future__ import annotations
@@ -61,9 +59,8 @@ class Removals:
 
 
 class Presence:
-    """The search, started: the `git grep`s at the docs' commits run in the background
-    (processes; threads only wait for them) while the caller does other work; `result()`
-    collects them and looks at parents."""
+    """The search, started: the `git grep`s at the docs' commits run in the background while the
+    caller does other work; `result()` collects them and looks at parents."""
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
                  dirty: Iterable[str] = (), plain: Mapping[tuple[str, str], frozenset[str]] | None = None) -> None:
@@ -172,8 +169,7 @@ def _is_code(path: str) -> bool:
 
 def _touched_since(index: HistoryIndex, shas: Iterable[str]) -> dict[str, list[str]]:
     """sha -> code files touched at that commit or after, for the commits with at most
-    `MAX_SCOPE` of them (the others: the whole tree). One walk back from HEAD: once past the
-    limit, every older commit is too."""
+    `MAX_SCOPE` of them (the others: the whole tree), in one walk back from HEAD."""
     commits = {sha: c for sha in shas if (c := index.commit(sha)) is not None}
     found = windows(index, {(c.seq, END) for c in commits.values()}, _is_code, MAX_SCOPE)
     return {sha: files for sha, c in commits.items() if (files := found[c.seq, END]) is not None}
@@ -200,8 +196,8 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 continue
             if lookup not in found:  # never in the code: not a reference, unless its module once defined it
                 gone = _removed_before(index, lookup, scope, since) if module_level(ref, lookup) else None
-                missing.extend(_deleted_module(ref, lookup, scope, index) if gone is None or gone[0] is None
-                               else [missing_ref(ref, lookup, None, gone[0].label())])
+                missing.extend(_deleted_module(ref, lookup, scope, index) if gone is None else [missing_ref(
+                    ref, lookup, gone[1] if gone[1] and code.known(gone[1]) else None, gone[0].label())])
                 continue
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
@@ -303,17 +299,19 @@ def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[st
     return None
 
 
-def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Commit) -> tuple[Commit, None] | None:
+def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Commit) -> tuple[Commit, str | None] | None:
     """The commit before `at` that took the module-level `name` out of a module file of `scope`
-    (its last 12 versions read, newest first): django's `fe914341c8` dropped `check_password`
-    from `auth/models.py` and edited the doc importing it from there in the same change."""
+    (its last 12 versions read, newest first), with the name that took its place there: django's
+    `fe914341c8` dropped `check_password` from `auth/models.py` and edited the doc importing it
+    in the same change; a class renamed before a doc's rewording keeps its suggestion."""
     for path in (p for p in scope if p.endswith(".py")):
-        newer: Commit | None = None
+        newer: tuple[Commit, str | None] | None = None
         for commit, then in index.earlier(path, at.seq + 1, limit=12):
             text = index.versions.text_at(commit.sha, then)
             if text is not None and text_defines(text, name, top=True):
-                return (newer, None) if newer is not None else None
-            newer = commit
+                return None if newer is None else (newer[0], _replacement(
+                    index, name, newer[0], {p for p in (then, newer[1]) if p}))
+            newer = (commit, then)
     return None
 
 
@@ -409,11 +407,14 @@ def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member
             lo = mid + 1
     commit, new_path = versions[lo]
     old_path = versions[lo - 1][1] if lo else path
-    paths = {p for p in (old_path, new_path) if p}
+    return commit, _replacement(index, name, commit, {p for p in (old_path, new_path) if p})
+
+
+def _replacement(index: HistoryIndex, name: str, commit: Commit, paths: set[str]) -> str | None:
+    """The identifier that took `name`'s place in `commit`'s diff of `paths`, or None."""
     try:
         diff = git.run(index.root, "diff", "-M", "-U0", "--no-color", "--no-ext-diff", f"{commit.sha}^", commit.sha,
                        "--", *sorted(paths))
     except git.GitError:
-        return commit, None
-    votes = replacements(diff, name)
-    return commit, next((cand for cand, _ in votes.most_common() if cand != name), None)
+        return None
+    return next((cand for cand, _ in replacements(diff, name).most_common() if cand != name), None)

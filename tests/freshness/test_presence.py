@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from conftest import commit, git
 
+from noface_ctx.freshness import presence
 from noface_ctx.freshness.check import check_docs
 
 JAN = "2025-01-01T12:00:00+00:00"
@@ -183,3 +184,25 @@ def test_a_module_name_its_file_dropped_in_the_commit_that_edited_the_doc_stays_
     gone, got = _findings_after_later_edits(root, "docs/customizing.rst")
     assert list(got) == [("docs/customizing.rst", 6)]
     assert f"removed in {gone}" in got[("docs/customizing.rst", 6)]
+
+
+def test_a_class_renamed_before_the_doc_was_reworded_keeps_its_suggestion(repo_factory, monkeypatch):
+    # pylint's `pylint.testutils.CheckerTestCase` (a re-export): renamed everywhere in one commit, the
+    # checker guide reworded after it without fixing the name, its earlier version too far back to
+    # search (more than LAUNDER_SCOPE code files changed since; 0 here): still stale, blamed on the
+    # rename, and the new name suggested
+    monkeypatch.setattr(presence, "LAUNDER_SCOPE", 0)
+    checker = "class CheckerTestCase:\n    def walk(self, node):\n        return node\n"
+    guide = ("Testing\n=======\n\nTesting is simple.\n\nSubclass ``pkg.testutils.CheckerTestCase`` to test a checker.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/testutils/__init__.py": "from pkg.testutils.checker import CheckerTestCase\n",
+                         "pkg/testutils/checker.py": checker, "docs/guide.rst": guide}, date=JAN)
+    for path in ("pkg/testutils/__init__.py", "pkg/testutils/checker.py"):
+        (root / path).write_text((root / path).read_text().replace("CheckerTestCase", "CheckerTestBase"))
+    commit(root, "rename CheckerTestCase to CheckerTestBase", date=FEB)
+    renamed = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs/guide.rst").write_text(guide.replace("Testing is simple.", "Testing is easy."))
+    commit(root, "docs: reword the testing guide", date=MAR)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/guide.rst", 6)]
+    assert f"removed in {renamed}" in got[("docs/guide.rst", 6)]
+    assert "renamed to `pkg.testutils.CheckerTestBase`" in got[("docs/guide.rst", 6)]
