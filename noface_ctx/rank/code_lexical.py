@@ -44,6 +44,11 @@ _AUX_DIRS = frozenset({"examples", "example", "tutorials", "tutorial", "gallerie
 _VENDOR_DIRS = frozenset({"vendor", "vendored", "_vendor", "third_party", "thirdparty", "extern", "cextern",
                           "external", "externals", "node_modules"})
 MAX_MODULE_FILES = 2  # a module name that matches more files (`models`, `utils`) names none of them
+# A dotted name boosts its module's whole file when it spells the module with its package
+# (`django.utils.html.json_script`) or names a top-level definition of it (`formatting.inline_repr`);
+# `app.register_blueprint` (a method of the `Flask` in `app.py`) or `monkeypatch.setattr` name a
+# variable holding an object: only the definition named (`Flask.register_blueprint`) is boosted
+MODULE_PARTS = 2
 # numbered migrations a framework generated (django's `app/migrations/0001_initial.py`, alembic's
 # `versions/`): a pasted model or traceback matches them word for word, and a fix rarely edits one
 _GENERATED_MIGRATION = re.compile(r"(?:^|/)(?:migrations|versions)/\d{3,}_\w*\.py$")
@@ -135,7 +140,8 @@ class CodeRun:
                 if 0 < len(files) <= MAX_MODULE_FILES:
                     rest = ".".join(parts[i:])
                     for f in files:
-                        s.add(self.index.chunk_ids(f), B_FILE, f"module `{'.'.join(parts[:i])}`")
+                        if i >= MODULE_PARTS or self._defines(f, parts[i]):  # a module, not a variable's name
+                            s.add(self.index.chunk_ids(f), B_FILE, f"module `{'.'.join(parts[:i])}`")
                         hit = [c for c in self.index.chunk_ids(f) if _ends_with(self.index.symbol(c), rest)]
                         s.add(hit, B_QUALIFIED, f"names `{dotted}`")
                     break
@@ -145,6 +151,10 @@ class CodeRun:
                     ids = [c for c in self.index.symbol_ids(qual) if _ends_with(self.index.symbol(c), qual)]
                     if 0 < len(ids) <= 10:
                         s.add(ids, B_QUALIFIED, f"names `{qual}`")
+
+    def _defines(self, path: str, name: str) -> bool:
+        """Whether `path` defines `name` at its top level (a function or class, not a method)."""
+        return any(self.index.symbol(c) == name for c in self.index.chunk_ids(path))
 
     def _module_files(self, parts: list[str]) -> list[str]:
         stem = "/".join(parts)

@@ -577,3 +577,23 @@ def test_class_outlines_only_in_the_best_ranked_files(repo_factory, monkeypatch)
     assert {o.path for o in ranking.outlines} == best  # the outline that explains a method: best files only
     monkeypatch.setattr("noface_ctx.rank.code_forms.OUTLINE_FILES", 5)
     assert {o.path for o in _rank(root, issue).outlines} == methods
+
+
+def test_a_dotted_name_on_a_variable_boosts_the_method_not_the_whole_module(repo_factory):
+    """`app.register_route(...)` in an issue calls a method on an object held in `app`; that
+    `app.py` exists does not make every definition of it relevant. A top-level definition
+    (`routing.add_route`) or a package path (`site.app`) still names the module."""
+    methods = "".join(f"    def helper_{k}(self):\n        return {k}\n\n" for k in range(6))
+    root = repo_factory({
+        "site/__init__.py": "",
+        "site/app.py": f"class Site:\n    def register_route(self, rule, view):\n        self.rules.append((rule, view))\n\n{methods}",
+        "site/routing.py": "def add_route(rules, rule):\n    return rules + [rule]\n",
+    })
+    ranking = _rank(root, _issue("Routes registered twice", "app.register_route('/home', home) adds the rule again"))
+    assert not any(r.startswith("module `app`") for r in _boost_reasons(ranking, "site/app.py"))
+    assert "names `app.register_route`" in [r for row in ranking.report if row["symbol"] == "Site.register_route"
+                                            for r in row["reasons"]]
+    top_level = _rank(root, _issue("Routes lost", "routing.add_route drops the rule"))
+    assert "module `routing`" in _boost_reasons(top_level, "site/routing.py")
+    spelled = _rank(root, _issue("Routes registered twice", "site.app.register_route('/home', home) adds it again"))
+    assert "module `site.app`" in _boost_reasons(spelled, "site/app.py")
