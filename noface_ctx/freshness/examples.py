@@ -13,7 +13,8 @@ attribute access on the objects an example makes, typed by the example's own ass
 - so is a call on a free lowercase name the example never assigns (`bigquery.insert_matchers(...)`,
   a module-level object of the code, or a module: `pkg.mod.function` is judged as a dotted name too);
 - a call through a module's import alias (`sns.histplot(data, binwidth=3)` after `import seaborn
-  as sns`) is a call of the module's name (`seaborn.histplot`), judged like one written out: a
+  as sns`) is a call of the module's name (`seaborn.histplot`), judged like one written out, and a
+  class made through it types its object (`p = so.Plot(...)`: `seaborn.objects.Plot`): a
   library's (`np.polyfit`) is dropped with the library's import (`scan.scan_doc`);
 - the names an example defines, assigns or binds are the example's own (`example_names`), and
   an import is kept with the local name it binds (`Reference.binds`).
@@ -126,17 +127,19 @@ def example_aliases(blocks: list[Block]) -> dict[str, str]:
     return {alias: next(iter(mods)) for alias, mods in seen.items() if len(mods) == 1}
 
 
-def example_types(blocks: list[Block], local: set[str]) -> dict[str, str]:
-    """Example name → the class an assignment makes it (`app = Flask(...)` → `Flask`), for names
-    every such assignment in the doc gives the same class (a class: its last part capitalised,
-    not an example's own)."""
+def example_types(blocks: list[Block], local: set[str], aliases: dict[str, str] | None = None) -> dict[str, str]:
+    """Example name → the class an assignment makes it (`app = Flask(...)` → `Flask`; `p = so.Plot(...)`
+    after `import seaborn.objects as so` → `seaborn.objects.Plot`), for names every such assignment
+    in the doc gives the same class (a class: its last part capitalised, not an example's own)."""
+    aliases = aliases or {}
     seen: dict[str, set[str]] = {}
     for block in blocks:
         for _, raw in block:
             line = STRING.sub('""', PROMPT.sub("", raw))
             made = [m.groups() for m in _TYPED.finditer(line)] + [m.groups()[::-1] for m in _WITH_AS.finditer(line)]
             for var, cls in made + [m.groups()[::-1] for m in _EXCEPT_AS.finditer(line)]:
-                last = cls.rsplit(".", 1)[-1]
+                root, last = cls.split(".", 1)[0], cls.rsplit(".", 1)[-1]
+                cls = aliases[root] + cls[len(root):] if root in aliases and root != cls else cls
                 if last[:1].isupper() and not last.isupper() and cls.split(".", 1)[0] not in local:
                     seen.setdefault(var, set()).add(cls)
     # one class however it is written (`requests.Session()` here, `Session()` there): its longest spelling

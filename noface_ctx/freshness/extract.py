@@ -157,8 +157,8 @@ def extract_references(doc: Doc) -> list[Reference]:
         i += 1
     code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
-    types = example_types([b for b, _ in code], local)
     aliases = examples.example_aliases([b for b, _ in code])
+    types = example_types([b for b, _ in code], local, aliases)
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in ("python", "py", "python3", "py3", "pycon")
              for r in example_keywords(b, local, types)]

@@ -182,3 +182,19 @@ def test_a_keyword_renamed_in_a_later_call_through_the_package_alias_is_flagged(
     (root / "pkg/plots.py").write_text(KWARGS.replace("bins=10", "bins=20"))  # a default no call passes: no concern
     commit(root, "back, and more bins by default")
     assert check_docs(repo=root).findings == ()
+
+
+def test_a_method_renamed_on_an_object_made_through_a_module_alias_is_flagged(repo_factory):
+    """`p = so.Plot(...)` after `import seaborn.objects as so` makes `p` a `seaborn.objects.Plot`:
+    `p.facet(...)` is `Plot.facet`, a plain word no longer defined anywhere once renamed."""
+    objects = "class Plot:\n    def __init__(self, data):\n        self.data = data\n\n    def facet(self, col=None):\n        return self\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/objects.py": objects,
+                         "doc/_tutorial/objects.ipynb": notebook(cell("code", "import pkg.objects as po"),
+                                                                 cell("code", "p = po.Plot([1])\np.facet(col='a')"))},
+                        date=JAN)
+    (root / "pkg/objects.py").write_text(objects.replace("def facet", "def split"))
+    commit(root, "Plot: facet is split", date=FEB)
+    got = [(f.path, f.line, f.message) for f in check_docs(repo=root).findings]
+    at = file_line(root, "doc/_tutorial/objects.ipynb", "p.facet(col='a')")
+    assert [(p, n) for p, n, _ in got] == [("doc/_tutorial/objects.ipynb", at)]
+    assert got[0][2].startswith("cell 2, line 2: references `p.facet()` which no longer exists")
