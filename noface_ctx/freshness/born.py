@@ -84,10 +84,12 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
         reported = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
         outside = {r.name.rsplit(".", 1)[-1] for r in s.refs if "." in r.name and (  # `logging.getLogger`: the library's
             r.name.split(".", 1)[0] in EXTERNAL_NAMES or code.names_a_standard_module(r.name))}
-        lines, foreign = _aside(s.doc.text, code)
         todo = [c for c in s.candidates if c[0].kind != "path" and (c[0].ref, c[0].line) not in reported
-                and c[0].source != "autodoc" and c[0].line not in lines and c[1] not in outside | foreign
-                and (c[2] or codeish(c[1]))]
+                and c[0].source != "autodoc" and c[1] not in outside and (c[2] or codeish(c[1]))]
+        if not todo or _versions(index, s.doc.path) > ORIGIN_LIMIT:
+            continue  # a doc changed that often is not read back (its own versions alone say so: one query)
+        lines, foreign = _aside(s.doc.text, code)
+        todo = [c for c in todo if c[0].line not in lines and c[1] not in foreign]
         earlier = index.earlier(s.doc.path, since.seq, limit=ORIGIN_LIMIT) if todo else []
         if not todo or len(earlier) >= ORIGIN_LIMIT:  # too long a history to read back: no telling
             continue
@@ -204,6 +206,11 @@ def _unwritten_or_kept(index: HistoryIndex, versions: list[tuple[Commit, str]], 
     since = [v for v in versions if v[0].seq >= removal] + [next(v for v in versions if v[0].seq < removal)]
     word_re = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
     return all(word_re.search(index.versions.text_at(c.sha, p) or "") for c, p in since)
+
+
+def _versions(index: HistoryIndex, path: str) -> int:
+    """How many commits touched `path` under this name (renames not followed: at most its versions)."""
+    return int(index.db.execute("SELECT COUNT(*) FROM touches WHERE path = ?", (path,)).fetchone()[0])
 
 
 def _python_source(path: str) -> bool:
