@@ -13,7 +13,8 @@ unset PYTHONDONTWRITEBYTECODE
 $P -c "import compileall, os, noface_ctx; compileall.compile_dir(os.path.dirname(noface_ctx.__file__), quiet=1)"
 export NOFACE_CTX_CACHE_DIR=$C; rm -rf "$C" "$C.warm"
 base=$(git -C "$R" rev-parse HEAD)
-t() { /usr/bin/time -f "$1 %e s wall %U+%S s cpu %M KB" $P -m noface_ctx check-docs --repo "$R" "${@:2}" > /tmp/ft.out 2>/tmp/ft.err; tail -1 /tmp/ft.err; echo "  findings: $(wc -l < /tmp/ft.out)"; }
+out=$(mktemp); err=$(mktemp); trap 'rm -f "$out" "$err"' EXIT  # this run's own: others may run the script too
+t() { /usr/bin/time -f "$1 %e s wall %U+%S s cpu %M KB" $P -m noface_ctx check-docs --repo "$R" "${@:2}" > "$out" 2>"$err"; tail -1 "$err"; echo "  findings: $(wc -l < "$out")"; }
 t cold; t warm
 cp -a "$C" "$C.warm"
 five="django/db/models/__init__.py django/db/models/aggregates.py django/db/models/base.py django/http/__init__.py django/http/cookie.py"
