@@ -25,6 +25,7 @@ from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.notice import body_counts, counts_for
+from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
 from noface_ctx.freshness.references import file_ext
 from noface_ctx.freshness.scan import DocHistory, DocScan
@@ -87,37 +88,41 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                      code: Codebase) -> dict[str, list[ChangedRef]]:
     """Defaults the docs state whose code default changed since (`defaults`), by doc path: one
     `git grep` at HEAD for every name, in the code files changed since the oldest of these docs'
-    commits."""
+    commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`)."""
     asks = [(s, since, stated) for s, since in plans if (stated := stated_defaults(s.doc))]
     if not asks:
         return {}
     names = {n for _, _, stated in asks for st in stated for n in st.names}
     oldest = min(since.seq for _, since, _ in asks)  # None: more files than one grep takes (the whole tree)
-    source = _source_of(code.paths)
+    source = _source_of(set(code.paths))
     scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
     keyed = {n for _, _, stated in asks for st in stated if st.keyed for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
-    holders = git.grep_words(tree.root, ["HEAD"], shaped, exclude=EXCLUDES, paths=scope) if shaped and scope != [] else {}
-    holders = {n: {p for p in paths if source(p)} for n, paths in holders.items()}
+    spelt = {n: _spellings(n) for n in names if n.startswith("-")}
+    words = sorted({*shaped, *(w for forms in spelt.values() for w in forms)})
+    found = git.grep_words(tree.root, ["HEAD"], words, exclude=EXCLUDES, paths=scope) if words and scope != [] else {}
+    found = {w: {p for p in paths if source(p)} for w, paths in found.items()}
     for path in code_files(tree.dirty):  # uncommitted edits: read as they are
-        if file_ext(path) in PYTHON_EXTS:
-            words = set(re.findall(r"[A-Za-z_]\w*", tree.read(path) or ""))
-            for name in words.intersection(names):
-                holders.setdefault(name, set()).add(path)
-    near = {n for _, _, stated in asks for st in stated for n in st.names if not coded(n) and n not in keyed}
+        if file_ext(path) in PYTHON_EXTS or source(path):
+            text = tree.read(path) or ""
+            for word in {*re.findall(r"[A-Za-z_]\w*", text), *re.findall(r"[\w-]+", text)}.intersection({*words, *names}):
+                found.setdefault(word, set()).add(path)
+    holders = {n: paths for n, paths in found.items() if n in names and not n.startswith("-")}
+    holders.update({n: {p for w in forms for p in found.get(w, ())} for n, forms in spelt.items()})
+    near = {n for _, _, stated in asks for st in stated for n in st.names if _plain(n, keyed)}
     for st in (st for _, _, stated in asks for st in stated):  # a plain word: in the files of what its sentence names
         for name in st.names:
-            if not coded(name) and name not in keyed:
+            if _plain(name, keyed):
                 holders.setdefault(name, set()).update(
                     p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
                     if not is_test_path(p))
     out: dict[str, list[ChangedRef]] = {}
     for s, since, stated in asks:
-        found = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
-        if found:
-            out.setdefault(s.doc.path, []).extend(found)
+        changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
+        if changed:
+            out.setdefault(s.doc.path, []).extend(changed)
     return out
 
 
@@ -165,19 +170,20 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
 
 def _source_of(paths: set[str]) -> Callable[[str], bool]:
     """Where a default is coded: Python source outside the tests, and a config file a package
-    ships (`.cfg`, `.ini`, `.toml` beside an `__init__.py`: sqlfluff's `core/default_config.cfg`;
-    not a repository's own `setup.cfg` or `tox.ini`, whose values are its tools')."""
-    def source(path: str) -> bool:
-        ext = file_ext(path)
-        if is_test_path(path):
-            return False
-        if ext in SHIPPED_CONFIG:
-            return "/" in path and path.rsplit("/", 1)[0] + "/__init__.py" in paths
-        return bool(code_files([path])) and ext in PYTHON_EXTS
-    return source
+    ships (`option_defaults.shipped_config`: sqlfluff's `core/default_config.cfg`; not a
+    repository's own `setup.cfg` or `tox.ini`, whose values are its tools')."""
+    return lambda path: (bool(code_files([path])) and file_ext(path) in PYTHON_EXTS and not is_test_path(path)) \
+        or shipped_config(path, paths)
 
 
-SHIPPED_CONFIG = frozenset({"cfg", "ini", "toml"})
+def _plain(name: str, keyed: set[str]) -> bool:
+    return not coded(name) and name not in keyed and not name.startswith("-")
+
+
+def _spellings(option: str) -> set[str]:
+    """The words an option (`--include-naming-hint`, `-j`) is written with in code."""
+    key = option.lstrip("-")
+    return {key, key.replace("-", "_"), key.replace("_", "-")} if len(key) > 1 else {option}
 
 
 def _ancestors_of(ancestry: Ancestry, home: str) -> Callable[[Iterable[str]], set[str]]:

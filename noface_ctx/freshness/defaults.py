@@ -9,7 +9,8 @@ list item "`RAISE` (default)" under a paragraph naming the option (``unknown``: 
 by its key, `getattr(meta, "unknown", RAISE)`), or a list item "`5`: Default." in a section
 naming one setting (`_section_option`), with the value it gives when it quotes one; or,
 in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the default is
-not that value: `Stated.not_value`). What the code gives a name is `coded_defaults.code_default`.
+not that value: `Stated.not_value`). What the code gives a name is `coded_defaults.code_default`;
+options (`--jobs`: an option's section or directive) and shipped settings: `option_defaults`.
 
 `changed_defaults` reports a stated default whose code default changed since the doc's last
 commit (and differs from what the doc says), naming the commit that changed it; a default the
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from noface_ctx.datatypes import ChangedRef, Doc
+from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
@@ -42,7 +44,8 @@ _SETTING_LINE = re.compile(r"^\s*Default:\s*\S")  # django's "Default: ``1000``"
 _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute)::")  # a directive naming one value
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
-_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:)\s+([\w.'\"+-]+)")
+_OPTION_SPAN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:-[a-z]+)+")  # `--jobs=4` passes a value: states none
+_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,14 +98,14 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
         out += _passed_keywords(lines, lo, hi, i + 1, _stems(" ".join(sentences)))
         if names:
-            spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names]
+            spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names and not _OPTION_SPAN.fullmatch(s)]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
             after = after if after is not None and after.start() < len(line) else None
             value = comparable(spans[0]) if spans else comparable(after.group(1)) if after else ""
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
-    return out + _opt_outs(lines)
+    return out + _opt_outs(lines) + [Stated(n, line, value) for n, line, value in options.option_statements(lines, comparable)]
 
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
@@ -309,15 +312,24 @@ def _names(line: str) -> list[str]:
     (a plain word, `prefix`, only counts as a parameter of a function named beside it)."""
     out = []
     for span in _spans(line):
+        if _OPTION_SPAN.fullmatch(span):  # an option: `--jobs`, `include-naming-hint`
+            out += [("--" if len(key := span.lstrip("-").split("=", 1)[0]) > 1 else "-") + key]
+            continue
         parts = span.removesuffix("()").split(".")
         for name in parts[-2:][::-1]:  # `Options.timeout`: the field, and the class it belongs to
-            if re.fullmatch(IDENT, name) and (codeish(name) or name.islower() or (name[:1].isupper() and not name.isupper())) and len(name) > 2:
+            if re.fullmatch(IDENT, name) and name not in ("True", "False", "None") and (codeish(name) or name.islower() or (name[:1].isupper() and not name.isupper())) and len(name) > 2:
                 out.append(name)
     return out
 
 
-def _default_of(text: str, name: str, st: Stated) -> str | None:
-    return param_default(text, st.of, name) if st.of else code_default(text, name, st.names, keyed=st.keyed)
+def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
+    """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
+    if st.of:
+        return param_default(text, st.of, name)
+    if name.startswith("-") or path.rsplit(".", 1)[-1].lower() in options.CONFIG_EXTS:
+        return options.declared_default(path, text, name, comparable)
+    found = code_default(text, name, st.names, keyed=st.keyed)
+    return options.declared_default(path, text, name, comparable) if found is None and coded(name) else found
 
 
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
@@ -330,20 +342,20 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     seen: set[str] = set()
     for st in stated:
         for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
-            if name in seen:
+            if name in seen or not any(touched(p) for p in holders.get(name, ())):  # nothing changed where it is coded
                 continue
-            homes = [p for p in sorted(holders.get(name, ())) if _default_of(now_text(p) or "", name, st) is not None]
-            if len({_default_of(now_text(p) or "", name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
+            homes = [p for p in sorted(holders.get(name, ())) if _default_of(now_text(p) or "", name, st, p) is not None]
+            if len({_default_of(now_text(p) or "", name, st, p) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
                 homes = named if len(named) == 1 else []
             for path in homes:
                 if not touched(path):
                     continue
-                now = _default_of(now_text(path) or "", name, st)
+                now = _default_of(now_text(path) or "", name, st, path)
                 then_text = index.versions.text_at(since.sha, path)
-                then = _default_of(then_text, name, st) if then_text is not None else None
-                if now is None or then is None or now == then or (st.value and st.value == now) or (
+                then = _default_of(then_text, name, st, path) if then_text is not None else None
+                if now is None or then is None or now == then or (st.value and options.same_value(st.value, now)) or (
                         st.not_value and st.not_value != now):
                     continue
                 seen.add(name)
@@ -358,7 +370,7 @@ def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: St
     when no commit changed it)."""
     for commit, current in index.path_history(path, since.seq):
         text = index.versions.text_at(commit.sha, current) if current is not None else None
-        now = _default_of(text, name, st) if text is not None else None
+        now = _default_of(text, name, st, current or path) if text is not None else None
         if text is None or (now == st.not_value if st.not_value else now != then):
             return commit.label()
     return UNCOMMITTED

@@ -24,6 +24,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
+from noface_ctx.freshness.option_defaults import option_words
 from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, codeish, file_ext
 
 
@@ -62,6 +63,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     words: set[str] = set()
     for ref in refs:
         words |= identifiers(ref.ref) | identifiers(ref.name)
+    words |= option_words(doc.text)  # an option's default: its table line names only `default`
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []
