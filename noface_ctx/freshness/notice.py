@@ -61,9 +61,9 @@ def counts_for(doc: Doc, ref: Reference,
         fit = [c for c in readable if pb is not None and binds(pb, *c.shape)]
         if pb is not None and pn is not None and fit:
             changed = (changed_parameters(before, now) or set()) - set(_default_only(pb, pn))  # a value passed: no default's concern
-            if any(not binds(pn, *c.shape) or _shifted(pb, pn, len(c.positional)) or changed & _passed_by_name(c, pb)
-                   for c in fit):  # no longer fits, an argument goes elsewhere, a keyword it passes renamed
-                return True
+            if any(not binds(pn, *c.shape) or _shifted(pb, pn, len(c.positional)) or changed & {n for n, _ in c.keywords}
+                   for c in fit):  # no longer fits, an argument goes elsewhere, a keyword it passes renamed (code
+                return True  # runs: a positional argument spelled as the renamed parameter still fits)
             if not unread:
                 return False
         return mention(before, now)

@@ -113,6 +113,21 @@ def test_a_class_holding_a_string_continued_at_column_0_keeps_its_init(repo_fact
     assert "exit" in check_docs(repo=root).findings[0].message
 
 
+def test_an_example_passing_by_position_a_variable_named_as_a_renamed_parameter_still_fits(repo_factory):
+    # pvlib's tracking notebook: `singleaxis(apparent_zenith, apparent_azimuth, axis_tilt=0)` after
+    # `apparent_azimuth` became `solar_azimuth`: the example runs as it did (its variable is not the
+    # parameter); a call passing the renamed parameter by keyword no longer does
+    track = "def singleaxis(apparent_zenith, apparent_azimuth, axis_tilt=0):\n    return apparent_zenith\n"
+    positional = ("Tracking\n========\n\n.. code-block:: python\n\n    from pkg.tracking import singleaxis\n"
+                  "    apparent_azimuth = 180\n    singleaxis(10, apparent_azimuth, axis_tilt=0)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/tracking.py": track, "docs/tracking.rst": positional,
+                         "docs/keyword.rst": positional.replace("singleaxis(10, apparent_azimuth,",
+                                                                "singleaxis(10, apparent_azimuth=apparent_azimuth,")}, date=JAN)
+    (root / "pkg/tracking.py").write_text(track.replace("apparent_azimuth", "solar_azimuth"))
+    commit(root, "rename apparent_azimuth to solar_azimuth", date=FEB)
+    assert {f.path for f in check_docs(repo=root).findings} == {"docs/keyword.rst"}
+
+
 STORAGE = '''def get_available_name(name, max_length=None):
     """A free name."""
     from storage.paths import split_name
