@@ -21,10 +21,11 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import coded
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults import stated_defaults
+from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.judgement import UNCOMMITTED
-from noface_ctx.freshness.notice import body_counts, counts_for
+from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
+from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
 from noface_ctx.freshness.references import file_ext
@@ -78,8 +79,12 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                                           body_counts=body_counts(s.doc, ref.line))
                 if got is not None:
                     commit, what = got
+                    line = ref.line
+                    if what == "signature":  # a keyword a call passes, gone: named, at the call passing it
+                        now = definition(now_text if now_text is not None else tree.read(path) or "", name)
+                        what, line = gone_keyword(s.doc, ref, index.def_at(since.sha, path, name), now) or (what, line)
                     out.setdefault(s.doc.path, []).append(
-                        ChangedRef(ref.ref, ref.line, path, commit.label() if commit else UNCOMMITTED, what))
+                        ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
                     break
     return out
 
@@ -158,8 +163,11 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)
+            passed = {passed_keyword(m.ref) or re.split(r"[=(]", m.ref)[0] for m in gone.missing} if gone else set()
+            changed = [c for c in symbols.get(p, ()) if not c.what.startswith("keyword ") or c.what.split()[1] not in passed]
+            # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
-                                [*symbols.get(p, ()), *defaults.get(p, ())], gone.files if gone else {})
+                                [*changed, *defaults.get(p, ())], gone.files if gone else {})
     for s in no_history:  # no history to tell: only members of the repository's modules and classes
         before = out.get(s.doc.path, DocHistory())
         out[s.doc.path] = DocHistory(before.commit, before.editing,

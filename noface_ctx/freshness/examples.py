@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from dataclasses import replace
 
 from noface_ctx.freshness.references import (
     DOTTED,
@@ -50,7 +51,7 @@ _EXCEPT_AS = re.compile(rf"\bexcept\s+({DOTTED})\s+as\s+({IDENT})\s*:")  # `exce
 _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
 _CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
-_PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
+PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
 _IPY_PROMPT = re.compile(r"^(\s*)(?:In \[\d*\]:|\.\.\.+:)(?: |$)")  # `In [3]: x = f(`, `   ...:     a,`
 _IPY_PSEUDO = re.compile(r"^\s*@(?:savefig|suppress|verbatim|doctest|okexcept|okwarning)\b")  # IPython's, not Python's
 
@@ -91,11 +92,17 @@ def ipython_code(block: Block) -> Block:
     return out
 
 
-def example_keywords(block: Block, local: set[str], types: dict[str, str]) -> list[Reference]:
+def example_keywords(block: Block, local: set[str], types: dict[str, str], aliases: dict[str, str] | None = None,
+                     imported: frozenset[str] = frozenset()) -> list[Reference]:
     """The keyword arguments a Python example passes to calls of the repository's names or
     methods (`pytest.skip("x", allow_module_level=True)`, `app = Flask(__name__,
     instance_relative_config=True)`, over several lines too): `keyword` references; not those
-    of an example's own function or class, nor of a builtin's or a standard module's."""
+    of an example's own function or class, nor of a builtin's or a standard module's. Passed to
+    a callee the example reaches through its imports (`sns.histplot(x, binwidth=3)`, a name
+    `from pkg import` binds) or an object it made (`g.map_dataframe(...)` after `g =
+    sns.FacetGrid(...)`), any name is one (`binwidth`, not only a code-shaped one), written
+    with its callee (`sns.histplot(binwidth=...)`: `scan` drops it when the callee is another
+    package's, and a removal names the call)."""
     lines = [STRING.sub('""', PROMPT.sub("", raw)).split("#", 1)[0] if IGNORE_MARK not in raw else "" for _, raw in block]
     text = "\n".join(lines)
     starts = [0]
@@ -111,8 +118,54 @@ def example_keywords(block: Block, local: set[str], types: dict[str, str]) -> li
         root = name.split(".", 1)[0]
         if (root in local and root not in types and "." not in name) or root in EXTERNAL_NAMES or placeholder(name):
             continue
-        out += keyword_refs(text, cm.end(), line_of, "python")
+        found = keyword_refs(text, cm.end(), line_of, "python")
+        callee = _callee(name, types, aliases or {}, imported)
+        out += [replace(r, ref=f"{callee}({r.name}=...)", strict=True) for r in found] if callee else found
     return out
+
+
+def _callee(name: str, types: dict[str, str], aliases: dict[str, str], imported: frozenset[str]) -> str | None:
+    """A call's callee as a keyword reference names it, when the example's imports or objects
+    tell whose it is: through a module alias as written (`sns.histplot`), a method of an
+    object the example made by its class (`seaborn.FacetGrid.map_dataframe`), a name an
+    import binds; None otherwise (`ax.set(...)` on an object of unknown type)."""
+    root, _, rest = name.partition(".")
+    if rest and root in types:
+        return f"{types[root]}.{rest}"
+    if (rest and root in aliases) or (not rest and name in imported):
+        return name
+    return None
+
+
+_IMPORT_HEAD = re.compile(rf"^(\s*(?:from\s+{DOTTED}\s+)?import\s+[\w\s,.]+?)\s*;\s*(\S.*)$")
+
+
+def split_imports(block: Block) -> Block:
+    """`import seaborn as sns; sns.set_theme()`: the import as a line of its own (the same doc
+    line), so that it binds its alias and the rest is read as code."""
+    out: Block = []
+    for lineno, raw in block:
+        m = _IMPORT_HEAD.match(PROMPT.sub("", raw))
+        out += [(lineno, m.group(1)), (lineno, m.group(2))] if m else [(lineno, raw)]
+    return out
+
+
+def callee_root(ref: Reference) -> str:
+    """The root of the callee a keyword reference names (`sns` in `sns.histplot(binwidth=...)`),
+    with a separator; "" for any other reference."""
+    return ref.ref.split("(", 1)[0].split(".", 1)[0] + ":" if ref.kind == "keyword" and "(" in ref.ref else ""
+
+
+def imported_names(blocks: list[Block]) -> frozenset[str]:
+    """The names the examples' `from pkg import name [as alias]` bind."""
+    out: set[str] = set()
+    for block in blocks:
+        for _, raw in block:
+            m = _PY_FROM.match(PROMPT.sub("", raw))
+            for part in m.group(2).split(",") if m else ():
+                name, _, alias = part.strip().partition(" as ")
+                out.add(alias.strip() or name.strip())
+    return frozenset(n for n in out if re.fullmatch(IDENT, n))
 
 
 def example_aliases(blocks: list[Block]) -> dict[str, str]:
@@ -153,7 +206,7 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
     module's import alias (`aliases`) as calls through the module, and calls on other example
     names as `member` references (see the module docstring)."""
     aliases = aliases or {}
-    python = lang in _PYTHON
+    python = lang in PYTHON
     comment = "#" if python or lang in ("ruby", "rb") else "//"
     # `mc.results.ac`: the first attribute (`ModelChain.results`), and the chain past it, whose type is unknown
     typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})((?:\.{IDENT})*)\b(?!\s*\()") if types else None

@@ -155,19 +155,19 @@ def extract_references(doc: Doc) -> list[Reference]:
                              else replace(r, source="autodoc") for r in found]
                 prose += found
         i += 1
-    code = [(b, lang) for b, lang in blocks if lang in FENCE_LANGS]
+    code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
+    imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
-    refs += [r for b, lang in code if lang in ("python", "py", "python3", "py3", "pycon")
-             for r in example_keywords(b, local, types)]
+    refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     refs += [r for r in prose if _root(r.name) not in local]
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
+        key = (r.kind, examples.callee_root(r) + r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
         if key not in seen:
             seen[key] = len(out)
             out.append(r)

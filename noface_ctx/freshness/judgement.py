@@ -3,6 +3,7 @@ stored in `history.sqlite`, and the dates it is computed from."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
@@ -53,12 +54,29 @@ def missing_reason(m: MissingRef) -> str:
     where = f", removed in {m.commit}" if m.commit else ""
     if not m.proven:
         return f"references `{m.ref}`, which does not exist (no history here to tell whether it ever did)"
+    passed = _PASSED.fullmatch(m.ref)
+    if passed:  # a keyword an example passes to a call (`sns.histplot(binwidth=...)`)
+        return f"passes `{passed.group(2)}` to `{passed.group(1)}()`, and no code defines `{passed.group(2)}` any more{where}{hint}"
     return f"references `{m.ref}` which no longer exists{where}{hint}"
+
+
+_PASSED = re.compile(r"([\w.]+)\((\w+)=\.\.\.\)")
+
+
+def passed_keyword(ref: str) -> str | None:
+    """The keyword a removed reference written with its callee passes (`binwidth` for
+    `sns.histplot(binwidth=...)`), else None."""
+    m = _PASSED.fullmatch(ref)
+    return m.group(2) if m else None
 
 
 def changed_reason(c: ChangedRef, updated: str | None) -> str:
     """The reason line for a changed definition (`check-docs` prints it as a `changed-ref`)."""
     since = f" since this doc was last updated ({updated})" if updated else ""
+    if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
+        _, name, *new = c.what.split()
+        hint = f" (renamed to `{new[0]}`?)" if new else ""
+        return f"passes `{name}` to `{c.ref}`, which no longer takes it: signature ({c.path}) changed in {c.commit}{since}{hint}"
     return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
 
 

@@ -71,6 +71,34 @@ def counts_for(doc: Doc, ref: Reference,
     return counts
 
 
+def gone_keyword(doc: Doc, ref: Reference, before: str | None, now: str | None) -> tuple[str, int] | None:
+    """When a signature change of the symbol `ref` names took away a keyword a call of it in the
+    doc passes (removed, renamed, made positional-only: `Run([...], exit=False)` once `exit` is
+    `sys_exit`): ("keyword NAME", or "keyword NAME NEW" when a new parameter stands in its place,
+    a rename), and the line passing it; None otherwise."""
+    pb, pn = (parameters(before) if before else None), (parameters(now) if now else None)
+    if pb is None or pn is None:
+        return None
+    gone = {n for k, n, _ in pb if k in ("any", "kw")} - {n for k, n, _ in pn if k in ("any", "kw")}
+    if not gone:
+        return None
+    lines = doc.text.split("\n")
+    last = re.escape((ref.binds or ref.name).removesuffix("()").rsplit(".", 1)[-1])
+    called = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*{last})\s*\(")
+    for i, text in enumerate(lines, 1):
+        for m in called.finditer(text):
+            call = written_call(doc.text, i, m.group(1))
+            passed = [n for n, _ in call.keywords if n in gone] if call is not None and binds(pb, *call.shape) else []
+            if passed:
+                at = re.compile(rf"(?<![\w.]){re.escape(passed[0])}\s*=(?!=)")
+                line = next((j for j in range(i, min(i + 10, len(lines) + 1)) if at.search(lines[j - 1])), i)
+                old, new = [n for k, n, _ in pb if k not in ("*", "**")], [n for k, n, _ in pn if k not in ("*", "**")]
+                place = old.index(passed[0])  # a new name in the place of the gone one: a rename
+                renamed = f" {new[place]}" if place < len(new) and new[place] not in old else ""
+                return f"keyword {passed[0]}{renamed}", line
+    return None
+
+
 def _call_counts(call: Call | None) -> Callable[[str, str], bool] | None:
     """A call a doc writes in prose (``get_pvgis_tmy(latitude, longitude)``,
     ``open_dataset(path, engine='netcdf4')``) uses the parameters it passes, no others: a change

@@ -79,8 +79,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             continue
         resolved.append((ref, res))
     for ref, res in resolved:
-        if ref.name.split(".", 1)[0] in foreign or (ref.kind == "member" and ref.ref.split(".", 1)[0] in foreign):
-            continue  # `np.polyfit(...)`, `pd.date_range(...)`: the library's names, not the repository's members
+        if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign):
+            continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`: the library's names, not the repository's
         if ref.source == "role" and res.status == "found" and not _about(ref.name.rsplit(".", 1)[-1]):
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
         if res.status == "found":
