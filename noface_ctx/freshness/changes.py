@@ -25,7 +25,7 @@ from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
-from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword
+from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
 from noface_ctx.freshness.references import file_ext
@@ -80,9 +80,11 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                 if got is not None:
                     commit, what = got
                     line = ref.line
-                    if what == "signature":  # a keyword a call passes, gone: named, at the call passing it
+                    if what == "signature":  # a keyword a call passes, gone, or a default stated: named, where the doc writes it
                         now = definition(now_text if now_text is not None else tree.read(path) or "", name)
-                        what, line = gone_keyword(s.doc, ref, index.def_at(since.sha, path, name), now) or (what, line)
+                        then = index.def_at(since.sha, path, name)
+                        what, line = gone_keyword(s.doc, ref, then, now) or (
+                            old_default_stated(s.doc, then, now) if then and now else None) or (what, line)
                     out.setdefault(s.doc.path, []).append(
                         ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
                     break

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from noface_ctx import _state as state
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
@@ -215,6 +216,27 @@ def says_by_default(text: str, name: str) -> bool:
     return False
 
 
+def default_words(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
+    """(line, words) for each sentence saying "default" (at the line of that word; a sentence may
+    wrap): the words it writes as code or in quotes, lowercased ("The default theme is
+    ``darkgrid``", 'By default, the histograms are "layered"'); not `True`, `False`, `None`."""
+    found = _DEFAULT_WORDS.get(text)
+    if found is None:
+        out, line = [], 1
+        for paragraph in re.split(r"(\n[ \t]*\n)", text):
+            for m in _IN_SENTENCE.finditer(paragraph) if _DEFAULT_WORD.search(paragraph) else ():
+                said = _DEFAULT_WORD.search(m.group(0))
+                words = {w.lower() for ws in _WRITTEN.findall(m.group(0)) for w in ws if w} - {"true", "false", "none"}
+                if said is not None and words:
+                    out.append((line + paragraph.count("\n", 0, m.start() + said.start()), frozenset(words)))
+            line += paragraph.count("\n")
+        found = _DEFAULT_WORDS.put(text, tuple(out))
+    return found
+
+
+_DEFAULT_WORDS: state.Memo[str, tuple[tuple[int, frozenset[str]], ...]] = state.memo("freshness.defaults.words", maxsize=64)
+_IN_SENTENCE = re.compile(r"[^.!?]+(?:[.!?](?!\s)[^.!?]*)*[.!?]?")  # a period in `Dataset.copy` or `0.5` ends nothing
+_WRITTEN = re.compile(r'`+([A-Za-z][\w-]+)`+|\\?"([A-Za-z][\w-]+)\\?"|\'([A-Za-z][\w-]+)\'')  # ``darkgrid``, "layered"
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _BY_DEFAULT = re.compile(r"(?i)\bby\s+default\b")
 

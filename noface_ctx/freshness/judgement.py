@@ -73,6 +73,8 @@ def passed_keyword(ref: str) -> str | None:
 def changed_reason(c: ChangedRef, updated: str | None) -> str:
     """The reason line for a changed definition (`check-docs` prints it as a `changed-ref`)."""
     since = f" since this doc was last updated ({updated})" if updated else ""
+    if c.what.startswith("default "):  # "default NAME": a parameter's default the doc states by its old value
+        return f"default of `{c.what.split()[1]}` of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
     if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.coded_defaults import comparable
-from noface_ctx.freshness.defaults import says_by_default
+from noface_ctx.freshness.defaults import default_words, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
 from noface_ctx.freshness.parameters import (
     Param,
@@ -27,7 +27,7 @@ from noface_ctx.freshness.parameters import (
     parameters,
 )
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
-from noface_ctx.freshness.scan import SIGNATURE
+from noface_ctx.freshness.scan import SIGNATURE, about
 
 
 def counts_for(doc: Doc, ref: Reference,
@@ -35,7 +35,38 @@ def counts_for(doc: Doc, ref: Reference,
     """Which signature changes of the symbol `ref` names matter to the doc: every one when the
     doc states its parameters (`scale(x, factor=2)`, a `.. method::` line); for an example's
     call, one the call no longer fits (an import: none); for a bare mention (`total()`, `Store`), one a caller
-    would notice (not a new parameter with a default, nor `self, /`)."""
+    would notice (not a new parameter with a default, nor `self, /`); and, whatever else, a
+    default a sentence of the doc states by its old value (`old_default_stated`)."""
+    if ref.source == "role" and not about(ref.name.rsplit(".", 1)[-1]):  # a plain word only a role makes code
+        return lambda before, now: old_default_stated(doc, before, now) is not None
+    counts = _counts_for(doc, ref, ancestors)
+    if counts is None:
+        return None
+    return lambda before, now: counts(before, now) or old_default_stated(doc, before, now) is not None
+
+
+def old_default_stated(doc: Doc, before: str, now: str) -> tuple[str, int] | None:
+    """A parameter whose default string changed (`style="darkgrid"` → `"whitegrid"`) that a
+    sentence saying "default" writes by its old value, as code or quoted ("The default theme is
+    ``darkgrid``", 'By default, the histograms are "layered"': the word or its -s/-d/-ed/-ing
+    form), not the new one: ("default NAME", the sentence's line); None otherwise. Only a string
+    of three letters or more: a number or `None` next to "default" says nothing of whose it is."""
+    changed = {n: (old, new) for n, old in _default_only(parameters(before), parameters(now)).items()
+               if (new := next(d for _, m, d in parameters(now) or () if m == n)) and _WORD_VALUE.fullmatch(old)}
+    for line, written in default_words(doc.text) if changed else ():
+        for name, (old, new) in changed.items():
+            then, value = old[1:-1].lower(), new.strip("'\"").lower()
+            if value not in written and any(w == then or (w.startswith(then) and w[len(then):] in _FORMS) for w in written):
+                return f"default {name}", line
+    return None
+
+
+_WORD_VALUE = re.compile(r"(['\"])[A-Za-z][\w-]{2,}\1")  # `"darkgrid"`, `'layer'`: a default spelled as a word
+_FORMS = frozenset({"s", "d", "ed", "ing"})
+
+
+def _counts_for(doc: Doc, ref: Reference,
+                ancestors: Callable[[Iterable[str]], set[str]] | None) -> Callable[[str, str], bool] | None:
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing

@@ -21,6 +21,7 @@ from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.defaults import default_words
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
@@ -72,6 +73,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
+    stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
     for ref in refs:
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
@@ -81,7 +83,9 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     for ref, res in resolved:
         if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign):
             continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`: the library's names, not the repository's
-        if ref.source == "role" and res.status == "found" and not _about(ref.name.rsplit(".", 1)[-1]):
+        if ref.source == "role" and res.status == "found" and not about(ref.name.rsplit(".", 1)[-1]):
+            files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
+            symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
         if res.status == "found":
             if res.key and res.key not in keys:
@@ -155,7 +159,7 @@ _KINDS = frozenset(get_args(RefKind))
 SIGNATURE = re.compile(r"^[\w.:]+(\(.*\))(?:\s*->\s*\S+)?$")
 
 
-def _about(name: str) -> bool:
+def about(name: str) -> bool:
     """A name that says what a doc is about: code-shaped, or a class-like word (`Flask`)."""
     return codeish(name) or (name[:1].isupper() and len(name) > 3)
 

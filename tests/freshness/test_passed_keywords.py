@@ -144,3 +144,60 @@ def test_a_signature_change_the_calls_pass_no_keyword_of_keeps_its_wording(repo_
     found = check_docs(repo=root).findings
     assert [f.path for f in found] == ["docs/run.rst"]
     assert found[0].message.startswith("signature of `")
+
+
+THEME = '''def set_theme(context="notebook", style="darkgrid", font_scale=1):
+    """Set the theme."""
+    return context, style, font_scale
+
+
+def histplot(data, multiple="layer", bins=10):
+    """A histogram."""
+    return data, multiple, bins
+'''
+
+THEME_DOCS = {
+    # a default named by its value, beside a function the doc names in a role
+    "docs/aesthetics.rst": ("Aesthetics\n==========\n\nTo switch to the package's look, call :func:`pkg.set_theme`.\n"
+                            "There are three themes: ``darkgrid``, ``whitegrid`` and ``ticks``. The default theme is\n"
+                            "``darkgrid``.\n"),
+    # a plain-word function only a role names, and the default's value as a word in quotes, inflected
+    "docs/hist.rst": (".. currentmodule:: pkg\n\nHistograms\n==========\n\nDraw one with :func:`histplot`.\n\n"
+                      'By default, the histograms are "layered" on top of each other.\n'),
+    # the same function named, and a sentence saying "default" about something else
+    "docs/other.rst": ("Other\n=====\n\nSee :func:`pkg.set_theme`. The default palette is ``deep``; a\n"
+                       '"layered" look is a matter of taste.\n'),
+}
+
+
+def _theme_repo(repo_factory):
+    return repo_factory({"pkg/__init__.py": "from pkg.theme import histplot, set_theme\n", "pkg/theme.py": THEME,
+                         **THEME_DOCS}, date=JAN)
+
+
+def test_a_default_a_sentence_states_by_its_old_value_is_flagged_at_that_sentence(repo_factory):
+    root = _theme_repo(repo_factory)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/theme.py").write_text(THEME.replace('style="darkgrid"', 'style="whitegrid"')
+                                       .replace('multiple="layer"', 'multiple="stack"'))
+    commit(root, "whitegrid and stacked bars by default", date=FEB)
+    found = {(f.path, f.line, f.code): f.message for f in check_docs(repo=root).findings}
+    assert set(found) == {("docs/aesthetics.rst", 5, "changed-ref"), ("docs/hist.rst", 8, "changed-ref")}
+    assert found["docs/aesthetics.rst", 5, "changed-ref"].startswith("default of `style` of `pkg.set_theme` (pkg/theme.py) changed in ")
+    assert found["docs/hist.rst", 8, "changed-ref"].startswith("default of `multiple` of `histplot` (pkg/theme.py) changed in ")
+
+
+def test_a_default_stated_by_value_is_not_flagged_for_other_changes(repo_factory):
+    root = _theme_repo(repo_factory)
+    # a number's default, and a body: no sentence states them by a word
+    (root / "pkg/theme.py").write_text(THEME.replace("bins=10", "bins=20").replace("font_scale=1", "font_scale=2")
+                                       .replace("return data, multiple, bins", "return [data, multiple, bins]"))
+    commit(root, "more bins, larger fonts", date=FEB)
+    assert check_docs(repo=root).findings == ()
+    # the doc already states the new value beside the old one's word
+    (root / "docs/aesthetics.rst").write_text(THEME_DOCS["docs/aesthetics.rst"].replace(
+        "``darkgrid``.\n", "``whitegrid`` (``darkgrid`` before 2.0).\n"))
+    commit(root, "docs: the new default", date=FEB)
+    (root / "pkg/theme.py").write_text(THEME.replace('style="darkgrid"', 'style="whitegrid"'))
+    commit(root, "whitegrid by default", date=FEB)
+    assert check_docs(repo=root).findings == ()
