@@ -52,6 +52,7 @@ from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Stalene
 from noface_ctx.docs.markup import doc_stem, is_record
 from noface_ctx.freshness.changes import read_history
 from noface_ctx.freshness.clashes import find_clashes
+from noface_ctx.freshness.code_words import Handed, contents, handed_out
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state, edits_since
 from noface_ctx.freshness.extract import extract_references
@@ -214,9 +215,10 @@ def open_history(inputs: JudgeInputs, building: Building | None = None) -> Histo
     return History(index, index.commit(inputs.state.head) or index.latest())
 
 
-def codebase(inputs: JudgeInputs) -> Codebase:
-    """The code now: what references resolve against (`codebase.Codebase`)."""
-    return Codebase(inputs.repo_files, inputs.symbols, inputs.doc_paths, words_cache=inputs.words_db)
+def codebase(inputs: JudgeInputs, handed: Handed | None = None) -> Codebase:
+    """The code now: what references resolve against (`codebase.Codebase`; `handed`: code
+    files another process reads)."""
+    return Codebase(inputs.repo_files, inputs.symbols, inputs.doc_paths, words_cache=inputs.words_db, handed=handed)
 
 
 def assess_docs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTable | None, config: Config,
@@ -367,10 +369,12 @@ def _first_scans(docs: list[Doc], inputs: JudgeInputs,
     head = inputs.state.head
     if building is None and len(docs) >= 50 and inputs.history_db is not None and head is not None:
         building = start_forked(build_index, inputs.root, inputs.history_db, head)
-    reading = in_forks((read_references, (docs,))) if len(docs) >= 50 else None  # forked before any thread
+    handed = handed_out(inputs.repo_files, set(inputs.doc_paths), inputs.words_db) if len(docs) >= 50 else []
+    reading = in_forks((read_references, (docs,)), *([(contents, (inputs.repo_files.root, handed))] if handed else [])
+                       ) if len(docs) >= 50 else None  # forked before any thread; a third of the code's words on a first run
     with ThreadPoolExecutor(max_workers=1) as pool:
         thread = pool.submit(open_history, inputs) if building is None else None
-        code = codebase(inputs)
+        code = codebase(inputs, (frozenset(handed), reading[1]) if reading is not None and handed else None)
         refs = reading[0]() if reading is not None else {}
         scans = read_docs(docs, code, refs)
         history = thread.result() if thread is not None else open_history(inputs, building)

@@ -29,7 +29,7 @@ import re
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from noface_ctx import _cachefile as cachefile
@@ -41,6 +41,7 @@ from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
+HANDED_SHARE = 1 / 3  # of a first run's files by size, read in another process (django: the cores end even)
 PYTHON_EXTS = frozenset({"py", "pyi", "pyw"})  # read closely: their definition table
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODIFIERS = ("export default public private protected internal static final abstract async pub unsafe extern inline "
@@ -81,6 +82,8 @@ CREATE TABLE IF NOT EXISTS defs(name TEXT, last INTEGER, path BLOB, qual TEXT, l
 # size, mtime_ns (-1: read again next time), words joined by newlines (None: a binary file),
 # definitions as "qualified name<TAB>line" lines, a digest of the content read, the names declared
 Entry = tuple[int, int, "str | None", str, str, str]
+Content = tuple[str, "str | None", str, str]  # a file's digest, words, definitions and declared names
+Handed = tuple[frozenset[str], Callable[[], Mapping[str, "Content | None"]]]  # (files, the wait for their `contents`)
 Definition = tuple[str, str, int]  # path, qualified name, line
 Tables = tuple[set[str], dict[str, list[Definition]], set[str]]  # every word, every definition by name, every declared name
 
@@ -191,8 +194,10 @@ def definitions(text: str) -> list[tuple[str, int]]:
     return out
 
 
-def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None) -> CodeWords:
-    """The words and definitions of the readable files; with `cache`, unchanged files are not read."""
+def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None,
+               handed: Handed | None = None) -> CodeWords:
+    """The words and definitions of the readable files; with `cache`, unchanged files are not read.
+    `handed`: files another process reads (`handed_out`), and the call that waits for its answer."""
     paths = readable(repo_files, docs)
     prefix = repo_files.root.rstrip("/") + "/"
     if cache is not None:
@@ -201,7 +206,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             try:
                 with db:
                     db.execute("BEGIN IMMEDIATE")  # one writer at a time: the counts stay true
-                    tables = _update(db, prefix, paths, repo_files.stats)
+                    tables = _update(db, prefix, paths, repo_files.stats, handed)
                 sqlitefile.settle_wal(db, cache)
                 return CodeWords(db, tables)
             except BaseException:
@@ -211,7 +216,7 @@ def code_words(repo_files: RepoFiles, docs: set[str], cache: Path | None = None)
             pass  # not usable (or damaged): the tables are built in memory for this run
     db = sqlite3.connect(":memory:", check_same_thread=False)
     db.executescript(_TABLES)
-    return CodeWords(db, _update(db, prefix, paths, repo_files.stats))
+    return CodeWords(db, _update(db, prefix, paths, repo_files.stats, handed))
 
 
 def _open(cache: Path) -> sqlite3.Connection:
@@ -233,16 +238,19 @@ def _open(cache: Path) -> sqlite3.Connection:
     return db
 
 
-def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
-            stats: Mapping[str, tuple[int, int]]) -> Tables | None:
+def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mapping[str, tuple[int, int]],
+            handed: Handed | None = None) -> Tables | None:
     """Bring the tables in line with the files now: read the new and changed ones, forget the gone
     ones. `stats`: (size, mtime_ns) by path, as the gate's scan found them (others are stat'ed).
-    Built from nothing (a first run), the tables are also answered whole, from memory."""
+    Built from nothing (a first run), the tables are also answered whole, from memory. `handed`:
+    the files another process read, taken from its answer after the others are read here."""
     known = {_path(p): (int(s), int(m), d) for p, s, m, d in db.execute("SELECT path, size, mtime, digest FROM files")}
     recent = time.time_ns() - _RACY_NS
     fresh: dict[str, Entry] = {}
     reread: set[str] = set()
     restat: list[tuple[int, int, bytes]] = []  # files touched but not changed: only their stat is new
+    away = handed[0] if handed is not None else frozenset()
+    later: list[tuple[str, tuple[int, int], tuple[int, int, str] | None]] = []
     for path in paths:
         now = stats.get(path)
         if now is None:
@@ -254,8 +262,12 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
         stat = known.get(path)
         if stat is not None and stat[:2] == now and now[1] < recent:
             continue
-        data = _read(prefix + path)
         mtime = now[1] if now[1] < recent else -1
+        if path in away:
+            fresh[path] = (0, 0, None, "", "", "")  # its place, filled below
+            later.append((path, now, stat))
+            continue
+        data = _read(prefix + path)
         digest = content_hash(data) if data is not None else None
         if digest is not None and stat is not None and stat[2] == digest:
             restat.append((now[0], mtime, _blob(path)))  # rewritten as it was (a checkout, a stash)
@@ -263,6 +275,19 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str],
         reread.add(path)
         if data is not None and digest is not None:
             fresh[path] = _entry(path, data, now[0], mtime, digest)
+    answer = handed[1]() if handed is not None and later else {}
+    for path, now, stat in later:
+        got = answer[path] if path in answer else contents(prefix, [path])[path]  # missing: read here
+        mtime = now[1] if now[1] < recent else -1
+        if got is not None and stat is not None and stat[2] == got[0]:
+            del fresh[path]
+            restat.append((now[0], mtime, _blob(path)))
+            continue
+        reread.add(path)
+        if got is None:
+            del fresh[path]
+        else:
+            fresh[path] = (now[0], mtime, got[1], got[2], got[0], got[3])
     if restat:
         db.executemany("UPDATE files SET size = ?, mtime = ? WHERE path = ?", restat)
     listed = set(paths)
@@ -325,9 +350,41 @@ def _path(blob: bytes) -> str:
     return bytes(blob).decode("utf-8", "surrogateescape")
 
 
+def handed_out(repo_files: RepoFiles, docs: set[str], cache: Path | None) -> list[str]:
+    """The readable files a first run (no `cache` file yet) hands another process (`contents`):
+    `HANDED_SHARE` of them by size, as the gate's scan measured them, from the end of the list
+    (that process reads the docs' references too, beside the history's `git log`)."""
+    if cache is not None and cache.exists():
+        return []
+    paths = readable(repo_files, docs)
+    sizes = [repo_files.stats.get(p, (0, 0))[0] for p in paths]
+    share, taken = sum(sizes) * HANDED_SHARE, 0
+    for i in range(len(paths) - 1, -1, -1):
+        taken += sizes[i]
+        if taken > share:
+            return paths[i + 1:]
+    return []
+
+
+def contents(root: str, paths: list[str]) -> dict[str, Content | None]:
+    """Each file's digest, words, definitions and declared names as `code_words` keeps them
+    (None: unreadable): pure work, done in another process on a first run."""
+    prefix = root.rstrip("/") + "/"
+    out: dict[str, Content | None] = {}
+    for path in paths:
+        data = _read(prefix + path)
+        out[path] = None if data is None else _content(path, data, content_hash(data))
+    return out
+
+
 def _entry(path: str, data: bytes, size: int, mtime: int, digest: str) -> Entry:
+    got = _content(path, data, digest)
+    return (size, mtime, got[1], got[2], digest, got[3])
+
+
+def _content(path: str, data: bytes, digest: str) -> Content:
     if looks_binary(data):
-        return (size, mtime, None, "", digest, "")
+        return (digest, None, "", "")
     text = data.decode("utf-8", "replace")
     words = set(_WORD.findall(text))
     found = "\n".join(sorted(words))
@@ -340,7 +397,7 @@ def _entry(path: str, data: bytes, size: int, mtime: int, digest: str) -> Entry:
         names = set(_WORD.findall(_SLASH_COMMENT.sub(lambda m: m.group(1) or " ", text)))
     else:  # another language: every word; not code (a notebook, data): nothing
         names = words if ext in CODE_EXTS else set()
-    return (size, mtime, found, defs, digest, "\n".join(sorted(names)))
+    return (digest, found, defs, "\n".join(sorted(names)))
 
 
 

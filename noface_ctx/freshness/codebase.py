@@ -25,7 +25,7 @@ from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.ancestry import Ancestry
-from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, code_words
+from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
 from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -101,8 +101,9 @@ class Codebase:
     """The current repository as freshness sees it: paths, symbols and every word of the code."""
 
     def __init__(self, repo_files: RepoFiles, symbols: SymbolTable | None, doc_paths: Iterable[str], *,
-                 words_cache: Path | None = None) -> None:
-        """`words_cache`: a file keeping each code file's words by stat (see `code_words`)."""
+                 words_cache: Path | None = None, handed: Handed | None = None) -> None:
+        """`words_cache`: a file keeping each code file's words by stat (see `code_words`);
+        `handed`: code files another process reads (`code_words.handed_out`)."""
         docs = set(doc_paths)
         self.paths = {f.path for f in repo_files.files} | {e.path for e in repo_files.excluded}
         self.dirs: set[str] = set()
@@ -123,7 +124,7 @@ class Codebase:
             self.exts.add(ext)
             if ext in CODE_EXTS:
                 self.modules.add(base.rsplit(".", 1)[0])
-        self.words = code_words(repo_files, docs, words_cache)
+        self.words = code_words(repo_files, docs, words_cache, handed)
         self._abspath = repo_files.abspath
         self._tables: dict[str, Declared | None] = {}
         self.ancestry = Ancestry(self.defining_files, lambda path: _read_text(self._abspath(path)))

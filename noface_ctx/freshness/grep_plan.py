@@ -19,8 +19,9 @@ so a commit costs the greps of the files it touched, not every answer.
 
 from __future__ import annotations
 
+import weakref
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -203,21 +204,75 @@ def windows(index: HistoryIndex, pairs: Iterable[tuple[int, int]], keep: Callabl
     """(first, last) commit -> the paths `keep` accepts that commits `first` to `last` touched
     (sequence numbers, both included; both names of a rename), sorted; None when more than
     `limit`. One read back from each `last`, stopped past the bound (a window reaching far back
-    costs no more than the bound)."""
+    costs no more than the bound); the index's rows are read once per run (`_Touches`), and
+    `keep` asked once per path."""
     firsts: dict[int, list[int]] = {}
     for first, last in pairs:
         firsts.setdefault(last, []).append(first)
     out: dict[tuple[int, int], list[str] | None] = {}
+    touches = _touches_down(index)
+    kept: dict[str, bool] = {}
     for last, starts in firsts.items():
         todo = sorted(set(starts), reverse=True)
         seen: set[str] = set()
-        for seq, path in index.paths_down(todo[-1], last):
+        for seq, path in touches.down(todo[-1], last):
             while todo and seq < todo[0]:  # past a window's first commit: it is complete
                 out[todo.pop(0), last] = sorted(seen)
-            if path not in seen and keep(path):
-                seen.add(path)
-                if len(seen) > limit:
-                    break
+            if path not in seen:
+                ok = kept.get(path)
+                if ok is None:
+                    ok = kept[path] = keep(path)
+                if ok:
+                    seen.add(path)
+                    if len(seen) > limit:
+                        break
         for first in todo:
             out[first, last] = sorted(seen) if len(seen) <= limit else None
     return out
+
+
+class _Touches:
+    """The index's (seq, path) rows (both names of a rename), read from sqlite once per run,
+    `STEP` commits at a time as windows reach them."""
+
+    STEP = 256
+
+    def __init__(self, index: HistoryIndex, stamp: tuple[str | None, int]) -> None:
+        self.index, self.stamp = index, stamp
+        self.chunks: dict[int, list[tuple[int, str]]] = {}  # k -> rows of commits k*STEP.. (k+1)*STEP-1, newest first
+
+    def down(self, first: int, last: int) -> Iterator[tuple[int, str]]:
+        """(seq, path) of commits `last` down to `first`, newest first."""
+        first, last = max(first, 0), min(last, self.stamp[1])
+        for k in range(last // self.STEP, first // self.STEP - 1, -1):
+            rows = self.chunks.get(k)
+            if rows is None:
+                rows = self.chunks[k] = self._read(k)
+            for row in rows:
+                if row[0] < first:
+                    return
+                if row[0] <= last:
+                    yield row
+
+    def _read(self, k: int) -> list[tuple[int, str]]:
+        rows: list[tuple[int, str]] = []
+        for seq, path, old in self.index.db.execute(
+                "SELECT seq, path, old FROM touches WHERE seq >= ? AND seq < ? ORDER BY seq DESC",
+                (k * self.STEP, (k + 1) * self.STEP)):
+            rows.append((seq, path))
+            if old:
+                rows.append((seq, old))
+        return rows
+
+
+_TOUCHES: weakref.WeakKeyDictionary[HistoryIndex, _Touches] = weakref.WeakKeyDictionary()
+
+
+def _touches_down(index: HistoryIndex) -> _Touches:
+    """The index's `_Touches`, read again once the index has grown or moved (its HEAD and newest commit)."""
+    newest = index.db.execute("SELECT COALESCE(MAX(seq), 0) FROM touches").fetchone()[0]
+    stamp = (index.meta("head"), int(newest))
+    found = _TOUCHES.get(index)
+    if found is None or found.stamp != stamp:
+        found = _TOUCHES[index] = _Touches(index, stamp)
+    return found

@@ -3,9 +3,11 @@ kept in words.sqlite file by file, and right after files are added, changed and 
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sqlite3
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 from conftest import commit, write_tree
@@ -226,3 +228,37 @@ def test_a_word_only_in_a_c_family_comment_declares_nothing(repo_factory, tmp_pa
     assert not found.declares("StartsWith") and not found.declares("EndsWith") and not found.declares("RemovedHelper")
     assert found.declares("starts_with") and found.declares("KeptInString") and found.declares("shownHelper")
     assert found.declares("ShellComment")  # other languages: every word, as before
+
+
+def _rows(cache):
+    with sqlite3.connect(str(cache)) as db:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("files", "vocab", "declared", "defs")}
+
+
+def test_files_read_in_another_process_make_the_same_tables(repo_factory, tmp_path):
+    """A first run hands a share of the files (by size) to a worker process (`handed_out`, `contents`):
+    the tables, stored and in memory, are those of reading every file here; a file the worker's
+    answer lacks is read here; once a cache exists nothing is handed out."""
+    files = {**FILES, "pkg/big.py": "class Big:\n    def grow(self):\n        self.size = 2\n" * 4,
+             "pkg/blob.bin": b"\x00\x01binary", "pkg/notes.txt": "shared_total in a note\n",
+             "pkg/shy.py": "def vanished():\n    pass\n", "src/lib.rs": "pub fn rusty() {}\n// shared_total\n"}
+    repo = repo_factory(files)
+    _age(repo)
+    repo_files = scan_repo(load_config(str(repo)))
+    docs = {"docs/guide.md"}
+    here = cw.code_words(repo_files, docs, tmp_path / "here.sqlite")
+    handed = cw.handed_out(repo_files, docs, tmp_path / "there.sqlite")
+    assert "pkg/tax.py" in handed and 1 < len(handed) < len(cw.readable(repo_files, docs))
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        worker = pool.submit(cw.contents, repo_files.root, handed)  # another process, as `in_forks` starts
+        answer = lambda: {p: got for p, got in worker.result().items() if p != "pkg/tax.py"}  # noqa: E731  # one left out
+        there = cw.code_words(repo_files, docs, tmp_path / "there.sqlite", (frozenset(handed), answer))
+    assert _rows(tmp_path / "here.sqlite") == _rows(tmp_path / "there.sqlite")
+    names = ["Cart", "add_item", "Cart.add_item", "vat_rate", "shared_total", "Big", "grow", "Big.grow", "size",
+             "vanished", "rusty", "note", "binary", "only_in_docs"]
+    for words in (here, there):
+        assert [(words.has(n), words.declares(n), words.declares("." + n), words.defined(n)) for n in names] == [
+            (here.has(n), here.declares(n), here.declares("." + n), here.defined(n)) for n in names]
+    assert there.defined("grow")[0][:2] == ("pkg/big.py", "Big.grow") and there.declares(".size")
+    assert cw.handed_out(repo_files, docs, tmp_path / "there.sqlite") == []  # kept now: only changes are read

@@ -183,3 +183,48 @@ def test_windows_list_what_commits_touched_and_stop_past_the_bound(repo_factory)
         assert files == sorted(p for p in index.files_after(first - 1, last if last != END else None) if code(p))
     bounded = windows(index, [(seq[0], END), (seq[3], END)], code, limit=2)
     assert bounded == {(seq[0], END): None, (seq[3], END): ["d.py"]}
+
+
+# --------------------------------------------------------------------------- windows of history
+
+
+def _window_by_hand(index, first, last, keep, limit):
+    """What `windows` answers for one window, from the index's rows read afresh."""
+    seen = sorted({p for seq, path, old in index.db.execute("SELECT seq, path, old FROM touches")
+                   if first <= seq <= last for p in (path, old) if p and keep(p)})
+    return seen if len(seen) <= limit else None
+
+
+def test_windows_read_the_rows_once_and_follow_the_index_when_it_grows(repo_factory, tmp_path, monkeypatch):
+    from noface_ctx.freshness import grep_plan
+
+    monkeypatch.setattr(grep_plan._Touches, "STEP", 2)  # private: several chunks even in a small history
+    root = repo_factory({"a.py": "a = 1\n", "notes.txt": "x\n"})
+    for i in range(7):
+        write = {"a.py": f"a = {i}\n"} if i % 2 else {f"m{i}.py": "m = 1\n", "notes.txt": f"{i}\n"}
+        for name, text in write.items():
+            (root / name).write_text(text)
+        commit(root, f"change {i}")
+    git(root, "mv", "m0.py", "moved.py")
+    commit(root, "a rename")
+    db = tmp_path / "history.sqlite"
+    index = _index_at_head(root, db)
+    top = index.db.execute("SELECT MAX(seq) FROM touches").fetchone()[0]
+    reads = []
+    spy = lambda self, k, read=grep_plan._Touches._read: (reads.append(k), read(self, k))[1]  # noqa: E731  # private: a spy on the reads
+    monkeypatch.setattr(grep_plan._Touches, "_read", spy)  # private: a spy on the reads
+    code = lambda p: p.endswith(".py")  # noqa: E731
+    pairs = [(1, grep_plan.END), (3, grep_plan.END), (2, 5), (4, 4), (6, 2), (0, 3)]
+    for limit in (100, 3):
+        got = grep_plan.windows(index, pairs, code, limit)
+        assert got == {(f, la): _window_by_hand(index, f, la, code, limit) for f, la in pairs}
+    assert got[1, grep_plan.END] is None and "moved.py" in _window_by_hand(index, top, top, code, 100)
+    assert len(reads) == len(set(reads))  # each chunk of rows read from sqlite once
+
+    (root / "late.py").write_text("late = 1\n")  # a new commit: the rows are read again, the new one with them
+    commit(root, "late")
+    index.close()
+    index = _index_at_head(root, db)
+    got = grep_plan.windows(index, [(top + 1, grep_plan.END)], code, 100)
+    assert got == {(top + 1, grep_plan.END): ["late.py"]}
+    index.close()
