@@ -35,7 +35,7 @@ ITEM_OVERHEAD = 2
 # Forms that contain every line of their candidate: code inside them is not repeated.
 COMPLETE_FORMS = frozenset({"full", "range", "whole", "file"})
 _MAX_ROUNDS = 8
-MAX_POINTERS = 12  # one-line pointers to weakly ranked code, at most
+MAX_POINTERS = 8  # one-line pointers to weakly ranked code, at most
 POINTER = "pointer"  # their form's label
 TEST_SHARE = 0.15  # share of the code budget kept for the tests beside the code ...
 TEST_MAX = 1500  # ... and at most this many tokens

@@ -99,13 +99,15 @@ def rank_code(
     ranked_ids = [int(pool[k]) for k in order]
     chunk_score = {int(pool[k]): float(signals["score"][k]) for k in order}
     _add_users(run, ranked_ids, chunk_score, scores.reasons)
-    ranked_ids = _add_near(run, ranked_ids, chunk_score, scores.reasons)
+    lifted: dict[int, float] = {}
+    ranked_ids = _add_near(run, ranked_ids, chunk_score, scores.reasons, lifted)
     ranked_files = _rank_files(run, ranked_ids, chunk_score, scores)
     tests = test_candidates(run, find_tests(run, ranked_ids, chunk_score, scores, ranked_files), lambda j: renderer.snippet(j)[0][1])
     ranked_ids = _add_tail(ranked_ids, chunk_score, scores)
     required, shown = required_candidates(run, renderer, entries, chunk_score)
     detail = {int(pool[k]): {name: float(v[k]) for name, v in signals.items()} for k in range(len(pool))}
-    ranked, weak = snippet_candidates(run, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons)
+    ranked, weak = snippet_candidates(run, renderer, ranked_ids, chunk_score, ranked_files, shown, detail, scores.reasons,
+                                      lifted)
     beside = {(t.path, t.ref) for t in tests if t.ref}
     beside_files = {t.path for t in tests}
     # a test offered beside the code, with its reason, replaces a ranked item of the same test, and
@@ -242,10 +244,12 @@ def _first_stage(s: ChunkScores) -> np.ndarray:
 # --------------------------------------------------------------------------- after fusion
 
 
-def _add_near(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reasons: dict[int, list[str]]) -> list[int]:
+def _add_near(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reasons: dict[int, list[str]],
+              lifted: dict[int, float] | None = None) -> list[int]:
     """The fix often sits one call away from the best match: add, just below each of the best
     definitions, the same-file definitions it calls or that call it, and the function enclosing
-    it (a nested function is shown inside its parent)."""
+    it (a nested function is shown inside its parent). `lifted` gets the score each caller or
+    callee had before (outside the best-ranked file that one decides whether its code is shown)."""
     if NEAR_SEEDS <= 0:
         return ranked_ids
     idx = r.index
@@ -268,6 +272,8 @@ def _add_near(r: CodeRun, ranked_ids: list[int], score: dict[int, float], reason
         for j, why in found[:NEAR_MAX]:
             gain = 0.01 if why.startswith("encloses") else -NEAR_GAP
             if score.get(j, -1e9) < score[i] + gain:
+                if lifted is not None and gain < 0:
+                    lifted.setdefault(j, score.get(j, -1e9))
                 score[j] = score[i] + gain
                 reasons.setdefault(j, []).append(why)
     return sorted(score, key=lambda k: -score[k])

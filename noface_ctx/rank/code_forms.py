@@ -49,12 +49,12 @@ OUTLINE_MEMBERS = 8  # a class outline lists at most this many members' signatur
 OUTLINE_TOKENS = 250  # the outline shown with a method of its class stays within this
 RANKED_OUTLINE_TOKENS = 500  # ... and a ranked class too big to show whole, within this
 CLASS_OUTLINE = "class-outline"  # the form label of those outlines (see `class_outlines`) ...
-OUTLINE_FILES = 3  # ... offered in this many best-ranked files only (a method's block still names its class)
+OUTLINE_FILES = 1  # ... offered in the best-ranked file only (a method's block still names its class)
 POINTER = "pointer"  # the form label of a one-line pointer to code not shown
 WEAK_EVIDENCE = 0.0  # a ranked chunk at or below this score (the pool's average) ...
 WEAK_GAP = 2.0  # ... and this far under the best is offered as a pointer (a small pool has no real average)
-TOP_FILES = 3  # the best-ranked files, whose further definitions need only be above WEAK_EVIDENCE ...
-OUTER_EVIDENCE = 1.0  # ... while those of other files need this much
+TOP_FILES = 2  # the best-ranked files, whose further definitions need only be above WEAK_EVIDENCE ...
+OUTER_EVIDENCE = 1.5  # ... while those of other files need this much
 POINTER_MIN = -1.0  # ... when it scores above this; weaker ones are counted in the note closing CODE CONTEXT
 LEAD_FILES = 3  # the best definition of each of this many best-ranked files is shown however it scores ...
 FIRST_EVIDENCE = 0.5  # ... another file's first definition only above this (half a deviation over the pool's average)
@@ -227,6 +227,7 @@ def snippet_candidates(
     shown: set[int],
     detail: dict[int, dict[str, float]],
     reasons: dict[int, list[str]],
+    lifted: dict[int, float] | None = None,
 ) -> tuple[list[Candidate], int]:
     """Ranked chunks as candidates, and how many weak ones were not offered: first the best chunk of each of the top files (so the
     right file is seen), then the rest by score, until 1.5x the budget is offered.
@@ -236,8 +237,11 @@ def snippet_candidates(
     matches only weakly gets a pointer, not code, even when budget is left: a prompt may stay
     shorter than its budget); a further chunk of the file only when its
     evidence is not weak: above `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked
-    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best);
-    outside the best-ranked file, a definition costing more than `BIG_SHARE` of the budget comes as its
+    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best).
+    Outside the best-ranked file that evidence is the definition's own: a file whose chunks share
+    only words with the issue (no name, path, frame, line, message or call link: no `reasons`) gives
+    its first definition alone, and a caller or callee lifted next to a best match (`lifted`: its
+    score before the lift) is judged by its own score; and a definition costing more than `BIG_SHARE` of the budget comes as its
     class outline or a pointer. The others become one-line pointers (`POINTER`: path, lines, signature and the
     `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
     file's first, and are not offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
@@ -259,6 +263,7 @@ def snippet_candidates(
         owner = r.index.parent(i)
         if owner and score[i] > weak:
             members.setdefault((r.index.path_of(i), owner), []).append(r.index.symbol(i))
+    named = {r.index.path_of(i) for i in usable if reasons.get(i)}  # files with evidence besides word overlap
     out: list[Candidate] = []
     unoffered = 0
     seen: set[str] = set()
@@ -278,7 +283,8 @@ def snippet_candidates(
         if first:  # a file's context starts only with evidence: near the top, or a good match
             strong = (i in led and near_top < LEAD_FILES) or score[i] > opening
         else:
-            strong = score[i] > (weak if near_top < TOP_FILES else outer)
+            own = lifted.get(i, score[i]) if lifted and near_top > 0 else score[i]  # a weaker file: its own evidence
+            strong = (near_top == 0 or path in named) and own > (weak if near_top < TOP_FILES else outer)
         if strong:
             forms = rd.snippet(i, members.get((path, symbol), ()))
             if near_top > 0 and count_tokens(forms[0][1]) > big:  # costly, in a weaker file: its outline or a pointer

@@ -390,3 +390,94 @@ def test_a_costly_definition_outside_the_best_file_comes_as_a_pointer(tmp_path, 
     monkeypatch.setattr(code_forms, "BIG_SHARE", 1.0)
     again = build_prompt(issue, repo, budget=13000, embed=False)
     assert {r["symbol"]: r["form"] for r in again.code}["post_refund"] == "full"
+
+
+LEDGER = '''\
+"""The refund ledger."""
+
+
+def post_refund_entry(ledger, order, amount):
+    """Post a refund of an order to the ledger: the order total and the refund amount."""
+    ledger.append((order.number, order.total, -amount))
+    return ledger
+
+
+def refund_total_report(ledger, stream):
+    """Print every refund amount of the ledger and the order total it was taken from."""
+    for number, total, amount in ledger:
+        stream.write(f"{number}: refund {amount} of order total {total}\\n")
+'''
+
+CLOSING = '''\
+"""Closing the day."""
+
+
+def post_refund_entry(ledger, order, amount):
+    """Post a refund of an order to the ledger: the order total and the refund amount."""
+    ledger.append((order.number, order.total, -amount))
+    return ledger
+
+
+def close_day(ledger, orders):
+    """Close the business day: post every pending entry and archive the day's sheet."""
+    for order in orders:
+        post_refund_entry(ledger, order, order.pending)
+    archive_sheet(ledger)
+
+
+def archive_sheet(ledger):
+    """Keep a copy of the sheet."""
+    return list(ledger)
+'''
+
+NEGATIVE_REFUND = {"id": "r-4", "title": "apply_refund lets the order total go negative",
+                   "description": "apply_refund subtracts the refund amount from the order total without checking; "
+                                  "a refund above the order total leaves a negative amount."}
+
+
+def _forms(prompt) -> dict[tuple[str, str], str]:
+    return {(r["path"], r["symbol"]): r["form"] for r in prompt.code}
+
+
+def test_a_weaker_file_sharing_only_words_with_the_issue_gives_its_best_definition_alone(tmp_path):
+    """Budget to evidence: the second-ranked file matches the issue's words but nothing in the issue
+    names it (no identifier, path, frame, line or message, no call link to a best match): its best
+    definition is shown, its next one is a pointer. Once the issue names the file, both are shown."""
+    files = {"shop/__init__.py": "", "shop/refund.py": REFUND, "shop/ledger.py": LEDGER,
+             **{f"reports/weekly_{i}.py": _report(i) for i in range(8)}}
+    repo = make_repo(tmp_path / "repo", files)
+    prompt = build_prompt(NEGATIVE_REFUND, repo, budget=13000, embed=False)
+    assert prompt.details["ranked_files"][:2] == ["shop/refund.py", "shop/ledger.py"]
+    forms = _forms(prompt)
+    assert forms[("shop/refund.py", "apply_refund")] == "full" and forms[("shop/refund.py", "refund_note")] == "full"
+    ledger = [r for r in prompt.code if r["path"] == "shop/ledger.py"]
+    assert [r["form"] for r in ledger].count("full") == 1 and [r["form"] for r in ledger].count("pointer") == 1
+    pointed = next(r["symbol"] for r in ledger if r["form"] == "pointer")
+    assert f"NEED_CODE: shop/ledger.py::{pointed}" in prompt.text
+    assert prompt.tokens["total"] < 13000 // 2  # the room is not refilled with weaker code
+
+    named = dict(NEGATIVE_REFUND, description=NEGATIVE_REFUND["description"] + " The ledger (shop/ledger.py) shows it.")
+    again = _forms(build_prompt(named, repo, budget=13000, embed=False))
+    assert {again[("shop/ledger.py", s)] for s in ("post_refund_entry", "refund_total_report")} == {"full"}
+
+
+def test_a_callee_lifted_next_to_a_weaker_files_match_keeps_its_own_evidence(tmp_path):
+    """The definitions one call away from a best match join it (`_add_near`). Outside the best-ranked
+    file such a definition is shown only when its own score would show it: `archive_sheet`, which
+    `close_day` calls, shares no word with the issue, so it is a pointer though the link lifted it
+    above the bar; `close_day` itself matches the issue's words and is shown. In the best file the
+    callee of the match (`refund_note`) is shown."""
+    from noface_ctx.rank import code_forms
+
+    files = {"shop/__init__.py": "", "shop/refund.py": REFUND, "shop/closing.py": CLOSING,
+             **{f"reports/weekly_{i}.py": _report(i) for i in range(8)}}
+    repo = make_repo(tmp_path / "repo", files)
+    prompt = build_prompt(NEGATIVE_REFUND, repo, budget=13000, embed=False)
+    assert prompt.details["ranked_files"][:2] == ["shop/refund.py", "shop/closing.py"]
+    forms = _forms(prompt)
+    assert forms[("shop/refund.py", "refund_note")] == "full"  # called by the best match, in the best file
+    assert forms[("shop/closing.py", "post_refund_entry")] == "full" and forms[("shop/closing.py", "close_day")] == "full"
+    row = next(r for r in prompt.code if r["symbol"] == "archive_sheet")
+    assert row["form"] == "pointer" and row["score"] > code_forms.WEAK_EVIDENCE  # lifted, not shown
+    assert "called by `close_day`" in row["reason"] and "return list(ledger)" not in prompt.text
+    assert "NEED_CODE: shop/closing.py::archive_sheet" in prompt.text

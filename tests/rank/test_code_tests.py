@@ -232,3 +232,33 @@ def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
     assert NOTHING_OMITTED not in section and "1 more item left out and not listed here" in section
     sel = select([], [strong], available=180, docs_share=0.0, max_docs=0, list_code_above=0.0)
     assert NOTHING_OMITTED in render_prompt(fixed, sel)  # and when nothing was, it says so
+
+
+def test_a_runner_up_test_file_is_one_pointer_naming_the_test_it_fetches(tmp_path):
+    """The best test file's pointer lists its other relevant tests; a runner-up file's pointer names
+    only the test its `NEED_CODE` line fetches (a second list would cost tokens for a weaker file)."""
+    extra = textwrap.dedent('''\
+        from mail.parser import parse_header
+
+
+        def test_mailbox_subject_line():
+            assert parse_header("Subject: hi")[1] == "hi"
+
+
+        def test_mailbox_sender_line():
+            assert parse_header("From: bob")[0] == "from"
+
+
+        def test_mailbox_reply_line():
+            assert parse_header("Reply-To: ann")[1] == "ann"
+        ''')
+    repo = make_repo(tmp_path / "repo", {"mail/__init__.py": "", "mail/parser.py": PARSER,
+                                         "tests/test_parser.py": TEST_PARSER, "tests/test_mailbox.py": extra})
+    prompt = build_prompt(HEADER_ISSUE, repo, budget=6000, embed=False)
+    lines = prompt.text.splitlines()
+    best = next(ln for ln in lines if ln.startswith("tests/test_parser.py — tests of"))
+    assert "other relevant tests: " in best and best.count("(") >= 2
+    k, runner = next((k, ln) for k, ln in enumerate(lines) if ln.startswith("tests/test_mailbox.py — tests of"))
+    fetched = re.fullmatch(r"  NEED_CODE: tests/test_mailbox\.py::(test_\w+)", lines[k + 1])
+    assert fetched and f"relevant tests: {fetched.group(1)} (" in runner
+    assert runner.count("test_mailbox_") == 1  # the other two are not listed

@@ -548,7 +548,7 @@ def test_a_definition_using_the_best_matches_of_another_file_joins_them(repo_fac
     assert capped["score"] == pytest.approx(plain["score"] + 0.1, abs=1e-3)  # the cap, not the names' scores
 
 
-def test_class_outlines_only_in_the_best_ranked_files(repo_factory, monkeypatch):
+def test_class_outlines_only_in_the_best_ranked_file(repo_factory, monkeypatch):
     def store(n: int) -> str:
         words = " ".join(["refund order total"] * (5 - n))
         return textwrap.dedent(
@@ -573,8 +573,8 @@ def test_class_outlines_only_in_the_best_ranked_files(repo_factory, monkeypatch)
     ranking = _rank(root, issue)
     methods = {c.path for c in ranking.candidates if "." in c.ref}
     assert len(methods) == 5  # a method of every file is a candidate
-    best = set(ranking.ranked_files[:3])
-    assert {o.path for o in ranking.outlines} == best  # the outline that explains a method: best files only
+    best = set(ranking.ranked_files[:1])
+    assert {o.path for o in ranking.outlines} == best  # the outline that explains a method: the best file only
     monkeypatch.setattr("noface_ctx.rank.code_forms.OUTLINE_FILES", 5)
     assert {o.path for o in _rank(root, issue).outlines} == methods
 
