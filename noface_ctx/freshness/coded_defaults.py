@@ -60,6 +60,7 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             return comparable(positional)
     params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
         rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
+    params = {f: _applied(text, word) or v if v == "None" else v for f, v in params.items()}
     chosen = [v for f, v in params.items() if f in set(near)]
     for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
             f"class {n}" in text for n in near) else ():  # a field of a class named beside it
@@ -83,6 +84,14 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         return comparable(assign.group(1))
     fields = _class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
     return fields.pop() if len(fields) == 1 else None
+
+
+def _applied(text: str, word: str) -> str | None:
+    """The value a body gives a parameter whose default is None (`if chunk_n_max is None:` then
+    `chunk_n_max = 500`): a literal, when the file applies one and only one."""
+    found = {comparable(m.group(1)) for m in re.finditer(
+        rf"\bif\s+{word}\s+is\s+None\s*:\s*\n[ \t]+{word}\s*=\s*([\d.]+|True|False|\"[^\"\n]*\"|'[^'\n]*')[ \t]*(?:#[^\n]*)?\n", text)}
+    return found.pop() if len(found) == 1 else None
 
 
 def _class_fields(text: str, word: str) -> set[str]:

@@ -46,7 +46,7 @@ _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute):
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
 _OPTION_SPAN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:-[a-z]+)+")  # `--jobs=4` passes a value: states none
-_VALUE_AFTER = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
+_VALUE_AFTER = re.compile(r"(?i)\b(?:(?:the\s+)?default\s+value\s+(?:for|of)\s+`+[^`]+`+\s+is|defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +102,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names and not _OPTION_SPAN.fullmatch(s)]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
             after = after if after is not None and after.start() < len(line) else None
-            value = comparable(spans[0]) if spans else comparable(after.group(1)) if after else ""
+            value = comparable(spans[0]) if spans else comparable(after.group(1)).removesuffix(".") if after else ""  # a full stop ends the sentence
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))

@@ -368,11 +368,11 @@ _CALL_TOKEN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()\[\]{},
 def written_call(text: str, line: int, name: str) -> Call | None:
     """The first call of `name` on doc line `line` (continued over the next lines while its
     parentheses are open); None when there is none, or it unpacks `*args` / `**kwargs`."""
-    lines = text.split("\n")[line - 1:line + 9]
+    lines = [re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in text.split("\n")[line - 1:line + 9]]
     call = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", lines[0] if lines else "")
     if call is None:
         return None
-    rest = "\n".join(re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in lines)[call.end():]
+    rest = "\n".join(lines)[call.end():]  # prompts gone first: `>>> regr = f(regressor=r,` keeps its keyword
     depth, cur = 1, ""
     args: list[str] = []
     for tok in _CALL_TOKEN.findall(rest):

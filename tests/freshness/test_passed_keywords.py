@@ -201,3 +201,15 @@ def test_a_default_stated_by_value_is_not_flagged_for_other_changes(repo_factory
     (root / "pkg/theme.py").write_text(THEME.replace('style="darkgrid"', 'style="whitegrid"'))
     commit(root, "whitegrid by default", date=FEB)
     assert check_docs(repo=root).findings == ()
+
+
+def test_a_keyword_a_doctest_call_passes_over_several_prompted_lines_is_named(repo_factory):
+    # scikit-learn's `>>> regr = TransformedTargetRegressor(regressor=regressor,` / `...   transformer=...)`
+    doc = ("Run\n===\n\nUse :class:`pkg.run.Run`::\n\n  >>> from pkg.run import Run\n  >>> run = Run(\"a.py\")\n"
+           "  >>> run = Run(args=[\"a.py\"],\n  ...           exit=False)\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/run.py": RUN, "docs/run.rst": doc}, date=JAN)
+    (root / "pkg/run.py").write_text(RUN.replace("exit=True", "sys_exit=True").replace("= exit", "= sys_exit"))
+    commit(root, "Rename Run's exit to sys_exit", date=FEB)
+    found = check_docs(repo=root).findings
+    assert [(f.line, f.code) for f in found] == [(9, "changed-ref")]  # the line passing it
+    assert found[0].message.startswith("passes `exit` to `") and found[0].message.endswith("(renamed to `sys_exit`?)")
