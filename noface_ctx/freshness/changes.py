@@ -1,5 +1,5 @@
 """What history says of each doc's names since its commit (`read_history` → `DocHistory`): the
-removed ones (`presence.record_removals`), the changed definitions of the symbols it names
+removed ones (`presence.record_removals`, in two processes: `removals_split`), the changed definitions of the symbols it names
 (`changed_symbols`) and of the defaults it states (`changed_defaults`). Functions of explicit
 inputs: the docs' scans with the commit each is checked against, the history index and the work
 tree (`Worktree`); each returns its findings by doc path."""
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,16 +20,17 @@ from noface_ctx.freshness.born import born_stale
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import coded
+from noface_ctx.freshness.defaults import Stated, stated_defaults
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
-from noface_ctx.freshness.defaults import stated_defaults
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
 from noface_ctx.freshness.option_defaults import shipped_config
-from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files, record_removals
+from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
 from noface_ctx.freshness.references import file_ext
+from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
@@ -92,13 +94,14 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
 
 
 def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
-                     code: Codebase) -> dict[str, list[ChangedRef]]:
+                     code: Codebase) -> Callable[[], dict[str, list[ChangedRef]]]:
     """Defaults the docs state whose code default changed since (`defaults`), by doc path: one
     `git grep` at HEAD for every name, in the code files changed since the oldest of these docs'
-    commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`)."""
+    commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`). The
+    grep runs in the background: call the answer for the findings."""
     asks = [(s, since, stated) for s, since in plans if (stated := stated_defaults(s.doc))]
     if not asks:
-        return {}
+        return dict
     names = {n for _, _, stated in asks for st in stated for n in st.names}
     oldest = min(since.seq for _, since, _ in asks)  # None: more files than one grep takes (the whole tree)
     source = _source_of(set(code.paths))
@@ -109,7 +112,19 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     spelt = {n: _spellings(n) for n in names if n.startswith("-")}
     words = sorted({*shaped, *(w for forms in spelt.values() for w in forms)})
-    found = git.grep_words(tree.root, ["HEAD"], words, exclude=EXCLUDES, paths=scope) if words and scope != [] else {}
+    pool = ThreadPoolExecutor(max_workers=1)
+    grep = pool.submit(git.grep_words, tree.root, ["HEAD"], words, exclude=EXCLUDES, paths=scope) if (
+        words and scope != []) else None
+    pool.shutdown(wait=False)  # its thread ends with the grep
+    return lambda: _defaults_found(asks, names, keyed, shaped, spelt, words, grep.result() if grep else {},
+                                   source, index, tree, code)
+
+
+def _defaults_found(asks: list[tuple[DocScan, Commit, list[Stated]]], names: set[str], keyed: set[str],
+                    shaped: list[str], spelt: dict[str, set[str]], words: list[str], found: dict[str, set[str]],
+                    source: Callable[[str], bool], index: HistoryIndex, tree: Worktree,
+                    code: Codebase) -> dict[str, list[ChangedRef]]:
+    """`changed_defaults`' findings, from the grep's answer (`found`)."""
     found = {w: {p for p in paths if source(p)} for w, paths in found.items()}
     for path in code_files(tree.dirty):  # uncommitted edits: read as they are
         if file_ext(path) in PYTHON_EXTS or source(path):
@@ -158,10 +173,11 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                  if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
         presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
         tree = Worktree(index.root, dirty)
+        defaults_found = changed_defaults(checked, index, tree, code)  # its grep too
         symbols = changed_symbols(checked, index, tree, code.ancestry)
-        defaults = changed_defaults(checked, index, tree, code)
-        removed = record_removals(plans, presence.result(), index, code, set(dirty))
+        removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
+        defaults = defaults_found()
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)

@@ -107,6 +107,15 @@ class CodeWords:
         self._defs: dict[str, list[Definition]] | None = tables[1] if tables is not None else None
         self._defined: dict[str, list[Definition]] = {}
 
+    def stored_in(self) -> str:
+        """The file the tables are read from ("" in memory)."""
+        row = self._db.execute("PRAGMA database_list").fetchone()
+        return str(row[2]) if row and row[2] else ""
+
+    def read_through(self, db: sqlite3.Connection) -> None:
+        """Ask `db` from now on (a forked worker's own connection to `stored_in()`)."""
+        self._db = db
+
     def has(self, word: str) -> bool:
         """Whether some readable file holds `word`."""
         if self._vocab is not None:
