@@ -481,3 +481,28 @@ def test_a_callee_lifted_next_to_a_weaker_files_match_keeps_its_own_evidence(tmp
     assert row["form"] == "pointer" and row["score"] > code_forms.WEAK_EVIDENCE  # lifted, not shown
     assert "called by `close_day`" in row["reason"] and "return list(ledger)" not in prompt.text
     assert "NEED_CODE: shop/closing.py::archive_sheet" in prompt.text
+
+
+def _refund_helper(i: int) -> str:
+    words = " ".join(["refund order total"] * (14 - i))
+    return f'def refund_helper_{i}(order, amount):\n    """{words}."""\n    return order.total - amount * {i}\n'
+
+
+def test_below_the_first_page_of_files_a_file_gives_pointers_only(tmp_path, monkeypatch):
+    """A deeper page of candidates goes in as one-line pointers: however well its best definition
+    matches, a file ranked below the `PAGE_FILES` best gives its `NEED_CODE` line, not its code."""
+    from noface_ctx.rank import code_forms
+
+    files = {"shop/__init__.py": "", "shop/refund.py": REFUND,
+             **{f"shop/helpers_{i}.py": _refund_helper(i) for i in range(14)},
+             **{f"reports/weekly_{i}.py": _report(i) for i in range(8)}}
+    repo = make_repo(tmp_path / "repo", files)
+    prompt = build_prompt(NEGATIVE_REFUND, repo, budget=13000, embed=False)
+    ranked = prompt.details["ranked_files"]
+    deep = [r for r in prompt.code if r["path"] in ranked[code_forms.PAGE_FILES:]]
+    assert deep and {r["form"] for r in deep} == {"pointer"}
+    assert all(f"NEED_CODE: {r['path']}::{r['symbol']}" in prompt.text for r in deep)
+    assert {r["form"] for r in prompt.code if r["path"] in ranked[:3]} >= {"full"}
+    monkeypatch.setattr(code_forms, "PAGE_FILES", 100)  # the page is what kept their code out
+    wide = build_prompt(NEGATIVE_REFUND, repo, budget=13000, embed=False)
+    assert any(r["form"] == "full" for r in wide.code if r["path"] in ranked[code_forms.FIRST_PASS_FILES * 2:])
