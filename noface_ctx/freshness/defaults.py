@@ -202,16 +202,20 @@ def _sentences(lines: list[str], lo: int, hi: int, i: int) -> list[str]:
     return out
 
 
-def says_by_default(text: str, name: str) -> bool:
+def says_by_default(text: str, name: str, *, alone: bool = False) -> bool:
     """Whether a sentence of `text` (a paragraph's, it may wrap over lines) says what `name` does
     by default with no value written: "By default, the `lookup` function will interpolate",
-    "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed)."""
+    "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed).
+    `alone`: a sentence writing another name as code is about that one ("set ``greater_is_better``
+    to ``False`` (``True`` by default)", "By default, a `Time` column in a `Table` is written in
+    full precision")."""
     word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for paragraph in _PARAGRAPH.split(text):
         if _BY_DEFAULT.search(paragraph) is None:
             continue
         cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(paragraph)), len(paragraph)]
-        if any(_BY_DEFAULT.search(s) and word.search(s) for s in (paragraph[a:b] for a, b in pairwise(cuts))):
+        if any(_BY_DEFAULT.search(s) and word.search(s) and not (alone and _coded_names(s) - {name, *_VALUES})
+               for s in (paragraph[a:b] for a, b in pairwise(cuts))):
             return True
     return False
 
@@ -237,6 +241,16 @@ def default_words(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
 _DEFAULT_WORDS: state.Memo[str, tuple[tuple[int, frozenset[str]], ...]] = state.memo("freshness.defaults.words", maxsize=64)
 _IN_SENTENCE = re.compile(r"[^.!?]+(?:[.!?](?!\s)[^.!?]*)*[.!?]?")  # a period in `Dataset.copy` or `0.5` ends nothing
 _WRITTEN = re.compile(r'`+([A-Za-z][\w-]+)`+|\\?"([A-Za-z][\w-]+)\\?"|\'([A-Za-z][\w-]+)\'')  # ``darkgrid``, "layered"
+_VALUES = frozenset({"True", "False", "None"})
+
+
+def _coded_names(sentence: str) -> set[str]:
+    """The last part of each name a sentence writes as code (in backticks, or as a keyword)."""
+    spans = re.findall(r"`+([^`]+)`+", sentence)
+    names = {re.findall(r"[A-Za-z_]\w*", span)[-1] for span in spans if re.search(r"[A-Za-z_]", span)}
+    return names | set(re.findall(r"([A-Za-z_]\w*)\s*=(?!=)", sentence))
+
+
 _PARAGRAPH = re.compile(r"\n[ \t]*\n")
 _BY_DEFAULT = re.compile(r"(?i)\bby\s+default\b")
 

@@ -72,7 +72,7 @@ def _counts_for(doc: Doc, ref: Reference,
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
         if stated and not ref.documented:  # a call written in prose, or a signature written as one
             return _call_counts(written_call(ref.ref, 1, ref.ref.split("(", 1)[0]))
-        return None if stated else _uses_changed(doc, ancestors, ref.name)
+        return None if stated else _uses_changed(doc, ancestors, ref.name, called=m is not None)
     # every call of the name the examples write from there (an import states nothing about a
     # signature: its calls do), each with its own arguments: `sns.histplot(...)` twenty times in a notebook
     name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
@@ -248,13 +248,16 @@ _NOT_STATED = frozenset({"self", "cls", "None", "True", "False", "and", "not", "
 
 
 def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None,
-                  name: str) -> Callable[[str, str], bool]:
+                  name: str, *, called: bool = True) -> Callable[[str, str], bool]:
     """For a doc that names a symbol (`name`) without stating its parameters: a change a caller
     would notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
-    concerns the docs that use that keyword, not every doc naming `Flask`), or a default when a
-    sentence of the doc says what the symbol does by default; new bases when the parameters stay
-    count for a doc naming a base the class lost; anything else a caller notices (a new required
-    parameter) counts as before."""
+    concerns the docs that use that keyword, not every doc naming `Flask`) — a default only when
+    the doc states it (the old value beside the parameter, a "by default" sentence naming the
+    parameter, or the symbol and no other parameter) —; new bases when the parameters stay count
+    for a doc naming a base the class lost. A change touching no parameter the doc could name (a
+    new required one, parameters that do not parse) counts for a doc writing a call (`total()`,
+    `called`), not for one only naming the symbol (`Store`, a title over its autodoc, a list entry):
+    it uses no parameter."""
     def counts(before: str, now: str) -> bool:
         if compatible_change(before, now, ancestors):
             return False
@@ -265,12 +268,14 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             if old is not None and new is not None and ((pb is None and pn is None) or (
                     pb is not None and pn is not None and compatible(pb, pn))):
                 return bool((set(old[1]) - set(new[1])) & set(re.findall(r"[A-Za-z_]\w*", doc.text)))  # a base it names
+        if changed is None and not called:  # a list that does not parse: a parameter of either the doc names
+            return any(n in _words(doc.text) for _, n, _ in (pb or pn or []))
         if not changed:
-            return True
+            return called
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
-        if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1]):
+        if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
-        return any(n not in defaults or n in _named(doc.text) or _states_default(doc.text, n, defaults[n])
+        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) or says_by_default(doc.text, n)
                    for n in changed & _words(doc.text))
 
     return counts
@@ -282,13 +287,6 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
         return {}
     new = {n: (k, d) for k, n, d in now}
     return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
-
-
-def _named(text: str) -> frozenset[str]:
-    """The names a doc writes as code other than as a keyword given a value (``factor``, not
-    ``many=True``): a parameter it talks about."""
-    spans = " ".join(re.findall(r"`+([^`]+)`+", text))
-    return frozenset(re.findall(r"(?<![\w.])([A-Za-z_]\w*)(?!\w)(?!\s*=(?!=))", spans))
 
 
 def _states_default(text: str, name: str, default: str) -> bool:
