@@ -29,7 +29,7 @@ from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
-from noface_ctx.freshness.references import file_ext
+from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
 
@@ -64,12 +64,14 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
         (since.sha, path) for s, since in plans for ref, files in s.symbols
         if ref.source != "autodoc" for path in files if tree.changed_since(index, path, since))
     for s, since in plans:
-        seen: set[tuple[str, tuple[str, ...]]] = set()  # a symbol once, however the doc names it (`pkg.Flask`, `Flask`)
+        seen: set[tuple[str, tuple[str, ...]]] = set()  # a symbol told once, however the doc names it (`pkg.Flask`, `Flask`)
+        tried: set[tuple[object, ...]] = set()  # ... and asked once per way of naming it: a mention notices less than a call
         for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
             key = (ref.name.rsplit(".", 1)[-1], tuple(files))
-            if key in seen or ref.source == "autodoc":  # an autodoc directive renders the code as it is
+            way = (*key, ref.source in FENCE_LANGS, "(" in ref.ref, ref.documented)
+            if key in seen or way in tried or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                 continue
-            seen.add(key)
+            tried.add(way)
             for path in files:
                 now_text = tree.read(path) if path in tree.dirty else None
                 name = index.def_name(since.sha, path, ref.name) if (
@@ -89,6 +91,7 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                             old_default_stated(s.doc, then, now) if then and now else None) or (what, line)
                     out.setdefault(s.doc.path, []).append(
                         ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
+                    seen.add(key)
                     break
     return out
 

@@ -139,8 +139,9 @@ def test_a_builtin_named_keyword_gone_from_a_signature_is_named_at_the_call_pass
 
 def test_a_signature_change_the_calls_pass_no_keyword_of_keeps_its_wording(repo_factory):
     root = repo_factory({"pkg/__init__.py": "", "pkg/run.py": RUN, "docs/run.rst": RUN_DOC}, date=JAN)
-    (root / "pkg/run.py").write_text(RUN.replace("reporter=None, exit=True", "exit=True, reporter=None"))
-    commit(root, "Reorder Run's parameters", date=FEB)
+    # (a reorder the calls, passing keywords, never notice warns no one: a new required parameter)
+    (root / "pkg/run.py").write_text(RUN.replace("args, reporter=None", "args, config, reporter=None"))
+    commit(root, "Run needs a config", date=FEB)
     found = check_docs(repo=root).findings
     assert [f.path for f in found] == ["docs/run.rst"]
     assert found[0].message.startswith("signature of `")
