@@ -27,6 +27,8 @@ from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
 from noface_ctx.freshness.declarations import Declared, declared
+from noface_ctx.freshness.definitions import definition
+from noface_ctx.freshness.parameters import parameters
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     EXTERNAL_NAMES,
@@ -127,6 +129,7 @@ class Codebase:
         self.words = code_words(repo_files, docs, words_cache, handed)
         self._abspath = repo_files.abspath
         self._tables: dict[str, Declared | None] = {}
+        self._tops: frozenset[str] | None = None  # `importable`'s names, read when first asked
         self.ancestry = Ancestry(self.defining_files, lambda path: _read_text(self._abspath(path)))
         self.symbols: SymbolTable | LightSymbols
         self.is_bare: Callable[[str], bool]  # some symbol's last part
@@ -209,7 +212,9 @@ class Codebase:
         if ref.kind == "method":
             return self._resolve_dotted(ref)
         if ref.kind in ("member", "keyword", "base", "setting"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
-            gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES
+            gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES and not (
+                ref.kind == "keyword" and not ref.name[:1].islower() and self.takes_any_keyword(ref.ref.split("(", 1)[0]))
+            # (a name spelled as no parameter is, into `**kwargs`: data, `extend_bit_flag_map('DQ', CR=1)`)
             return Resolution("missing", lookup=ref.name) if gone else Resolution("skip")
         if self.defined(ref.name) or ref.name in EXTERNAL_NAMES or (not ref.strict and self.known(ref.name)):
             # a plain class name (`Issue`) is not strict, but still says what the doc is about; a
@@ -265,7 +270,8 @@ class Codebase:
             if k == len(parts) - 1:
                 return Resolution("found", ref.name, path=holder)
         root = parts[0]
-        if root in SELF_NAMES or not ref.strict or self.names_a_standard_module(ref.name):
+        if root in SELF_NAMES or not ref.strict or self.names_a_standard_module(ref.name) or (
+                ref.binds and not self.importable(root)):  # an example's import of another package
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
             for i, part in enumerate(parts[1:], 1):
@@ -295,11 +301,28 @@ class Codebase:
         return 0, ""
 
     def _module_file(self, path: str) -> str:
-        """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`)."""
+        """`path`, or the one file ending in `/path` (a package under `src/` or `examples/x/`),
+        not inside another package: scikit-learn's vendored `externals/array_api_compat/numpy/`
+        is not `numpy`."""
         if path in self.paths:
             return path
-        hits = self._ending_in(path) if "/" in path else []
+        hits = [h for h in self._ending_in(path) if h[:-len(path)] + "__init__.py" not in self.paths] if "/" in path else []
         return hits[0] if len(hits) == 1 else ""
+
+    def importable(self, root: str) -> bool:
+        """Whether `import root` could load a module of the repository: a package or module not
+        inside another package (at the top, under `src/`, a script's directory)."""
+        if self._tops is None:
+            tops = set()
+            for p in self.paths:
+                if file_ext(p) not in PYTHON_EXTS and not p.endswith(".pyx"):
+                    continue
+                d, name = p.rpartition("/")[0], p.rpartition("/")[2].split(".", 1)[0]
+                while d and d + "/__init__.py" in self.paths:
+                    d, name = d.rpartition("/")[0], d.rpartition("/")[2]
+                tops.add(name)
+            self._tops = frozenset(tops)
+        return root in self._tops
 
     def _ending_in(self, target: str) -> list[str]:
         """Every path ending in `/target` (whole trailing components), in `paths` order."""
@@ -323,6 +346,14 @@ class Codebase:
         homes = list(self.basenames.get(root + ".py", ()))
         homes += [p for p in self.basenames.get("__init__.py", ()) if posixpath.basename(posixpath.dirname(p)) == root]
         return sorted(set(homes) | set(self.defining_files(root)))
+
+    def takes_any_keyword(self, callee: str) -> bool:
+        """Whether every definition of `callee` (its last name; at most 3) takes `**kwargs` now."""
+        last = callee.rsplit(".", 1)[-1]
+        files = self.defining_files(last) if last else []
+        found = [definition(_read_text(self._abspath(p)) or "", last) for p in files if file_ext(p) in PYTHON_EXTS]
+        params = [parameters(d) if d else None for d in found]
+        return bool(params) and all(ps is not None and any(k == "**" for k, _, _ in ps) for ps in params)
 
     def defining_files(self, name: str) -> list[str]:
         """Files defining `name` when it is a symbol of the index (at most 3, else none: too common)."""

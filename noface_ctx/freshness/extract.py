@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import examples
+from noface_ctx.freshness.blocks import DOCTEST, doctest_block, fenced, frontmatter_end, indented_block, rst_block_lang
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -74,7 +75,6 @@ _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$") 
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode", "testcode"})
-_RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest|ipython|jupyter-execute)::\s*(\S+)?\s*$")
 _IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
 
 
@@ -84,7 +84,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     lines = doc.text.split("\n")
     prose: list[Reference] = []
     blocks: list[tuple[list[tuple[int, str]], str]] = []
-    start = _frontmatter_end(lines)
+    start = frontmatter_end(lines)
     rst = doc.path.lower().endswith((".rst", ".txt"))  # Sphinx projects write .txt in reStructuredText too
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
@@ -96,7 +96,7 @@ def extract_references(doc: Doc) -> list[Reference]:
         m = _FENCE.match(line) if not rst else None  # reStructuredText has no fences: `~~~~` underlines a title
         myst = _MYST.match(line) if fence is None and not rst else None
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
-            body, i = _fenced(lines, i)
+            body, i = fenced(lines, i)
             if myst.group(1) in _MYST_CODE:  # ```{code-cell}, ```{ipython}, ```{code-block} python: an example
                 blocks.append((ipython_code(body) if _IPYTHON.match(line) else body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
                 continue
@@ -115,18 +115,19 @@ def extract_references(doc: Doc) -> list[Reference]:
         else:
             directive = (_MODULE.match(line) or _AUTOSUMMARY.match(line)) if rst else None
             if directive is not None:
-                body, after = _indented_block(lines, i)
+                body, after = indented_block(lines, i)
                 kind = "autosummary" if directive.re is _AUTOSUMMARY else "currentmodule" if "current" in line else "module"
                 module, found = _directive(kind,
                                            directive.group(1) if directive.re is _MODULE else "", body, module, lineno)
                 prose += found
                 i = after if directive.re is _AUTOSUMMARY else i + 1
                 continue
-            lang = _rst_block_lang(line) if rst else None
-            if lang is not None:
-                body, i = _indented_block(lines, i)
+            lang = rst_block_lang(lines, i) if rst else None
+            if lang is not None:  # a doctest block is the paragraph of prompts itself
+                body, i = doctest_block(lines, i) if lang == DOCTEST else indented_block(lines, i)
                 body = ipython_code(body) if _IPYTHON.match(line) else body
-                literal = not line.lstrip().startswith("..")
+                lang = "pycon" if lang == DOCTEST else lang
+                literal = not line.lstrip().startswith(("..", ">>>"))
                 if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
                     lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
                 blocks.append((body, lang))
@@ -195,34 +196,6 @@ def _root(name: str) -> str:
     return name.split(".", 1)[0]
 
 
-def _rst_block_lang(line: str) -> str | None:
-    """The language of the reStructuredText code block `line` opens, or None: `.. code-block::
-    python` (and `code`, `sourcecode`, `testcode`, `doctest`), or a paragraph ending in `::`
-    (a literal block, taken as Python)."""
-    m = _RST_DIRECTIVE.match(line)
-    if m:
-        return (m.group(2) or "python").lower() if m.group(1) != "doctest" else "pycon"
-    stripped = line.rstrip()
-    if stripped.endswith("::") and not stripped.lstrip().startswith(".."):
-        return "python"
-    return None
-
-
-def _indented_block(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
-    """The lines indented under line `i` (blank lines included), and the index after them."""
-    indent = len(lines[i]) - len(lines[i].lstrip())
-    body = []
-    j = i + 1
-    while j < len(lines):
-        text = lines[j]
-        if text.strip() and len(text) - len(text.lstrip()) <= indent:
-            break
-        if text.strip() and not text.lstrip().startswith(":"):  # directive options (`:linenos:`)
-            body.append((j + 1, text))
-        j += 1
-    return body, j
-
-
 def _directive(name: str, argument: str, body: list[tuple[int, str]], module: str,
                lineno: int) -> tuple[str, list[Reference]]:
     """(the module context after a Sphinx / MyST directive, the references it makes):
@@ -265,26 +238,6 @@ def _in_module(ref: Reference, module: str) -> Reference:
     if not module or not ref.strict or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
         return ref
     return replace(ref, name=f"{module}.{ref.name}", kind="method")
-
-
-def _fenced(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
-    """A MyST directive's fenced body (options `:x:` aside) and the index after its closing fence."""
-    marker = lines[i].strip()[:3]
-    body = []
-    j = i + 1
-    while j < len(lines) and not lines[j].strip().startswith(marker):
-        if lines[j].strip() and not lines[j].strip().startswith(":"):
-            body.append((j + 1, lines[j]))
-        j += 1
-    return body, j + 1
-
-
-def _frontmatter_end(lines: list[str]) -> int:
-    if lines and lines[0].strip() == "---":
-        for i in range(1, len(lines)):
-            if lines[i].strip() in ("---", "..."):
-                return i + 1
-    return 0
 
 
 def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Reference]:

@@ -275,7 +275,7 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
         if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
-        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) or says_by_default(doc.text, n)
+        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) or says_by_default(doc.text, n, coded=True)
                    for n in changed & _words(doc.text))
 
     return counts

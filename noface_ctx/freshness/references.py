@@ -44,7 +44,7 @@ String Number Boolean Date Error Map Set Symbol RegExp Reflect parseInt parseFlo
 setInterval fetch undefined null fmt make len cap append panic recover new nil errors strings http
 context std core alloc Vec Box Option Some Ok Err Result HashMap HashSet BTreeMap Rc Arc RefCell Self
 crate System Integer List ArrayList Arrays Collections Optional Stream Collectors printf malloc free
-sizeof memcpy strlen puts require_relative attr_accessor np pd plt tf torch""".split()
+sizeof memcpy strlen puts require_relative attr_accessor np pd plt tf torch NaN NaT Infinity""".split()
 EXTERNAL_NAMES = frozenset(
     [*_FOREIGN, *dir(builtins), *keyword.kwlist, *getattr(keyword, "softkwlist", []), *sys.stdlib_module_names]
 )

@@ -19,6 +19,7 @@ from noface_ctx._cachefile import is_tracked
 from noface_ctx._filetypes import is_test_path
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.defaults import default_words
@@ -26,7 +27,7 @@ from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.option_defaults import option_words
-from noface_ctx.freshness.references import CODE_EXTS, Reference, RefKind, codeish, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, FENCE_LANGS, Reference, RefKind, codeish, file_ext
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     candidates: list[tuple[Reference, str, tuple[str, ...]]] = []
     signatures: list[tuple[str, str]] = []
     foreign: set[str] = set()  # names bound by the examples' imports of packages outside the repository
+    bound: dict[str, list[str]] = {}  # names bound by the examples' imports of the repository's: their files
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
     stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
@@ -80,9 +82,13 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
             continue
         resolved.append((ref, res))
+    gone = gone_tables(doc.text.split("\n"))  # lines of tables listing removed names
+    typed = {(r.line, r.ref) for r in refs if r.kind == "method" and r.name.split(".", 1)[0] in foreign}
     for ref, res in resolved:
-        if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign):
-            continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`: the library's names, not the repository's
+        if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and (
+                ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign or (ref.line, ref.ref) in typed)):
+            continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`, `f.write_to()` with
+            # `f = AsdfFile()` from `asdf`: the library's names, not the repository's
         if ref.source == "role" and res.status == "found" and not about(ref.name.rsplit(".", 1)[-1]):
             files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
             symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)
@@ -98,10 +104,14 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                     if res.path not in homes:  # re-exported (`from pkg.app import Flask` in pkg/__init__.py)
                         source = code.reexported_from(res.path, last)
                         homes = [source] if source else homes
+                    else:  # the file its module path names: `astropy.stats.histogram`, not a units helper's `histogram`
+                        homes = [res.path]
                     symbols.append((ref, homes or [res.path]))
-            elif ref.kind != "path":
-                files = _one_language([p for p in code.defining_files(ref.name)
-                                       if file_ext(p) in CODE_EXTS and not is_test_path(p)])
+                    if ref.binds:
+                        bound[ref.binds] = homes or [res.path]
+            elif ref.kind != "path":  # an example's call of a name its import binds: that import's (`Table([a, b])`)
+                files = (bound.get(ref.name) if ref.source in FENCE_LANGS else None) or _one_language(
+                    [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)])
                 for p in files:
                     doc_files.setdefault(p, ref.line)
                 if files:
@@ -109,7 +119,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             sig = SIGNATURE.match(ref.ref)
             if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
                 signatures.append((ref.name, sig.group(1)))
-        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in candidates):
+        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in candidates) and (
+                ref.line not in gone):  # a table of removed names says they are gone
             candidates.append((ref, res.lookup, res.scope))
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
