@@ -507,7 +507,8 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
                        "        self.max_length = max_length\n"),
         "docs/mention.md": "Build links with `url_for(...)`; a `CharField` holds text; `scale()` multiplies.\n",
         "docs/stated.md": "`scale(x, factor=2)` multiplies.\n",
-        "docs/factor.md": "`scale()` multiplies by its `factor`.\n",
+        "docs/factor.md": "`scale()` multiplies by its `factor` (2 by default).\n",
+        "docs/named.md": "`scale()` multiplies by its `factor`.\n",
         "docs/example.md": ("```python\nfrom src.web import url_for, send\nurl_for('index', page=2)\n"
                             "send(folder, name)\nscale(3)\n```\n"),
     }, date=JAN)
@@ -526,8 +527,10 @@ def test_a_signature_change_counts_when_the_doc_would_notice_it(repo_factory):
     commit(root, "incompatible", date="2025-02-10T12:00:00+00:00")
     fresh = assess(root)
     assert [(c.ref, c.what) for c in fresh.by_slug["example"].changed] == [("send", "signature")]  # the import, judged by the call
-    # a new default of `factor` (issue 25 rule 6): the doc naming `factor` is told, the one naming only `scale()` not
+    # a new default of `factor` (issue 25 rule 6): the doc stating its default is told; one naming only `scale()`,
+    # or `factor` without its default (scikit-learn's sgd.rst and `eta0`), not
     assert [(c.ref, c.what) for c in fresh.by_slug["factor"].changed] == [("scale()", "signature")]
+    assert fresh.by_slug["named"].changed == ()
     assert fresh.by_slug["mention"].changed == ()
 
 
