@@ -71,7 +71,8 @@ def _counts_for(doc: Doc, ref: Reference,
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
         if stated and not ref.documented:  # a call written in prose, or a signature written as one
-            return _call_counts(written_call(ref.ref, 1, ref.ref.split("(", 1)[0]))
+            call = written_call(ref.ref, 1, ref.ref.split("(", 1)[0])  # (unpacking `**param`: as a call is mentioned)
+            return _call_counts(call) if call is not None else _uses_changed(doc, ancestors, ref.name)
         return None if stated else _uses_changed(doc, ancestors, ref.name, called=m is not None)
     # every call of the name the examples write from there (an import states nothing about a
     # signature: its calls do), each with its own arguments: `sns.histplot(...)` twenty times in a notebook
@@ -130,16 +131,14 @@ def gone_keyword(doc: Doc, ref: Reference, before: str | None, now: str | None) 
     return None
 
 
-def _call_counts(call: Call | None) -> Callable[[str, str], bool] | None:
+def _call_counts(call: Call) -> Callable[[str, str], bool]:
     """A call a doc writes in prose (``get_pvgis_tmy(latitude, longitude)``,
     ``open_dataset(path, engine='netcdf4')``) uses the parameters it passes, no others: a change
     counts when the call no longer fits, or changed a parameter it passes by name or names at its
     place (``f(latitude, ...)`` where the first parameter is `latitude`): not a default it does
     not pass, nor an optional parameter appended. Written as a signature (every parameter named,
     or a default written out: ``open_dataset(filename, engine=None)``) it states them all, and
-    every change counts; so does a call that did not fit before, or unpacks `*args`."""
-    if call is None:
-        return None
+    every change counts; so does a call that did not fit before."""
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)

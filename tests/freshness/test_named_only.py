@@ -76,3 +76,20 @@ def test_a_class_given_its_own_init_does_not_warn_a_doc_only_naming_it(repo_fact
         "class BinTable(Base):\n    def __init__(self, data=None, logical_as_bytes=False):\n        self.data = data\n"))
     commit(root, "BinTable: logical_as_bytes", date=FEB)
     assert [f for f in check_docs(repo=root).findings if f.code == "changed-ref" and "signature" in f.message] == []
+
+
+def test_a_call_unpacking_keywords_notices_what_a_mention_would(repo_factory):
+    # scikit-learn's sample_generators.rst: `make_classification(n_features=2, **param)` in a
+    # plot's source, when `return_X_y=False` was added; a parameter it passes, renamed, counts
+    code = "def make_data(n_samples=100, n_features=20, shuffle=True):\n    return n_samples\n"
+    root = repo_factory({
+        "pkg/__init__.py": "from pkg.data import make_data\n", "pkg/data.py": code,
+        "docs/data.rst": ("Data\n====\n\n.. plot::\n\n   for param in params:\n"
+                          "       X = make_data(n_features=2, **param)\n"),
+    }, date=JAN)
+    (root / "pkg/data.py").write_text(code.replace("shuffle=True", "shuffle=True, return_X_y=False"))
+    commit(root, "make_data: return_X_y", date=FEB)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/data.py").write_text(code.replace("n_features=20", "features=20"))
+    commit(root, "make_data: features", date="2025-03-01T12:00:00+00:00")
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/data.rst", "changed-ref")]
