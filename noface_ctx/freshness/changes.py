@@ -65,10 +65,10 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
         if ref.source != "autodoc" for path in files if tree.changed_since(index, path, since))
     for s, since in plans:
         seen: set[tuple[str, tuple[str, ...]]] = set()  # a symbol told once, however the doc names it (`pkg.Flask`, `Flask`)
-        tried: set[tuple[object, ...]] = set()  # ... and asked once per way of naming it: a mention notices less than a call
+        tried: set[tuple[object, ...]] = set()  # ... asked once in prose, once in examples: a mention notices less than a call
         for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
             key = (ref.name.rsplit(".", 1)[-1], tuple(files))
-            way = (*key, ref.source in FENCE_LANGS, "(" in ref.ref, ref.documented)
+            way = (*key, ref.source in FENCE_LANGS)  # the doc's prose (a documented name first), its examples
             if key in seen or way in tried or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                 continue
             tried.add(way)

@@ -202,21 +202,19 @@ def _sentences(lines: list[str], lo: int, hi: int, i: int) -> list[str]:
     return out
 
 
-def says_by_default(text: str, name: str, *, alone: bool = False, coded: bool = False) -> bool:
+def says_by_default(text: str, name: str, *, alone: bool = False) -> bool:
     """Whether a sentence of `text` (a paragraph's, it may wrap over lines) says what `name` does
     by default with no value written: "By default, the `lookup` function will interpolate",
     "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed).
     `alone`: a sentence writing another name as code is about that one ("set ``greater_is_better``
     to ``False`` (``True`` by default)", "By default, a `Time` column in a `Table` is written in
-    full precision"). `coded`: the sentence writes `name` as code ("``copy`` is made by default",
-    not "By default, the format is taken from the first time")."""
+    full precision")."""
     word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for paragraph in _PARAGRAPH.split(text):
         if _BY_DEFAULT.search(paragraph) is None:
             continue
         cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(paragraph)), len(paragraph)]
         if any(_BY_DEFAULT.search(s) and word.search(s) and not (alone and _coded_names(s) - {name, *_VALUES})
-               and (not coded or name in _coded_names(s))
                for s in (paragraph[a:b] for a, b in pairwise(cuts))):
             return True
     return False

@@ -251,8 +251,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
     """For a doc that names a symbol (`name`) without stating its parameters: a change a caller
     would notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
     concerns the docs that use that keyword, not every doc naming `Flask`) — a default only when
-    the doc states it (the old value beside the parameter, a "by default" sentence naming the
-    parameter, or the symbol and no other parameter) —; new bases when the parameters stay count
+    the doc states it (the old value beside the parameter, or a "by default" sentence naming
+    the symbol and no other name) —; new bases when the parameters stay count
     for a doc naming a base the class lost. A change touching no parameter the doc could name (a
     new required one, parameters that do not parse) counts for a doc writing a call (`total()`,
     `called`), not for one only naming the symbol (`Store`, a title over its autodoc, a list entry):
@@ -274,8 +274,7 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
         if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
-        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) or says_by_default(doc.text, n, coded=True)
-                   for n in changed & _words(doc.text))
+        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & _words(doc.text))
 
     return counts
 
@@ -293,7 +292,8 @@ def _states_default(text: str, name: str, default: str) -> bool:
     "``many`` is False by default"): a doc passing the parameter its own value states no default."""
     value = default.replace(" ", "")
     word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-    return any(word.search(line) and re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", line.replace(" ", ""))
+    said = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w.])")  # `many=False`, "(2 by default)"
+    return any(word.search(line) and (said.search(line.replace(" ", "")) or said.search(line))
                for line in text.split("\n") if value in line.replace(" ", ""))
 
 

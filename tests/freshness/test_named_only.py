@@ -93,3 +93,18 @@ def test_a_call_unpacking_keywords_notices_what_a_mention_would(repo_factory):
     (root / "pkg/data.py").write_text(code.replace("n_features=20", "features=20"))
     commit(root, "make_data: features", date="2025-03-01T12:00:00+00:00")
     assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/data.rst", "changed-ref")]
+
+
+def test_a_by_default_sentence_naming_the_parameter_without_its_value_states_no_default(repo_factory):
+    # marshmallow's extending.rst: "By default, pre- and post-processing methods receive one
+    # object at a time, transparently handling the ``many`` parameter passed to the ``Schema``'s
+    # dump/load" when `Schema(many=False)` became `many=None`
+    schema = "class Schema:\n    def __init__(self, *, only=None, many=False):\n        self.many = many\n"
+    root = repo_factory({
+        "pkg/__init__.py": "from pkg.schema import Schema\n", "pkg/schema.py": schema,
+        "docs/extending.rst": ("Extending\n=========\n\nBy default, processing methods receive one object at a time, "
+                               "handling the ``many`` parameter\npassed to the ``Schema``'s load method.\n"),
+    }, date=JAN)
+    (root / "pkg/schema.py").write_text(schema.replace("many=False", "many=None"))
+    commit(root, "many from Meta", date=FEB)
+    assert check_docs(repo=root).findings == ()
