@@ -2,7 +2,8 @@
 bases are still its ancestors (flask's `Flask(Scaffold)` → `Flask(App)` with `App(Scaffold)`)
 keeps its signature for a doc that mentions it. For resolution (`hierarchy`): a member
 `Flask.register_blueprint` lives in the files of `Flask` and its ancestors (`App` in
-`sansio/app.py`), or comes from a builtin base (`builtin_members`: `Exception`'s `args`). Bases are followed through their defining files (`defining_files`, as
+`sansio/app.py`), or comes from a builtin base (`builtin_members`: `Exception`'s `args`); the file
+defining it is the first of the class's method resolution order that does (`owner`). Bases are followed through their defining files (`defining_files`, as
 `codebase.Codebase.defining_files` answers; a base imported under another name as the name it
 stands for), each file read once per run.
 """
@@ -13,6 +14,7 @@ import builtins
 import re
 from collections.abc import Callable, Iterable
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.freshness.definitions import block_end, definition
 from noface_ctx.freshness.parameters import bases
 
@@ -28,6 +30,8 @@ class Ancestry:
         self._texts: dict[str, str | None] = {}  # current code files read for class ancestry
         self._families: dict[str, list[str] | None] = {}  # `hierarchy` answers, by class
         self._builtins: dict[str, set[str]] = {}  # the builtin bases (`Exception`, `dict`) a class has, by class
+        self._heads: dict[str, list[tuple[str, list[str]]]] = {}  # class -> (file, bases) of each definition
+        self._owners: dict[tuple[str, str], str] = {}  # `owner` answers, by (class, member)
 
     def _text(self, path: str) -> str:
         if path not in self._texts:
@@ -73,6 +77,33 @@ class Ancestry:
         self.hierarchy(cls)
         return frozenset(m for base in self._builtins.get(cls, ()) for m in dir(getattr(builtins, base)))
 
+    def owner(self, cls: str, member: str, defines: Callable[[str], bool]) -> str:
+        """The file defining `member` of class `cls` now: that of the first class of its method
+        resolution order (its own definition outside the tests, then its bases left to right, a
+        base two share after both) whose body defines it, else the first of those files that
+        `defines` it (an attribute set in a method); "" when the hierarchy is not all the
+        repository's (`hierarchy`) or none does."""
+        if (cls, member) not in self._owners:
+            order = self._resolution_order(cls) if self.hierarchy(cls) is not None else []
+            found = next((p for name, p in order if in_class_body(self._text(p), member, frozenset({name}))), "")
+            self._owners[cls, member] = found or next((p for _, p in order if defines(p)), "")
+        return self._owners[cls, member]
+
+    def _resolution_order(self, cls: str) -> list[tuple[str, str]]:
+        """(class, file) in `cls`'s method resolution order, as far as `hierarchy` read it: depth
+        first, bases left to right, a class met again kept at its last place (Python's order
+        wherever C3 agrees with it, as it does without conflicting diamonds)."""
+        walk: list[tuple[str, str]] = []
+        todo = [cls]
+        while todo and len(walk) < 80:  # a loop of same-named classes ends there
+            name = todo.pop(0)
+            heads = self._heads.get(name, [])
+            kept = [(p, b) for p, b in heads if not is_test_path(p)] or heads
+            walk += [(name, p) for p, _ in kept]
+            todo = [b for _, bs in kept for b in bs if b not in _IMPLICIT and b != name] + todo
+        last = {pair: i for i, pair in enumerate(walk)}
+        return [pair for i, pair in enumerate(walk) if last[pair] == i]
+
     def _hierarchy(self, cls: str) -> list[str] | None:
         files: list[str] = []
         builtin = self._builtins.setdefault(cls, set())
@@ -83,7 +114,9 @@ class Ancestry:
                 continue
             seen.add(name)
             homes = self.defining_files(name)
-            heads = [h for path in homes if (h := _class_header(self._text(path), name)) is not None]
+            found = [(path, h) for path in homes if (h := _class_header(self._text(path), name)) is not None]
+            self._heads.setdefault(name, found)
+            heads = [h for _, h in found]
             if not heads and name != cls and isinstance(getattr(builtins, name, None), type):
                 builtin.add(name)  # `Exception`, `dict`: its members are known
                 continue

@@ -20,6 +20,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Literal, Protocol
 
@@ -97,6 +98,7 @@ class Resolution:
     lookup: str = ""  # the identifier or path that is missing
     path: str = ""  # the file a found path reference points at
     scope: tuple[str, ...] = ()  # for a missing member: the files it must have lived in (else anywhere)
+    owner: str = ""  # for a found class member (`Flask.register_blueprint`): the file defining it (`Ancestry.owner`)
 
 
 class Codebase:
@@ -153,6 +155,9 @@ class Codebase:
         comment, a notebook) is not enough."""
         return (name in self.modules or self.is_bare(name) or self.words.declares(name)
                 or (member and self.words.declares("." + name)))
+
+    def _defines_member(self, path: str, name: str) -> bool:
+        return self._own(path).defines(name, member=True)
 
     def _own(self, path: str) -> Declared:
         """What the file `path` itself defines now (nothing for a file not read as Python)."""
@@ -274,18 +279,21 @@ class Codebase:
                 ref.binds and not self.importable(root)):  # an example's import of another package
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
+            owner = ""  # the file defining the last part, when a class of ours has it
             for i, part in enumerate(parts[1:], 1):
                 family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
                 if family and part not in EXTERNAL_NAMES:  # a class of ours: the member lives in its hierarchy
                     if not any(self._own(path).defines(part, member=True) for path in family) and \
                             part not in self.ancestry.builtin_members(parts[i - 1]):
                         return Resolution("missing", lookup=part, scope=tuple(family))
+                    owner = self.ancestry.owner(parts[i - 1], part, partial(self._defines_member, name=part)) if (
+                        i == len(parts) - 1) else ""  # a base's file: `App` of `Flask`
                     continue
                 if not self.defined(part, member=True) and part not in EXTERNAL_NAMES:
                     # a member of `pkg.Class`: it lived in the root's files or in the class's
                     homes = set(self.home_of(root)) | (set(self.home_of(parts[i - 1])) if i > 1 else set())
                     return Resolution("missing", lookup=part, scope=tuple(sorted(homes)))
-            return Resolution("found", ref.name)
+            return Resolution("found", ref.name, owner=owner)
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)

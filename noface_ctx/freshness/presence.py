@@ -211,7 +211,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 removal = _removal(index, lookup, path, at, member=member, top=top,
                                    dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
                 if removal is not None:
-                    removal = _last_removal(index, lookup, removal, scope, member=member, top=top)
+                    removal = _last_removal(index, lookup, removal, scope, member=member, top=top, dirty=dirty)
                     if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
                         removal = (removal[0], _new_home(index, code, lookup, removal[0]))
                     break
@@ -231,7 +231,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
 
 
 def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, str | None],
-                  scope: Sequence[str], *, member: bool, top: bool = False) -> tuple[Commit | None, str | None]:
+                  scope: Sequence[str], *, member: bool, top: bool, dirty: set[str]) -> tuple[Commit | None, str | None]:
     """The removal of the *last* definition: while the commit that took `name` out of a file
     defined it in another (a move, within `scope` when a class's hierarchy bounds it: flask's
     sans-io split moved `register_blueprint` from `Flask` to its base `App`), follow it there
@@ -239,8 +239,8 @@ def _last_removal(index: HistoryIndex, name: str, removal: tuple[Commit | None, 
     for _ in range(3):
         commit = removal[0]
         dest = _moved_to(index, name, commit, scope) if commit is not None else None
-        later = _removal(index, name, dest, commit, member=member, top=top) if dest and commit is not None else None
-        if later is None:
+        if dest is None or commit is None or (later := _removal(index, name, dest, commit, member=member, top=top, dirty=bool(
+                dirty & {dest, index.path_now(dest, commit.seq)}))) is None:  # `dest`'s edits took it out: commit None
             break
         removal = later
     return removal

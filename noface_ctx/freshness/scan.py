@@ -109,8 +109,10 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                     symbols.append((ref, homes or [res.path]))
                     if ref.binds:
                         bound[ref.binds] = homes or [res.path]
-            elif ref.kind != "path":  # an example's call of a name its import binds: that import's (`Table([a, b])`)
-                files = (bound.get(ref.name) if ref.source in FENCE_LANGS else None) or _one_language(
+            elif ref.kind != "path":  # an example's call of a name its import binds: that import's (`Table([a, b])`);
+                # a class's member: the file of the class or base defining it (`app.register_blueprint()`: `App`'s)
+                files = ([res.owner] if res.owner else None) or (
+                    bound.get(ref.name) if ref.source in FENCE_LANGS else None) or _one_language(
                     [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)])
                 for p in files:
                     doc_files.setdefault(p, ref.line)
