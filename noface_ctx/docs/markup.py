@@ -326,10 +326,26 @@ def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
     folder anywhere on the path (`docs/releases/1.9.txt`). Records are never ranked as design docs
     and never judged for freshness (they rightly name APIs that are gone); `NEED_DOC` serves them.
     File and folder names match whatever their case and word separators (`release-notes` is `release_notes`)."""
-    if _folder_key(doc_stem(path)) in HISTORICAL_DOCS:
+    if _names_record(_VERSION_TAIL.sub("", doc_stem(path)), HISTORICAL_DOCS):
         return True
-    folders = {_folder_key(d.strip("/")) for d in record_dirs}
-    return any(_folder_key(part) in folders for part in path.split("/")[:-1])
+    folders = frozenset(_folder_key(d.strip("/")) for d in record_dirs)
+    return any(_names_record(part, folders) for part in path.split("/")[:-1])
+
+
+# words before a record's name that keep it one: matplotlib's `prev_api_changes/`, `next_api_changes/`,
+# `prev_whats_new/`, numpy's `upcoming_changes/`
+_RECORD_QUALIFIERS = frozenset({"prev", "previous", "next", "old", "past", "upcoming", "api"})
+_VERSION_TAIL = re.compile(r"[-_ .]*v?\d+(?:\.\d+)*[a-z0-9]*$")  # `api_changes_3.7.0`, `whats_new_1.4`
+
+
+def _names_record(name: str, words: frozenset[str]) -> bool:
+    """Whether a file or folder name is one of the record `words` (whatever its case and
+    separators), or one after words of time or scope (`prev_api_changes`: `changes`)."""
+    if _folder_key(name) in words:
+        return True
+    tokens = [t for t in re.split(r"[-_ ]+", name.lower()) if t]
+    return any(all(t in _RECORD_QUALIFIERS for t in tokens[:i]) and "".join(tokens[i:]) in words
+               for i in range(1, len(tokens)))
 
 
 def _folder_key(name: str) -> str:

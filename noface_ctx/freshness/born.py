@@ -203,7 +203,10 @@ def _unwritten_or_kept(index: HistoryIndex, versions: list[tuple[Commit, str]], 
         return True
     if not member:
         return False
-    since = [v for v in versions if v[0].seq >= removal] + [next(v for v in versions if v[0].seq < removal)]
+    older = next((v for v in versions if v[0].seq < removal), None)
+    if older is None:  # the commit removing the name wrote the doc: its account of the removal
+        return False
+    since = [v for v in versions if v[0].seq >= removal] + [older]
     word_re = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)")
     return all(word_re.search(index.versions.text_at(c.sha, p) or "") for c, p in since)
 

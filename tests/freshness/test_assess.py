@@ -223,6 +223,29 @@ def test_records_are_never_judged_or_ranked_but_still_loaded(repo_factory):
     assert {"docs/releases/1.0.md", "HISTORY.md"} <= paths  # NEED_DOC can still serve them
 
 
+def test_api_change_notes_and_whats_new_pages_are_records(repo_factory):
+    """matplotlib keeps its records as `doc/api/prev_api_changes/api_changes_3.7.0/removals.rst`,
+    `doc/api/next_api_changes/removals/24984-OG.rst`, `doc/release/prev_whats_new/whats_new_1.4.rst`
+    (numpy: `doc/release/upcoming_changes/`): records by a record word after words of time or scope,
+    or by a file named like one with its version; a guide naming the same removed API is judged."""
+    from noface_ctx.docs.markup import is_record
+
+    assert is_record("doc/api/prev_api_changes/api_changes_3.7.0/removals.rst")
+    assert is_record("doc/api/next_api_changes/removals/24984-OG.rst") and is_record("doc/x/upcoming_changes/1.rst")
+    assert is_record("doc/release/prev_whats_new/github_stats_3.4.0.rst") and is_record("doc/users/whats_new_1.4.rst")
+    assert is_record("doc/api/api_changes_3.3.0.rst") and is_record("docs/Previous-Releases/1.0.md")
+    assert not is_record("docs/making_changes.md") and not is_record("docs/interchanges/x.md")
+    assert not is_record("docs/new_api/usage.md") and not is_record("docs/python3.md")
+    assert not is_record("doc/api/prev_api_changes/x.rst", ("past",))  # configured record_dirs replace the defaults
+    root = renamed_repo(repo_factory)
+    write_tree(root, {"doc/api/prev_api_changes/api_changes_1.0/removals.md": "# Removals\n\n`get_user()` is removed.\n",
+                      "doc/users/whats_new_1.0.md": "# What's new\n\nCall `get_user()` for the user.\n"})
+    commit(root, "api change notes", date="2025-02-10T12:00:00+00:00")
+    verdicts = {d.path: d.staleness.verdict for d in assess(root).details.values()}
+    assert verdicts["doc/api/prev_api_changes/api_changes_1.0/removals.md"] == "fresh"
+    assert verdicts["doc/users/whats_new_1.0.md"] == "fresh" and verdicts["docs/auth.md"] == "stale"
+
+
 def test_record_dirs_config_is_validated(repo_factory):
     from noface_ctx.errors import ConfigError
 
