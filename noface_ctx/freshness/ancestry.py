@@ -32,6 +32,7 @@ class Ancestry:
         self._builtins: dict[str, set[str]] = {}  # the builtin bases (`Exception`, `dict`) a class has, by class
         self._heads: dict[str, list[tuple[str, list[str]]]] = {}  # class -> (file, bases) of each definition
         self._owners: dict[tuple[str, str], str] = {}  # `owner` answers, by (class, member)
+        self._dynamic: dict[str, bool] = {}  # `dynamic` answers, by class
 
     def _text(self, path: str) -> str:
         if path not in self._texts:
@@ -76,6 +77,15 @@ class Ancestry:
         `args`, `with_traceback`, ...): known exactly, unlike a library's members."""
         self.hierarchy(cls)
         return frozenset(m for base in self._builtins.get(cls, ()) for m in dir(getattr(builtins, base)))
+
+    def dynamic(self, cls: str) -> bool:
+        """Whether instances of `cls` get attributes named at run time: a class of its resolution
+        order sets them by a computed name (`setattr(obj, vector_names[0], v1)`: sympy's
+        `CoordSys3D` and its `N.i`) or answers any name (`__getattr__`): no member of it is gone."""
+        if cls not in self._dynamic:
+            order = self._resolution_order(cls) if self.hierarchy(cls) is not None else []
+            self._dynamic[cls] = any(_DYNAMIC.search(_class_body(self._text(p), name)) for name, p in order)
+        return self._dynamic[cls]
 
     def owner(self, cls: str, member: str, defines: Callable[[str], bool]) -> str:
         """The file defining `member` of class `cls` now: that of the first class of its method
@@ -136,6 +146,15 @@ def _class_header(text: str, name: str) -> list[str] | None:
     found = definition(text, name)
     got = bases(found.split("\n", 1)[0].strip()) if found and found.startswith("class ") else None
     return got[1] if got is not None else None
+
+
+_DYNAMIC = re.compile(r"\bsetattr\(\s*[\w.]+\s*,\s*(?![\"'\s])|\bdef\s+__getattr(?:ibute)?__\b")
+
+
+def _class_body(text: str, name: str) -> str:
+    """The bodies of the classes named `name` in `text` (nested ones too), joined."""
+    return "\n".join(text[m.end():block_end(text, m.end(), len(m.group(1).expandtabs(4)))]
+                     for m in re.finditer(rf"(?:^|\n)([ \t]*)class[ \t]+{re.escape(name)}\b", text))
 
 
 def named_classes(names: Iterable[str]) -> frozenset[str]:

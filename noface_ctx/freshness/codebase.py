@@ -180,6 +180,13 @@ class Codebase:
                 return True
         return False
 
+    def module_level(self, files: list[str], name: str) -> list[str]:
+        """Of `files` defining `name`, those defining it as a module's own name, when any does: a
+        bare name means a module's function or class (what an import or `*` binds), not a method
+        of a class in another file (`sqf_list(f)` is polytools' function, not `PolyElement.sqf_list`)."""
+        top = [p for p in files if self._own(p).defines(name, top=True)]
+        return top or files
+
     def reexported_from(self, path: str, name: str) -> str:
         """The repository module file `path` imports `name` from (`from _pytest.outcomes import
         skip` in `pytest/__init__.py`), or "" when it does not."""
@@ -284,7 +291,7 @@ class Codebase:
                 family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
                 if family and part not in EXTERNAL_NAMES:  # a class of ours: the member lives in its hierarchy
                     if not any(self._own(path).defines(part, member=True) for path in family) and \
-                            part not in self.ancestry.builtin_members(parts[i - 1]):
+                            part not in self.ancestry.builtin_members(parts[i - 1]) and not self.ancestry.dynamic(parts[i - 1]):
                         return Resolution("missing", lookup=part, scope=tuple(family))
                     owner = self.ancestry.owner(parts[i - 1], part, partial(self._defines_member, name=part)) if (
                         i == len(parts) - 1) else ""  # a base's file: `App` of `Flask`

@@ -72,8 +72,12 @@ def _counts_for(doc: Doc, ref: Reference,
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
         if stated and not ref.documented:  # a call written in prose, or a signature written as one
             call = written_call(ref.ref, 1, ref.ref.split("(", 1)[0])  # (unpacking `**param`: as a call is mentioned)
-            return _call_counts(call) if call is not None else _uses_changed(doc, ancestors, ref.name)
-        return None if stated else _uses_changed(doc, ancestors, ref.name, called=m is not None)
+            if call is not None and any(_OPEN_OPERATOR.search(a) for a in call.positional):
+                return lambda before, now: False  # not Python: `Cross(a>, b>)`, another language's in a table
+            return _call_counts(call, ancestors) if call is not None else _uses_changed(doc, ancestors, ref.name)
+        # a cross-reference's parentheses are Sphinx's decoration (`{func}`primepi()``): a mention
+        return None if stated else _uses_changed(doc, ancestors, ref.name, called=m is not None and ref.source != "xref",
+                                                 line=ref.line)
     # every call of the name the examples write from there (an import states nothing about a
     # signature: its calls do), each with its own arguments: `sns.histplot(...)` twenty times in a notebook
     name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
@@ -131,22 +135,30 @@ def gone_keyword(doc: Doc, ref: Reference, before: str | None, now: str | None) 
     return None
 
 
-def _call_counts(call: Call) -> Callable[[str, str], bool]:
+_OPEN_OPERATOR = re.compile(r"[-+*/%&|^<>=@.]$")  # an argument ending in an operator (`a>`) is no Python
+
+
+def _call_counts(call: Call, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> Callable[[str, str], bool]:
     """A call a doc writes in prose (``get_pvgis_tmy(latitude, longitude)``,
     ``open_dataset(path, engine='netcdf4')``) uses the parameters it passes, no others: a change
     counts when the call no longer fits, or changed a parameter it passes by name or names at its
     place (``f(latitude, ...)`` where the first parameter is `latitude`): not a default it does
     not pass, nor an optional parameter appended. Written as a signature (every parameter named,
     or a default written out: ``open_dataset(filename, engine=None)``) it states them all, and
-    every change counts; so does a call that did not fit before."""
+    every change counts; so does a call that did not fit before. Parameters not read on either
+    side (a class without `__init__`): a change a caller would notice (`compatible_change`; a
+    class whose old bases are still its ancestors keeps its calls: `im(expr)`)."""
 
     def counts(before: str, now: str) -> bool:
         pb, pn = parameters(before), parameters(now)
-        if pb is None or pn is None or not binds(pb, *call.shape) or _states_signature(call, pb):
+        if pb is None or pn is None:
+            return not compatible_change(before, now, ancestors)
+        if not binds(pb, *call.shape) or _states_signature(call, pb):
             return True
         if not binds(pn, *call.shape) or _shifted(pb, pn, len(call.positional)):
             return True
         passed = _passed_by_name(call, pb) - set(_default_only(pb, pn))  # a value passed makes the default no concern
+        passed -= _made_positional(pb, pn) - {n for n, _ in call.keywords}  # still passed by position: it fits
         return bool((changed_parameters(before, now) or set()) & passed)
 
     return counts
@@ -247,7 +259,7 @@ _NOT_STATED = frozenset({"self", "cls", "None", "True", "False", "and", "not", "
 
 
 def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | None,
-                  name: str, *, called: bool = True) -> Callable[[str, str], bool]:
+                  name: str, *, called: bool = True, line: int = 0) -> Callable[[str, str], bool]:
     """For a doc that names a symbol (`name`) without stating its parameters: a change a caller
     would notice counts when it changes a parameter the doc names (renaming one `Flask()` keyword
     concerns the docs that use that keyword, not every doc naming `Flask`) — a default only when
@@ -256,7 +268,9 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
     for a doc naming a base the class lost. A change touching no parameter the doc could name (a
     new required one, parameters that do not parse) counts for a doc writing a call (`total()`,
     `called`), not for one only naming the symbol (`Store`, a title over its autodoc, a list entry):
-    it uses no parameter."""
+    it uses no parameter; when a list does not parse, one a parameter of either is named in the
+    part of the doc about the symbol (`section`: not `n` far from a mention of `primepi`). A
+    parameter only made positional-only concerns a doc passing it by keyword (`row=`)."""
     def counts(before: str, now: str) -> bool:
         if compatible_change(before, now, ancestors):
             return False
@@ -267,8 +281,13 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             if old is not None and new is not None and ((pb is None and pn is None) or (
                     pb is not None and pn is not None and compatible(pb, pn))):
                 return bool((set(old[1]) - set(new[1])) & set(re.findall(r"[A-Za-z_]\w*", doc.text)))  # a base it names
-        if changed is None and not called:  # a list that does not parse: a parameter of either the doc names
-            return any(n in _words(doc.text) for _, n, _ in (pb or pn or []))
+        if changed is None and not called:  # a list that does not parse: a parameter of either the doc names there
+            near = _words(section(doc.text, line)) if line else _words(doc.text)
+            return any(n in near for _, n, _ in (pb or pn or []))
+        if changed and pb is not None and pn is not None:
+            changed -= {n for n in _made_positional(pb, pn) if not re.search(rf"(?<![\w.]){n}\s*=(?!=)", doc.text)}
+            if not changed:  # only made positional-only, and never passed by keyword
+                return False
         if not changed:
             return called
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
@@ -277,6 +296,13 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & _words(doc.text))
 
     return counts
+
+
+def _made_positional(before: list[Param], now: list[Param]) -> set[str]:
+    """The parameters whose only change is being made positional-only (`row_del(self, row, /)`):
+    a call passing them by position is not concerned."""
+    new = {n: (k, d) for k, n, d in now}
+    return {n for k, n, d in before if k == "any" and new.get(n) == ("pos", d)}
 
 
 def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[str, str]:

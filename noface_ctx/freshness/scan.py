@@ -114,6 +114,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                 files = ([res.owner] if res.owner else None) or (
                     bound.get(ref.name) if ref.source in FENCE_LANGS else None) or _one_language(
                     [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)])
+                if "." not in ref.name and ref.kind in ("symbol", "call") and not res.owner:
+                    files = code.module_level(files, ref.name)  # `sqf_list(f)`: polytools' function, not a method
                 for p in files:
                     doc_files.setdefault(p, ref.line)
                 if files:
