@@ -355,3 +355,23 @@ def _folder_key(name: str) -> str:
 def doc_stem(path: str) -> str:
     """The lowercased file name without its extension: `docs/CHANGELOG.md` → `changelog`."""
     return path.rpartition("/")[2].rsplit(".", 1)[0].lower()
+
+
+# Pages that name old APIs on purpose, never judged for freshness beside records: lists of
+# deprecations (sphinx's `deprecated.rst`, django's `deprecation.txt`, sympy's `active-deprecations.md`:
+# a deprecation word alone or after words of time or scope) and enhancement proposals (matplotlib's
+# `doc/devel/MEP/`, PEPs, numpy's `neps/`): a proposal is a design record of its date, whose status
+# (accepted, rejected, superseded) says what became of it; later code is not written back into it.
+DEPRECATION_WORDS = frozenset({"deprecated", "deprecation", "deprecations"})
+PROPOSAL_DIRS = frozenset({"mep", "meps", "pep", "peps", "nep", "neps", "slep", "sleps", "proposals",
+                           "enhancementproposals"})
+_DEPRECATION_QUALIFIERS = frozenset({"active", "pending", "current", "upcoming", "recent", "past", "old", "prev",
+                                     "previous", "next", "api", "removed"})
+
+
+def names_old_apis(path: str) -> bool:
+    """A list of deprecations or an enhancement proposal (see `DEPRECATION_WORDS`, `PROPOSAL_DIRS`)."""
+    words = [w for w in re.split(r"[-_ .]+", doc_stem(path)) if w]
+    if words and words[-1] in DEPRECATION_WORDS and all(w in _DEPRECATION_QUALIFIERS for w in words[:-1]):
+        return True
+    return any(_folder_key(part) in PROPOSAL_DIRS for part in path.split("/")[:-1])

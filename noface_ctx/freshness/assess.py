@@ -2,7 +2,7 @@
 was last updated, and docs that contradict each other.
 
 Per doc (`assess_docs`); records (release notes, changelogs, history: `markup.is_record`; lists
-of deprecated APIs: `DEPRECATION_DOCS`) are never judged:
+of deprecated APIs, enhancement proposals: `markup.names_old_apis`) are never judged:
 
 - **references** are the code-like tokens of `noface_ctx.freshness.references` that resolve in the code
   now, or resolved when the doc was last changed. Names the doc's own examples define, bind or
@@ -49,7 +49,7 @@ from noface_ctx import _git as git
 from noface_ctx._process import in_forks, start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
-from noface_ctx.docs.markup import doc_stem, is_record
+from noface_ctx.docs.markup import DEPRECATION_WORDS, is_record, names_old_apis
 from noface_ctx.freshness.changes import read_history
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.code_words import Handed, contents, handed_out
@@ -98,7 +98,7 @@ __all__ = [
 RULES = 44  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
-DEPRECATION_DOCS = frozenset({"deprecated", "deprecation", "deprecations"})
+DEPRECATION_DOCS = DEPRECATION_WORDS  # (`markup.names_old_apis`: after words of scope too, and proposals)
 Building = Callable[[], None]  # the history index being built in another process: call to wait for it
 
 # --------------------------------------------------------------------------- values
@@ -180,7 +180,7 @@ def judge_inputs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTabl
                  state: RunState) -> JudgeInputs:
     """The `JudgeInputs` of a run over these docs (the repository's), read from the config."""
     ctx = config.context
-    records = frozenset(d.path for d in docs if is_record(d.path, ctx.record_dirs) or doc_stem(d.path) in DEPRECATION_DOCS)
+    records = frozenset(d.path for d in docs if is_record(d.path, ctx.record_dirs) or names_old_apis(d.path))
     return JudgeInputs(repo_files, symbols, state, tuple(d.path for d in docs), records, ctx.stale_after_days,
                        _cache_file(config, "history.sqlite"), _cache_file(config, "words.sqlite"))
 
