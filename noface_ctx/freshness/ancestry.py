@@ -84,7 +84,7 @@ class Ancestry:
         `CoordSys3D` and its `N.i`) or answers any name (`__getattr__`): no member of it is gone."""
         if cls not in self._dynamic:
             order = self._resolution_order(cls) if self.hierarchy(cls) is not None else []
-            self._dynamic[cls] = any(_DYNAMIC.search(_class_body(self._text(p), name)) for name, p in order)
+            self._dynamic[cls] = any(_builds_attributes(_class_body(self._text(p), name)) for name, p in order)
         return self._dynamic[cls]
 
     def owner(self, cls: str, member: str, defines: Callable[[str], bool]) -> str:
@@ -148,7 +148,19 @@ def _class_header(text: str, name: str) -> list[str] | None:
     return got[1] if got is not None else None
 
 
-_DYNAMIC = re.compile(r"\bsetattr\(\s*[\w.]+\s*,\s*(?![\"'\s])|\bdef\s+__getattr(?:ibute)?__\b")
+_GETATTR = re.compile(r"\n[ \t]+def[ \t]+__getattr(?:ibute)?__\b")
+_CONSTRUCTOR = re.compile(r"\n([ \t]+)def[ \t]+__(?:init|new)__\b")
+_SETATTR = re.compile(r"(?<![\w.])setattr\(\s*[\w.]+\s*,\s*(?![\"'\s])")  # a name computed, not written
+
+
+def _builds_attributes(body: str) -> bool:
+    """Whether a class body answers any attribute (`__getattr__`) or its constructor sets some by
+    computed names (`setattr(obj, vector_names[0], v1)`; not a `__setstate__` restoring known
+    ones, nor `__init_subclass__` wrapping methods)."""
+    if _GETATTR.search(body):
+        return True
+    return any(_SETATTR.search(body, m.end(), block_end(body, m.end(), len(m.group(1).expandtabs(4))))
+               for m in _CONSTRUCTOR.finditer(body))
 
 
 def _class_body(text: str, name: str) -> str:
