@@ -338,13 +338,13 @@ _RECORD_QUALIFIERS = frozenset({"prev", "previous", "next", "old", "past", "upco
 _VERSION_TAIL = re.compile(r"[-_ .]*v?\d+(?:\.\d+)*[a-z0-9]*$")  # `api_changes_3.7.0`, `whats_new_1.4`
 
 
-def _names_record(name: str, words: frozenset[str]) -> bool:
+def _names_record(name: str, words: frozenset[str], qualifiers: frozenset[str] = _RECORD_QUALIFIERS) -> bool:
     """Whether a file or folder name is one of the record `words` (whatever its case and
     separators), or one after words of time or scope (`prev_api_changes`: `changes`)."""
     if _folder_key(name) in words:
         return True
     tokens = [t for t in re.split(r"[-_ ]+", name.lower()) if t]
-    return any(all(t in _RECORD_QUALIFIERS for t in tokens[:i]) and "".join(tokens[i:]) in words
+    return any(all(t in qualifiers for t in tokens[:i]) and "".join(tokens[i:]) in words
                for i in range(1, len(tokens)))
 
 
@@ -365,13 +365,11 @@ def doc_stem(path: str) -> str:
 DEPRECATION_WORDS = frozenset({"deprecated", "deprecation", "deprecations"})
 PROPOSAL_DIRS = frozenset({"mep", "meps", "pep", "peps", "nep", "neps", "slep", "sleps", "proposals",
                            "enhancementproposals"})
-_DEPRECATION_QUALIFIERS = frozenset({"active", "pending", "current", "upcoming", "recent", "past", "old", "prev",
-                                     "previous", "next", "api", "removed"})
+_DEPRECATION_QUALIFIERS = _RECORD_QUALIFIERS | {"active", "pending", "current", "recent", "removed"}
 
 
 def names_old_apis(path: str) -> bool:
     """A list of deprecations or an enhancement proposal (see `DEPRECATION_WORDS`, `PROPOSAL_DIRS`)."""
-    words = [w for w in re.split(r"[-_ .]+", doc_stem(path)) if w]
-    if words and words[-1] in DEPRECATION_WORDS and all(w in _DEPRECATION_QUALIFIERS for w in words[:-1]):
+    if _names_record(doc_stem(path), DEPRECATION_WORDS, _DEPRECATION_QUALIFIERS):
         return True
     return any(_folder_key(part) in PROPOSAL_DIRS for part in path.split("/")[:-1])
