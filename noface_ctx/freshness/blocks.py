@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import re
 
+# a title's underline: one adornment character repeated, three at least (`notice.section` and
+# `option_defaults` read narrower and wider ones on purpose: see there)
+UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")
 DOCTEST = "doctest block"  # `rst_block_lang`'s answer for a paragraph of `>>>` prompts (read as `pycon`)
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest|ipython|jupyter-execute)::\s*(\S+)?\s*$")
 _ANY_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable
 
 from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
@@ -136,10 +137,12 @@ def param_default(text: str, of: str, name: str) -> str | None:
 
 
 def _balanced(text: str, start: int) -> str:
-    """The text from `start` (just after an opening parenthesis) to its closing one."""
-    depth, j = 1, start
-    while j < len(text) and depth:
-        depth += text[j] in "([{"
-        depth -= text[j] in ")]}"
-        j += 1
-    return text[start:j - 1]
+    """The text from `start` (just after an opening parenthesis) to its closing one (a bracket
+    in a string or a comment, `sep=")"`, is none), or to the end when it does not close."""
+    depth = 1
+    for m in SOURCE_TOKEN.finditer(text, start):
+        depth += m.group() in ("(", "[", "{")
+        depth -= m.group() in (")", "]", "}")
+        if not depth:
+            return text[start:m.start()]
+    return text[start:]

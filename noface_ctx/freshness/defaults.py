@@ -27,6 +27,7 @@ from itertools import pairwise
 from noface_ctx import _state as state
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness import option_defaults as options
+from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
@@ -155,7 +156,7 @@ def _section_option(lines: list[str], i: int) -> str:
 def _is_title(lines: list[str], j: int) -> bool:
     """Line `j` underlines a reStructuredText title or is a Markdown heading."""
     return re.match(r"^\s{0,3}#{1,6}\s", lines[j]) is not None or (
-        j > 0 and _FENCE.match(lines[j]) is None and re.fullmatch(r"([=\-~^\"'`#*+.:_])\1{2,}\s*", lines[j]) is not None and bool(lines[j - 1].strip()))
+        j > 0 and _FENCE.match(lines[j]) is None and UNDERLINE.match(lines[j]) is not None and bool(lines[j - 1].strip()))
 
 
 def _intro(lines: list[str], i: int) -> str:

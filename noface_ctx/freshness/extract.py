@@ -23,7 +23,15 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import examples
-from noface_ctx.freshness.blocks import DOCTEST, doctest_block, fenced, frontmatter_end, indented_block, rst_block_lang
+from noface_ctx.freshness.blocks import (
+    DOCTEST,
+    UNDERLINE,
+    doctest_block,
+    fenced,
+    frontmatter_end,
+    indented_block,
+    rst_block_lang,
+)
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -180,18 +188,15 @@ def extract_references(doc: Doc) -> list[Reference]:
     return out
 
 
-_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")
-
-
 def _is_heading(lines: list[str], i: int, rst: bool) -> bool:
     """Line `i` is a section title: a Markdown `#` heading, or a line underlined with a row of
     one punctuation character (reStructuredText; `===` / `---` in Markdown)."""
     line = lines[i]
     if not rst and re.match(r"^\s{0,3}#{1,6}\s", line):
         return True
-    if not line.strip() or i + 1 >= len(lines) or _UNDERLINE.match(line):
+    if not line.strip() or i + 1 >= len(lines) or UNDERLINE.match(line):
         return False
-    under = _UNDERLINE.match(lines[i + 1])
+    under = UNDERLINE.match(lines[i + 1])
     return under is not None and (rst or under.group(1) in "=-") and len(lines[i + 1].rstrip()) >= len(line.strip())
 
 

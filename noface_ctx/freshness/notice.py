@@ -240,7 +240,8 @@ def section(text: str, line: int) -> str:
     return "\n".join(out)
 
 
-_UNDERLINE = re.compile(r"([=\-~^\"'`#*+])\1{2,}")
+_UNDERLINE = re.compile(r"([=\-~^\"'`#*+])\1{2,}")  # not `blocks.UNDERLINE`: read on stripped
+# lines, indented examples too, where a row of `...`, `:::` or `___` (an ellipsis) ends no section
 _DIRECTIVE = re.compile(r"\s*\.\.\s+[\w:-]+::")
 _IMPORTED = re.compile(r"\b(?:from|import)\s+((?:\w+\s*\.\s*)*\w+)")
 

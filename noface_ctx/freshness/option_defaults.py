@@ -27,7 +27,7 @@ _SPAN = r"(?::[\w:-]+:)?(?P<tick>`+)([^`\n]+?)(?P=tick)"
 _OPTION = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")  # `-j`, `--include-naming-hint`
 _OPTION_TITLE = re.compile(r"^(?:-[A-Za-z]\w*(?:[ =]\S+)?,\s*)*--?[A-Za-z][\w-]*(?:[ =]\S+)?$")
 _OPTION_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+(?:\w+:)?[\w-]*option::\s+(-.*?)\s*$")  # `option`, `cmdoption`, `django-admin-option`
-_UNDERLINE = re.compile(r"""^([=\-`:'"~^_*+#<>])\1+\s*$""")
+_UNDERLINE = re.compile(r"""^([=\-`:'"~^_*+#<>])\1+\s*$""")  # not `blocks.UNDERLINE`: two long under `-j`
 _UNDERLINE_CHARS = frozenset("=-`:'\"~^_*+#<>")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
 _DEFAULT_LINE = re.compile(r"(?i)^\s*(?:\*\*|\*|__)?defaults?(?:\*\*|\*|__)?\s*:\s*(?:\*\*|\*|__)?\s*(.+)$")  # "**Default:** ``1``"
@@ -206,7 +206,9 @@ def _pair(arg: str, sep: str) -> tuple[str, str]:
     return key, value
 
 
-_TOKEN = re.compile(r"""\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|#[^\n]*|[()\[\]{},]""")
+# Python source as strings and comments (whole), brackets and commas: what `_split` counts, and what
+# `coded_defaults` reads a signature's parameters with (a bracket in a string closes nothing)
+SOURCE_TOKEN = re.compile(r"""\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|#[^\n]*|[()\[\]{},]""")
 
 
 _LEADING_COMMENTS = re.compile(r"^(?:\s*#[^\n]*\n)+")
@@ -216,7 +218,7 @@ def _split(text: str, start: int, close: str, limit: int = 20_000) -> list[str]:
     """The top-level comma-separated items from `start` (just inside a bracket) to its `close`,
     strings and comments kept whole; at most `limit` characters read ([] when it does not close)."""
     items, depth, cur = [], 0, start
-    for m in _TOKEN.finditer(text, start, min(len(text), start + limit)):
+    for m in SOURCE_TOKEN.finditer(text, start, min(len(text), start + limit)):
         ch = m.group()
         if ch in ("(", "[", "{"):
             depth += 1

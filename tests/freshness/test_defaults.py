@@ -231,3 +231,25 @@ def test_an_option_list_item_marked_default_follows_the_key_the_code_reads(repo_
     got = [(f.path, f.line, f.message) for f in check_docs(repo=root).findings]
     assert [g[:2] for g in got] == [("docs/quickstart.rst", 6)]
     assert got[0][2].startswith(f"default of `unknown` (pkg/schema.py) changed in {head}")
+
+
+
+SPLITTER = '''class Splitter:
+    def split(self, text, sep=")", shallow=True):  # a bracket in a string (or here) closes nothing
+        return text.split(sep)
+'''
+SPLIT_DOC = """# Splitting
+
+You can split a text with the {py:meth}`~pkg.split.Splitter.split` method. By default,
+the split is shallow. You can split nested groups by calling `s.split(text, shallow=False)`.
+"""
+
+
+def test_a_default_after_a_bracket_in_a_string_is_read_and_its_change_warns(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/split.py": SPLITTER, "docs/split.md": SPLIT_DOC}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/split.py").write_text(SPLITTER.replace("shallow=True", "shallow=False"))
+    commit(root, "deep by default", date=FEB)
+    got = [(f.path, f.code, f.message) for f in check_docs(repo=root).findings]
+    assert [(p, c) for p, c, _ in got] == [("docs/split.md", "changed-ref")], got
+    assert got[0][2].startswith("default of `shallow` (pkg/split.py) changed in "), got
