@@ -15,7 +15,7 @@ from noface_ctx._render import Fixed
 from noface_ctx._tokens import count_tokens
 from noface_ctx.datatypes import Chosen, Issue, Omitted, Prompt, RepoFiles, Selection
 from noface_ctx.rank.code import CodeRanking
-from noface_ctx.rank.code_forms import code_location
+from noface_ctx.rank.code_report import code_location
 from noface_ctx.rank.complexity import Complexity
 from noface_ctx.rank.docs import DocRanking
 from noface_ctx.schema import CodeRow, DocRow, TokensJSON

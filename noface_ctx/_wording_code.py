@@ -29,6 +29,12 @@ def test_pointer(path: str, seeds: list[str], named_after: str, shown: list[str]
     return "; ".join(parts) + f"\n  {request}"
 
 
+def runner_up_test_pointer(path: str, seeds: list[str], named_after: str, start: int, end: int, request: str) -> str:
+    """The line pointing at a weaker test file: its one relevant test (the one `request` fetches), with its lines."""
+    what = ", ".join(f"`{s}`" for s in seeds[:2]) + (" ..." if len(seeds) > 2 else "") if seeds else "this code"
+    return f"{path}:{start}-{end} — a test of {what}" + (f" (goes with {named_after})" if named_after else "") + f"; {request}"
+
+
 def code_pointer(path: str, start: int, end: int, signature: str, request: str) -> str:
     """One line pointing at a ranked definition not shown (a deeper page of candidates)."""
     return f"{path}:{start}-{end}  {signature} — not shown; {request}"
@@ -44,3 +50,11 @@ def folded_members(n: int, names: list[str], request: str) -> str:
     more = ", ..." if n > len(names) else ""
     return (f"{n} more member{'' if n == 1 else 's'} not listed ({', '.join(names)}{more}); fetch one by name, "
             f"e.g. {request}")
+
+
+BRIEF_TITLE = " — signature only"  # appended to the title of a definition shown as its signature and docstring
+
+
+def body_not_shown(first: int, last: int, request: str) -> str:
+    """The line ending a definition shown as its signature and docstring only."""
+    return f"... (body, lines {first}-{last}, not shown: the issue matches this file weakly; {request})"

@@ -124,7 +124,7 @@ class Workspace:
     def search_code(self, query: str, k: int = 10) -> dict[str, Any]:
         """Ranked definitions for a free-text query: the hybrid code ranker, no prompt."""
         from noface_ctx._stages import search_code
-        from noface_ctx.rank.code_forms import code_location
+        from noface_ctx.rank.code_report import code_location
 
         if not isinstance(query, str) or not query.strip():
             raise UsageError("query must be a non-empty string")

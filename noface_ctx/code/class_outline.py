@@ -21,6 +21,7 @@ _ATTR = re.compile(r"^(?P<name>[A-Za-z_]\w*)\s*(?::\s*(?P<type>[^=]+?))?\s*(?:=\
 _STRING_START = re.compile(r"^[rRbBuUfF]{0,2}(\"\"\"|'''|\"|')")
 VALUE_CHARS = 100  # an attribute's value is cut to this many characters
 DOC_CHARS = 260  # a docstring paragraph (the class's, or a touched attribute's) is cut to this
+SENTENCE_CHARS = 160  # a first sentence (a definition shown as its signature) is cut to this
 MAX_ATTRIBUTES = 16  # class attributes listed at most
 MAX_FOLDED_NAMES = 12  # names of folded members listed at most
 
@@ -40,6 +41,14 @@ def first_paragraph(doc: str, limit: int = DOC_CHARS) -> str:
     para = re.split(r"\n\s*\n", doc.strip(), maxsplit=1)[0]
     text = " ".join(part.strip() for part in para.splitlines() if part.strip())
     text = text.strip("\"' ")
+    return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
+
+
+def first_sentence(doc: str, limit: int = SENTENCE_CHARS) -> str:
+    """The docstring's first sentence (of its first paragraph), cut to `limit` characters."""
+    para = first_paragraph(doc, limit=len(doc) + 3)
+    end = re.search(r"[.!?](?=\s+[A-Z]|\s*$)", para)
+    text = para[: end.end()] if end else para
     return text if len(text) <= limit else text[: limit - 3].rstrip() + "..."
 
 

@@ -112,3 +112,16 @@ def elide_children(lines: list[str], start: int, end: int, children: Iterable[Co
         ln = child.end_line + 1
     out.extend(lines[ln - 1 : end])
     return out
+
+
+def signature_lines(lines: list[str], chunk: CodeChunk) -> list[str]:
+    """The lines of `chunk` (decorators included) up to the end of its signature."""
+    def_line, _ = header_line(lines, chunk.start_line)
+    sig_len = max(1, len(chunk.signature.split("\n")) - (def_line - chunk.start_line))
+    return lines[chunk.start_line - 1 : min(chunk.end_line, def_line + sig_len - 1)]
+
+
+def body_indent(lines: list[str], chunk: CodeChunk) -> str:
+    """The indentation of `chunk`'s body: its header's plus four spaces."""
+    _, text = header_line(lines, chunk.start_line)
+    return _indent_of(text) + "    "

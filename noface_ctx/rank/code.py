@@ -22,16 +22,10 @@ from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Candidate, Issue, RepoFiles
 from noface_ctx.issue.environment import query_text
-from noface_ctx.rank.code_forms import (
-    ChunkRenderer,
-    CodeReportRow,
-    class_outlines,
-    report_row,
-    required_candidates,
-    snippet_candidates,
-)
+from noface_ctx.rank.code_forms import ChunkRenderer, class_outlines, required_candidates, snippet_candidates
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.code_manifest import MAX_DIR_FILES, manifest_files
+from noface_ctx.rank.code_report import CodeReportRow, report_row
 from noface_ctx.rank.code_tests import find_tests, test_candidates
 from noface_ctx.rank.embed import Embedder
 from noface_ctx.rank.vector_store import CachedEmbedder

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TypedDict
 
 from noface_ctx._lexical import tokenize
 from noface_ctx._tokens import count_tokens
@@ -25,13 +24,13 @@ from noface_ctx._wording import (
     need_code_range,
     whole_file_head,
 )
-from noface_ctx._wording_code import code_pointer
-from noface_ctx.code.class_outline import class_attributes, render_class_outline
-from noface_ctx.code.excerpts import header_line, outline, render_block
+from noface_ctx._wording_code import BRIEF_TITLE, body_not_shown, code_pointer, outline_docstring
+from noface_ctx.code.class_outline import class_attributes, first_sentence, render_class_outline
+from noface_ctx.code.excerpts import body_indent, header_line, outline, render_block, signature_lines
 from noface_ctx.code.index import CodeIndex
 from noface_ctx.code.languages import CONTAINER_KINDS, fence_for
-from noface_ctx.datatypes import Candidate, Form
-from noface_ctx.rank.code_lexical import CodeRun
+from noface_ctx.datatypes import Candidate, CodeChunk, Form
+from noface_ctx.rank.code_lexical import CodeRun, file_wide
 from noface_ctx.rank.code_manifest import RELEVANT_DEFS, ManifestFile
 
 CLASS_FULL_MAX = 1500  # a class bigger than this is shown as an outline; its methods rank alone
@@ -65,6 +64,14 @@ BIG_SHARE = 0.08
 # A deeper page of candidates goes in as one-line pointers: below the ten best-ranked files (where the
 # ranking's recall levels off, Acc@10 88 % on the dev rows) a file gives its NEED_CODE line, not its code
 PAGE_FILES = 10
+# Of those, the files ranked 7-10 open with their best definition's signature and docstring (`BRIEF`,
+# with the NEED_CODE line for the body) and give nothing more; so does a weaker file whose best
+# definition only shares words with the issue (or carries a file-wide reason) and scores under a quarter
+# of the best match. Issue 26: the gold file is among the six best in 85 % of the dev rows, and such
+# definitions held about 27k code tokens outside gold files against 1k in them and no gold function.
+CODE_FILES = 6
+SHARE_OF_BEST = 0.25
+BRIEF = "brief"  # the form label of a definition shown as its signature and docstring
 
 
 class ChunkRenderer:
@@ -125,6 +132,21 @@ class ChunkRenderer:
             body = [*lines[start - 1 : cut], head_cut(path, cut + 1, end)]
             forms.append(("head", render_block(path, lines, start, end, title=self.title(i) + FIRST_LINES, fence=fence, context=ctx, body=body)))
         return forms
+
+    def brief(self, i: int) -> str:
+        """Chunk `i` as its signature and the first sentence of its docstring, with the line fetching the body."""
+        path, row = self.index.path_of(i), self.index.row(i)
+        lines = self.lines(path)
+        chunk = CodeChunk(path, row.symbol, row.kind, row.start_line, row.end_line, row.signature, row.docstring)
+        body = signature_lines(lines, chunk)
+        head_end = row.start_line + len(body) - 1
+        indent = body_indent(lines, chunk)
+        if row.docstring.strip():
+            body.append(indent + outline_docstring(first_sentence(row.docstring)))
+        if row.end_line > head_end:
+            body.append(indent + body_not_shown(head_end + 1, row.end_line, need_code(path, row.symbol)))
+        return render_block(path, lines, row.start_line, row.end_line, title=self.title(i) + BRIEF_TITLE,
+                            fence=fence_for(path, self.index.language_of(path)), context=self.context(i), body=body)
 
     def class_outline(self, i: int, prefer: Sequence[str] = (), *, limit: int = OUTLINE_TOKENS) -> str | None:
         """An outline of container chunk `i` (`noface_ctx.code.class_outline`): its signature, the
@@ -238,19 +260,29 @@ def snippet_candidates(
     Budget follows evidence, file by file: a file's first chunk is offered as code when it leads
     one of the `LEAD_FILES` best-ranked files or scores above `FIRST_EVIDENCE` (a file the issue
     matches only weakly gets a pointer, not code, even when budget is left: a prompt may stay
-    shorter than its budget); a further chunk of the file only when its
-    evidence is not weak: above `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked
-    files, above `OUTER_EVIDENCE` in the others (or, in a small pool, within `WEAK_GAP` of the best).
-    Outside the best-ranked file that evidence is the definition's own: a file whose chunks share
-    only words with the issue (no name, path, frame, line, message or call link: no `reasons`) gives
-    its first definition alone, and a caller or callee lifted next to a best match (`lifted`: its
-    score before the lift) is judged by its own score; a file ranked below the `PAGE_FILES` best gives
-    pointers only; and a definition costing more than `BIG_SHARE` of the budget comes as its
-    class outline or a pointer. The others become one-line pointers (`POINTER`: path, lines, signature and the
-    `NEED_CODE` line) when they name a definition and score above `POINTER_MIN` or are their
-    file's first, and are not offered otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the
-    members that are not weak."""
+    shorter than its budget); it comes as its signature and docstring (`BRIEF`) in a file ranked
+    below the `CODE_FILES` best, or when it has no evidence of its own (only word overlap or a
+    reason naming its whole file) and scores under `SHARE_OF_BEST` of the best chunk. A further
+    chunk of one of the `CODE_FILES` best files only when its evidence is not weak: above
+    `WEAK_EVIDENCE` (the pool's average) in the `TOP_FILES` best-ranked files, above
+    `OUTER_EVIDENCE` in the others; in the `LEAD_FILES` best, anything within `WEAK_GAP` of the best
+    chunk counts too (a small or weakly matched pool). Outside the best-ranked file that evidence
+    is the definition's own: a file whose chunks share only words with the issue (no name, path,
+    frame, line, message or call link: no `reasons`) gives its first definition alone, a caller or
+    callee lifted next to a best match (`lifted`: its score before the lift) is judged by its own
+    score, and its module-level code (imports, constants) is not offered unless the issue points
+    at it; a file ranked below the `PAGE_FILES` best gives pointers only; and a definition costing
+    more than `BIG_SHARE` of the budget comes as its class outline or a pointer. The others become
+    one-line pointers (`POINTER`: path, lines, signature and the `NEED_CODE` line) when they name a
+    definition and score above `POINTER_MIN` or are their file's first, and are not offered
+    otherwise (counted, for the note closing CODE CONTEXT). A class outline lists the members that
+    are not weak."""
+    file_rank = {p: n for n, p in enumerate(files)}
     usable = [i for i in ranked_ids if score[i] > -1e8 and i not in shown]
+    # another file's module-level code (imports, constants) is not offered unless the issue points at it
+    other = [i for i in usable if r.index.kind(i) == "block" and file_rank.get(r.index.path_of(i), len(files)) > 0
+             and all(file_wide(w) for w in reasons.get(i, ()))]
+    usable = [i for i in usable if i not in frozenset(other)]
     best_of: dict[str, int] = {}
     for i in usable:
         best_of.setdefault(r.index.path_of(i), i)
@@ -259,9 +291,6 @@ def snippet_candidates(
     order = lead + sorted((i for i in usable if i not in led), key=lambda i: -score[i])
     top = max((score[i] for i in usable), default=0.0)
     weak = min(WEAK_EVIDENCE, top - WEAK_GAP)
-    outer = min(OUTER_EVIDENCE, top - WEAK_GAP)  # later definitions of files below the top ones need more
-    opening = min(FIRST_EVIDENCE, top - WEAK_GAP)  # and a file's first one outside the best-ranked files
-    file_rank = {p: n for n, p in enumerate(files)}
     members: dict[tuple[str, str], list[str]] = {}  # a class's members that matter, best first
     for i in usable:
         owner = r.index.parent(i)
@@ -269,7 +298,7 @@ def snippet_candidates(
             members.setdefault((r.index.path_of(i), owner), []).append(r.index.symbol(i))
     named = {r.index.path_of(i) for i in usable if reasons.get(i)}  # files with evidence besides word overlap
     out: list[Candidate] = []
-    unoffered = 0
+    unoffered = len(other)
     seen: set[str] = set()
     room = 1.5 * r.config.context.budget_tokens
     big = BIG_SHARE * r.config.context.budget_tokens
@@ -281,16 +310,24 @@ def snippet_candidates(
         symbol = r.index.symbol(i)
         title = f"{r.index.kind(i)} {symbol}" if symbol else f"{path}:{start}-{end}"
         why = tuple(dict.fromkeys(reasons.get(i, ())))
+        near_top = file_rank.get(path, len(files))
         first = path not in seen
         seen.add(path)
-        near_top = file_rank.get(path, len(files))
         if first:  # a file's context starts only with evidence: near the top, or a good match
-            strong = (i in led and near_top < LEAD_FILES) or score[i] > opening
-        else:
-            own = lifted.get(i, score[i]) if lifted and near_top > 0 else score[i]  # a weaker file: its own evidence
-            strong = (near_top == 0 or path in named) and own > (weak if near_top < TOP_FILES else outer)
+            strong = (i in led and near_top < LEAD_FILES) or score[i] > FIRST_EVIDENCE
+            # ... and opens with a signature only on the second page, or on words alone well under the best
+            brief = near_top >= CODE_FILES or (near_top > 0 and all(file_wide(w) for w in why) and score[i] < SHARE_OF_BEST * top)
+        else:  # further definitions: in the best file above its average (or near its best), elsewhere on their own
+            own = lifted.get(i, score[i]) if lifted and near_top > 0 else score[i]
+            bar = WEAK_EVIDENCE if near_top < TOP_FILES else OUTER_EVIDENCE
+            bar = min(bar, top - WEAK_GAP) if near_top < LEAD_FILES else bar  # near the best counts in the lead files
+            strong = near_top < CODE_FILES and (near_top == 0 or path in named) and own > bar
+            brief = False
         if strong and near_top < PAGE_FILES:
             forms = rd.snippet(i, members.get((path, symbol), ()))
+            if brief:
+                short = rd.brief(i) if symbol else rd.pointer(i)
+                forms = [(BRIEF if symbol else POINTER, short)] if count_tokens(short) < count_tokens(forms[0][1]) else forms
             if near_top > 0 and count_tokens(forms[0][1]) > big:  # costly, in a weaker file: its outline or a pointer
                 forms = [f for f in forms[1:] if f[0] == "outline"] or [(POINTER, rd.pointer(i))]
         elif (first or score[i] > POINTER_MIN) and symbol:
@@ -363,49 +400,3 @@ def _candidate(
         symbol_kind=kind,
         required=required,
     )
-
-
-class CodeLocation(TypedDict):
-    """The fields naming a code candidate in report rows."""
-
-    path: str
-    symbol: str
-    kind: str
-    start_line: int
-    end_line: int
-
-
-class CodeReportRow(CodeLocation):
-    """One row of `CodeRanking.report`: where a candidate is, its signals and why."""
-
-    bm25: float
-    embedding: float | None
-    boosts: float
-    score: float
-    required: bool
-    reasons: list[str]
-
-
-def code_location(c: Candidate, kind: str | None = None) -> dict[str, object]:
-    """The fields naming a code candidate in report rows (`kind` defaults to its symbol kind): a
-    `CodeLocation` as a plain dict, which callers extend with fields of their own."""
-    return {**_location(c, kind)}
-
-
-def _location(c: Candidate, kind: str | None = None) -> CodeLocation:
-    kind = c.symbol_kind if kind is None else kind
-    return {"path": c.path, "symbol": c.ref, "kind": kind, "start_line": c.start_line, "end_line": c.end_line}
-
-
-def report_row(c: Candidate) -> CodeReportRow:
-    """The report row of one code candidate: location, rounded signals, reasons."""
-    d = c.scores
-    return {
-        **_location(c),
-        "bm25": round(d.get("bm25", 0.0), 4),
-        "embedding": round(d["embedding"], 4) if "embedding" in d else None,
-        "boosts": round(d.get("boost", 0.0), 4),
-        "score": round(c.score, 4),
-        "required": c.required,
-        "reasons": list(c.reasons),
-    }

@@ -53,6 +53,14 @@ MODULE_PARTS = 2
 # `versions/`): a pasted model or traceback matches them word for word, and a fix rarely edits one
 _GENERATED_MIGRATION = re.compile(r"(?:^|/)(?:migrations|versions)/\d{3,}_\w*\.py$")
 W_TITLE = 1.0  # extra BM25 query weight of terms in the issue title
+# reasons a whole file's definitions share (its module or path named, the file in a stack trace): they
+# say nothing about one definition in it (`file_wide`)
+MODULE_NAMED, FILE_NAMED, IN_TRACE = "module ", "file ", "in the stack trace"
+
+
+def file_wide(reason: str) -> bool:
+    """Whether `reason` was given to every definition of a file alike."""
+    return reason.startswith((MODULE_NAMED + "`", FILE_NAMED + "`", IN_TRACE))
 
 
 @dataclass(slots=True)
@@ -141,7 +149,7 @@ class CodeRun:
                     rest = ".".join(parts[i:])
                     for f in files:
                         if i >= MODULE_PARTS or self._defines(f, parts[i]):  # a module, not a variable's name
-                            s.add(self.index.chunk_ids(f), B_FILE, f"module `{'.'.join(parts[:i])}`")
+                            s.add(self.index.chunk_ids(f), B_FILE, f"{MODULE_NAMED}`{'.'.join(parts[:i])}`")
                         hit = [c for c in self.index.chunk_ids(f) if _ends_with(self.index.symbol(c), rest)]
                         s.add(hit, B_QUALIFIED, f"names `{dotted}`")
                     break
@@ -168,7 +176,7 @@ class CodeRun:
     def _boost_files(self, s: ChunkScores) -> None:
         for written in self.hints.files:
             for path in self.match_path(written):
-                s.add(self.index.chunk_ids(path), B_FILE, f"file `{written}` named")
+                s.add(self.index.chunk_ids(path), B_FILE, f"{FILE_NAMED}`{written}` named")
 
     def _boost_frames(self, s: ChunkScores) -> None:
         frames = self.hints.frames
@@ -176,7 +184,7 @@ class CodeRun:
             depth = _frame_weight(len(frames) - 1 - k)
             for path in self.match_path(written):
                 ids = self.index.chunk_ids(path)
-                s.add(ids, B_FILE * 0.5 * depth, "in the stack trace")
+                s.add(ids, B_FILE * 0.5 * depth, IN_TRACE)
                 holding = [i for i in ids if self.index.symbol(i) and _holds(self.index.lines(i), line)]
                 if func:
                     holding += [i for i in ids if self.index.symbol(i).rpartition(".")[2] == func]

@@ -12,10 +12,10 @@ Evidence, per test function (a definition named `test*` in a test file):
   tree without history);
 - the issue's own words (BM25 of the test against the issue, scaled to the best test).
 
-The best test file gives its one or two best tests in full and a pointer naming its other
-relevant tests with the `NEED_CODE` line that fetches one; the next test files, when their
-evidence is close, give a pointer only. Nothing is offered without call, naming or history
-evidence.
+The best test file gives its one or two best tests in full (when it clearly leads the next
+one) and a pointer naming its other relevant tests with the `NEED_CODE` line that fetches one;
+the next test files, when their evidence is close, give a one-line pointer only. Nothing is
+offered without call, naming or history evidence.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from noface_ctx._filetypes import is_test_path
 from noface_ctx._lexical import tokenize
 from noface_ctx._tokens import count_tokens
 from noface_ctx._wording import need_code
-from noface_ctx._wording_code import test_pointer, test_reason
+from noface_ctx._wording_code import runner_up_test_pointer, test_pointer, test_reason
 from noface_ctx.code.languages import CONTAINER_KINDS
 from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.rank.cochange import co_changed, ensure_history
@@ -79,6 +79,11 @@ MORE_FILES_SHARE = 0.3  # ... scoring at least this share of the best file
 AMBIGUOUS_NAME = 3  # a module name more test files carry than this names only those in a related folder
 NAMED_SEEDS = 5  # the test files named after this many best-ranked source files are looked up ...
 NAMED_ABOVE = 0.0  # ... whose best definition scores above the pool's average (or near the best)
+# the best test file's tests are shown in full only when it leads the runner-up clearly (the runner-up
+# scoring under this share of it); otherwise which file the fix's test goes to is unclear and every test
+# file gives its pointer (issue 26: on the dev rows the best test file was the gold one in 1 of the 15
+# rows where the runner-up scored 85 % of it or more, against 21 of 30 under 70 %)
+LEADS_BY = 0.8
 TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
 
 
@@ -289,7 +294,7 @@ def _title_test_files(r: CodeRun, test_file: np.ndarray) -> list[str]:
 
 def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int], str]) -> list[Candidate]:
     """The candidates for the tests found, in the order the budget takes them: the best file's
-    pointer and its best test in full, a pointer for each file named after a best-ranked module or
+    pointer and its best test in full (when it leads the runner-up clearly, `LEADS_BY`), a pointer for each file named after a best-ranked module or
     with the title's words, then for each close runner-up file, and the best file's second test in
     full. `render(i)` gives chunk `i`'s full block."""
     if not found:
@@ -298,7 +303,8 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
     out: list[Candidate] = []
     top = best.tests[0][1]
     shown: list[tuple[int, float, tuple[str, ...]]] = []
-    for t in best.tests[:SHOWN_TESTS]:
+    unsure = len(found) > 1 and found[1].score >= LEADS_BY * best.score  # which file is the test file is unclear
+    for t in best.tests[:0 if unsure else SHOWN_TESTS]:
         if t[1] <= 0 or (shown and t[1] < SECOND_SHOWN * top):
             break
         shown.append(t)
@@ -322,12 +328,14 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
     for tf in order:  # each file once, at its first place
         if all(tf.path != m.path for m in more):
             more.append(tf)
-    pointers = [_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES) for tf in more[:MORE_FILES]]
+    pointers = [_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES, runner_up=True) for tf in more[:MORE_FILES]]
     return out + full[:1] + pointers + full[1:]  # the other files' pointers before a second test in full
 
 
-def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float, limit: int = POINTER_NAMES) -> Candidate:
-    """One line naming a test file's relevant tests not shown, with the line fetching one."""
+def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float, limit: int = POINTER_NAMES,
+             runner_up: bool = False) -> Candidate:
+    """One line naming a test file's relevant tests not shown, with the line fetching one (a
+    `runner_up`'s single test: its lines, and its name only in that line)."""
     others = [t for t in tf.tests if t[0] not in shown and t[1] >= NAMED_SHARE * top][:limit]
     if not others:
         others = [t for t in tf.tests if t[0] not in shown][:1]
@@ -335,8 +343,11 @@ def _pointer(r: CodeRun, tf: TestFile, shown: Sequence[int], top: float, limit: 
     listed = [*shown, *(t[0] for t in others)]
     spans = [r.index.lines(j) for j in listed] or [(1, 1)]
     first = names[0][0] if names else r.index.symbol(shown[0])
-    text = test_pointer(tf.path, tf.seeds, tf.named_after, [r.index.symbol(j) for j in shown], names,
-                        need_code(tf.path, first))
+    if runner_up and len(names) == 1:
+        text = runner_up_test_pointer(tf.path, tf.seeds, tf.named_after, names[0][1], names[0][2], need_code(tf.path, first))
+    else:
+        text = test_pointer(tf.path, tf.seeds, tf.named_after, [r.index.symbol(j) for j in shown], names,
+                            need_code(tf.path, first))
     return Candidate(kind="code", path=tf.path, ref="", title=f"tests in {tf.path}", forms=(Form("pointer", text, count_tokens(text)),),
                      score=tf.score, request=need_code(tf.path, first), reasons=(test_reason(tf.seeds, tf.named_after),),
                      start_line=min(s for s, _ in spans), end_line=max(e for _, e in spans), symbol_kind="tests")

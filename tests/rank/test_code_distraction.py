@@ -369,6 +369,7 @@ def _long_refund_step(name: str, lines: int, doc: str = "Post a refund of an ord
 def test_a_costly_definition_outside_the_best_file_comes_as_a_pointer(tmp_path, monkeypatch):
     from noface_ctx.rank import code_forms
 
+    monkeypatch.setattr(code_forms, "SHARE_OF_BEST", float("-inf"))  # the size alone decides here (see test_code_pages)
     files = {"shop/__init__.py": "", "shop/refund.py": REFUND + "\n\n" + _long_refund_step(
         "settle_refund", 110, "Settle a refund apply_refund accepted: the order total must never go negative."),
              "shop/ledger.py": _long_refund_step("post_refund", 110)}

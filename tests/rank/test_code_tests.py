@@ -235,8 +235,9 @@ def test_nothing_left_out_is_said_only_when_nothing_was(tmp_path):
 
 
 def test_a_runner_up_test_file_is_one_pointer_naming_the_test_it_fetches(tmp_path):
-    """The best test file's pointer lists its other relevant tests; a runner-up file's pointer names
-    only the test its `NEED_CODE` line fetches (a second list would cost tokens for a weaker file)."""
+    """The best test file's pointer lists its other relevant tests; a runner-up file's pointer is one
+    line naming only the test its `NEED_CODE` line fetches (a second list would cost tokens for a
+    weaker file)."""
     extra = textwrap.dedent('''\
         from mail.parser import parse_header
 
@@ -258,7 +259,30 @@ def test_a_runner_up_test_file_is_one_pointer_naming_the_test_it_fetches(tmp_pat
     lines = prompt.text.splitlines()
     best = next(ln for ln in lines if ln.startswith("tests/test_parser.py — tests of"))
     assert "other relevant tests: " in best and best.count("(") >= 2
-    k, runner = next((k, ln) for k, ln in enumerate(lines) if ln.startswith("tests/test_mailbox.py — tests of"))
-    fetched = re.fullmatch(r"  NEED_CODE: tests/test_mailbox\.py::(test_\w+)", lines[k + 1])
-    assert fetched and f"relevant tests: {fetched.group(1)} (" in runner
-    assert runner.count("test_mailbox_") == 1  # the other two are not listed
+    # one line: the test's lines, what it tests, and the request fetching it (its name said once)
+    runner = next(ln for ln in lines if ln.startswith("tests/test_mailbox.py:"))
+    fetched = re.fullmatch(r"tests/test_mailbox\.py:(\d+)-(\d+) — a test of `parse_header`; "
+                           r"NEED_CODE: tests/test_mailbox\.py::(test_\w+)", runner)
+    assert fetched and runner.count("test_mailbox_") == 1  # the other two are not listed
+    source = extra.splitlines()
+    assert source[int(fetched.group(1)) - 1] == f"def {fetched.group(3)}():"
+
+
+def test_no_test_is_shown_in_full_when_two_test_files_are_about_as_likely(tmp_path, monkeypatch):
+    """Which test file goes with the fix is unclear when the runner-up's evidence is close to the
+    best's (`LEADS_BY`): both come as pointers naming their relevant tests, none in full."""
+    from noface_ctx.rank import code_tests
+
+    files = {"mail/__init__.py": "", "mail/parser.py": PARSER,  # two test files with the same evidence
+             "tests/test_inbox.py": TEST_PARSER, "tests/test_outbox.py": TEST_PARSER + "\n\n# the outbox's copy\n"}
+    repo = make_repo(tmp_path / "repo", files)
+    prompt = build_prompt(HEADER_ISSUE, repo, budget=6000, embed=False)
+    tests = [r for r in prompt.code if r["path"].startswith("tests/")]
+    assert {r["path"] for r in tests} == {"tests/test_inbox.py", "tests/test_outbox.py"}
+    assert {r["form"] for r in tests} == {"pointer"}
+    assert 'assert parse_header("Subject: hi")' not in prompt.text
+    assert re.search(r"^  NEED_CODE: tests/test_(inbox|outbox)\.py::test_parse_header_lowercases_the_name$",
+                     prompt.text, re.M)
+    monkeypatch.setattr(code_tests, "LEADS_BY", float("inf"))  # the closeness is what held them back
+    shown = build_prompt(HEADER_ISSUE, repo, budget=6000, embed=False)
+    assert any(r["form"] == "full" for r in shown.code if r["path"].startswith("tests/"))
