@@ -110,11 +110,7 @@ def _filter_overrides(root: str | Path) -> tuple[str, ...]:
 def run(root: str | Path, *args: str, check: bool = True) -> str:
     """Run `git -C root args...` and return stdout (decoded, surrogate-escaped)."""
     try:
-        proc = subprocess.run(
-            argv(root, *args),
-            capture_output=True,
-            env=_env(),
-        )
+        proc = subprocess.run(argv(root, *args), capture_output=True, env=_env())
     except FileNotFoundError:
         raise GitError("git is not installed") from None
     if check and proc.returncode != 0:
@@ -207,10 +203,13 @@ def _grep(root: str | Path, *args: str) -> str:
         proc = subprocess.run(argv(root, "grep", *args), capture_output=True, stdin=subprocess.DEVNULL, env=_env())
     except FileNotFoundError:
         raise GitError("git is not installed") from None
-    missing = _UNREAD_OBJECT.findall(proc.stderr.decode("utf-8", "replace"))
-    if missing:
-        _UNREAD.setdefault(os.path.abspath(root), set()).update(missing)
+    note_unread(root, _UNREAD_OBJECT.findall(proc.stderr.decode("utf-8", "replace")))
     return proc.stdout.decode("utf-8", "surrogateescape")
+
+
+def note_unread(root: str | Path, objects: Iterable[str]) -> None:
+    """Note objects a search could not read (a partial clone's blobs), for `unread`."""
+    _UNREAD.setdefault(os.path.abspath(root), set()).update(objects)
 
 
 def unread(root: str | Path) -> set[str]:

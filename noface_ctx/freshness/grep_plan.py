@@ -22,12 +22,13 @@ from __future__ import annotations
 import weakref
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from noface_ctx import _git as git
 from noface_ctx.freshness.history import HistoryIndex
+from noface_ctx.freshness.version_words import VersionWords
 
 Ask = tuple[str, set[str], list[str] | None]  # (commit sha, names, files to search or None for all)
 # (commit sha, names, files or None for the whole tree, growing: the files are those touched
@@ -142,9 +143,13 @@ class Search:
                 todo[f"{key}@{older}"] = (sha, more, files)
         self._parts = {part: part.split("@", 1)[0] for part in todo}
         self.plan = plan(index, todo)
-        self.jobs: list[Future[Hits]] = [
-            pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude,
-                        paths=list(g.files) if g.files is not None else None) for g in self.plan.greps]
+        # the whole trees by `git grep`, the files named from blobs each read once (`version_words`)
+        greps = self.plan.greps
+        self._whole = {i: pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude)
+                       for i, g in enumerate(greps) if g.files is None}
+        self._reader = version_words(index)
+        self._named = pool.submit(self._reader.grep_many, [(g.sha, set(g.words), list(g.files)) for g in greps
+                                                            if g.files is not None], exclude)
 
     def _kept(self, key: str, sha: str, names: set[str], scope: list[str] | None, growing: bool
               ) -> tuple[Hits, set[str], dict[str, tuple[set[str], list[str]]]]:
@@ -174,7 +179,10 @@ class Search:
 
     def result(self) -> dict[str, Hits]:
         """key -> name -> files; the new answers are kept (saved with the judgements)."""
-        answers = self.plan.answers([job.result() for job in self.jobs])
+        named = iter(self._named.result())
+        self._reader.close()
+        answers = self.plan.answers([self._whole[i].result() if g.files is None else next(named)
+                                     for i, g in enumerate(self.plan.greps)])
         for part, key in self._parts.items():
             for name, files in answers.get(part, {}).items():
                 self.found[key].setdefault(name, set()).update(files)
@@ -194,6 +202,17 @@ def _grown(index: HistoryIndex, sha: str, older: str, scope: Iterable[str]) -> l
     since = index.files_after(then.seq)
     return [p for p in scope if p in since and not index.touched_after(p, start.seq - 1, then.seq)
             and index.existed(p, start.seq)]  # a file added later has no version to search there
+
+
+_READERS: weakref.WeakKeyDictionary[HistoryIndex, VersionWords] = weakref.WeakKeyDictionary()
+
+
+def version_words(index: HistoryIndex) -> VersionWords:
+    """The run's `VersionWords` of the index's repository: what a search read is kept for the next."""
+    found = _READERS.get(index)
+    if found is None:
+        found = _READERS[index] = VersionWords(index.root)
+    return found
 
 
 END = 1 << 62  # a sequence number after every commit: `windows` up to HEAD
