@@ -144,8 +144,9 @@ def _defaults_found(asks: list[tuple[DocScan, Commit, list[Stated]]], names: set
                     p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
                     if not is_test_path(p))
     out: dict[str, list[ChangedRef]] = {}
+    known: dict[tuple[object, ...], str | None] = {}  # the code defaults now, read once for every doc
     for s, since, stated in asks:
-        changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since))
+        changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since), known)
         if changed:
             out.setdefault(s.doc.path, []).extend(changed)
     return out

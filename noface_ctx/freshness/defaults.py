@@ -371,25 +371,32 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
 
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
                      holders: dict[str, set[str]], now_text: Callable[[str], str | None],
-                     touched: Callable[[str], bool]) -> list[ChangedRef]:
+                     touched: Callable[[str], bool], known: dict[tuple[object, ...], str | None]) -> list[ChangedRef]:
     """The stated defaults whose code default changed since commit `since` (the doc's last):
     `holders` maps a name to the code files holding it now, `now_text` reads a file now,
-    `touched(path)` tells whether it changed since `since` (commits or uncommitted edits)."""
+    `touched(path)` tells whether it changed since `since` (commits or uncommitted edits);
+    `known`: the code defaults now already read (by path and what is asked), kept across docs."""
     out: list[ChangedRef] = []
     seen: set[str] = set()
+
+    def default_now(path: str, name: str, st: Stated) -> str | None:
+        if (key := (path, name, st.of, st.names, st.keyed)) not in known:
+            known[key] = _default_of(now_text(path) or "", name, st, path)
+        return known[key]
+
     for st in stated:
         for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
             if name in seen or not any(touched(p) for p in holders.get(name, ())):  # nothing changed where it is coded
                 continue
-            homes = [p for p in sorted(holders.get(name, ())) if _default_of(now_text(p) or "", name, st, p) is not None]
-            if len({_default_of(now_text(p) or "", name, st, p) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
+            homes = [p for p in sorted(holders.get(name, ())) if default_now(p, name, st) is not None]
+            if len({default_now(p, name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
                 homes = named if len(named) == 1 else []
             for path in homes:
                 if not touched(path):
                     continue
-                now = _default_of(now_text(path) or "", name, st, path)
+                now = default_now(path, name, st)
                 then_text = index.versions.text_at(since.sha, path)
                 then = _default_of(then_text, name, st, path) if then_text is not None else None
                 if now is None or then is None or now == then or (st.value and options.same_value(st.value, now)) or (
