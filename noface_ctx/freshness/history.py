@@ -411,7 +411,7 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
         CREATE INDEX IF NOT EXISTS touches_path ON touches(path, seq);
         DROP INDEX IF EXISTS touches_old;
         CREATE INDEX IF NOT EXISTS touches_old_seq ON touches(old, seq);
-        CREATE INDEX IF NOT EXISTS touches_seq ON touches(seq);
+        DROP INDEX IF EXISTS touches_seq; CREATE INDEX IF NOT EXISTS touches_seq_paths ON touches(seq, path, old);
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
         CREATE TABLE IF NOT EXISTS refs(key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS defs(sha TEXT, path TEXT, name TEXT, def TEXT, PRIMARY KEY(sha, path, name));

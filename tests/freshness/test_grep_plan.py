@@ -228,3 +228,23 @@ def test_windows_read_the_rows_once_and_follow_the_index_when_it_grows(repo_fact
     got = grep_plan.windows(index, [(top + 1, grep_plan.END)], code, 100)
     assert got == {(top + 1, grep_plan.END): ["late.py"]}
     index.close()
+
+
+def test_history_windows_read_the_touches_from_one_covering_index_even_in_an_older_cache(repo_factory, tmp_path):
+    from noface_ctx.freshness.grep_plan import END, windows
+
+    root = repo_factory({"a.py": "x = 1\n", "b.py": "y = 1\n"})
+    (root / "b.py").write_text("y = 2\n")
+    commit(root, "b")
+    db = tmp_path / "history.sqlite"
+    index = _index_at_head(root, db)
+    want = windows(index, [(2, END)], lambda p: True, 10)
+    index.db.executescript("DROP INDEX touches_seq_paths; CREATE INDEX touches_seq ON touches(seq);")  # as kept before
+    index.close()
+    index = _index_at_head(root, db)
+    names = {n for (n,) in index.db.execute("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'touches'")}
+    assert "touches_seq_paths" in names and "touches_seq" not in names
+    plan = index.db.execute("EXPLAIN QUERY PLAN SELECT seq, path, old FROM touches WHERE seq >= 0 AND seq < 256 "
+                            "ORDER BY seq DESC").fetchall()
+    assert "COVERING INDEX touches_seq_paths" in plan[0][-1]
+    assert windows(index, [(2, END)], lambda p: True, 10) == want == {(2, END): ["b.py"]}
