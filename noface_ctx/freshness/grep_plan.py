@@ -143,13 +143,16 @@ class Search:
                 todo[f"{key}@{older}"] = (sha, more, files)
         self._parts = {part: part.split("@", 1)[0] for part in todo}
         self.plan = plan(index, todo)
-        # the whole trees by `git grep`, the files named from blobs each read once (`version_words`)
+        # the whole trees and a few files by `git grep` (a process each); the files named, when
+        # many, from blobs each read once (`version_words`: three processes a search, and a tree listing a grep)
         greps = self.plan.greps
-        self._whole = {i: pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude)
-                       for i, g in enumerate(greps) if g.files is None}
+        few = sum(len(g.files) for g in greps if g.files is not None) < BLOBS_FROM
+        self._whole = {i: pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude,
+                                      paths=list(g.files) if g.files is not None else None)
+                       for i, g in enumerate(greps) if g.files is None or few}
         self._reader = version_words(index)
         self._named = pool.submit(self._reader.grep_many, [(g.sha, set(g.words), list(g.files)) for g in greps
-                                                            if g.files is not None], exclude)
+                                                            if g.files is not None and not few], exclude)
 
     def _kept(self, key: str, sha: str, names: set[str], scope: list[str] | None, growing: bool
               ) -> tuple[Hits, set[str], dict[str, tuple[set[str], list[str]]]]:
@@ -181,8 +184,8 @@ class Search:
         """key -> name -> files; the new answers are kept (saved with the judgements)."""
         named = iter(self._named.result())
         self._reader.close()
-        answers = self.plan.answers([self._whole[i].result() if g.files is None else next(named)
-                                     for i, g in enumerate(self.plan.greps)])
+        answers = self.plan.answers([self._whole[i].result() if i in self._whole else next(named)
+                                     for i in range(len(self.plan.greps))])
         for part, key in self._parts.items():
             for name, files in answers.get(part, {}).items():
                 self.found[key].setdefault(name, set()).update(files)
@@ -204,6 +207,7 @@ def _grown(index: HistoryIndex, sha: str, older: str, scope: Iterable[str]) -> l
             and index.existed(p, start.seq)]  # a file added later has no version to search there
 
 
+BLOBS_FROM = 500  # files named in a search's greps from which they are read as blobs (`version_words`)
 _READERS: weakref.WeakKeyDictionary[HistoryIndex, VersionWords] = weakref.WeakKeyDictionary()
 
 

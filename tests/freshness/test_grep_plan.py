@@ -248,3 +248,23 @@ def test_history_windows_read_the_touches_from_one_covering_index_even_in_an_old
                             "ORDER BY seq DESC").fetchall()
     assert "COVERING INDEX touches_seq_paths" in plan[0][-1]
     assert windows(index, [(2, END)], lambda p: True, 10) == want == {(2, END): ["b.py"]}
+
+
+def test_a_search_answers_the_same_from_blobs_and_from_git_grep(repo_factory, monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from noface_ctx.freshness import grep_plan
+
+    root = repo_factory({"a.py": "def alpha():\n    pass\n", "b.py": "beta = alpha\n", "c.md": "alpha\n"})
+    (root / "a.py").write_text("def alpha_v():\n    beta = 2\n")
+    commit(root, "rename")
+    shas = git(root, "rev-list", "--reverse", "HEAD").split()
+    asks = {"one": (shas[0], {"alpha", "beta", "a-b"}, ["a.py", "b.py", "c.md"], False),
+            "two": (shas[1], {"alpha", "alpha_v"}, ["a.py", "b.py"], False), "all": (shas[1], {"beta"}, None, False)}
+    found = []
+    for blobs_from in (0, 10**9):  # every search from blobs, then every one by `git grep`
+        monkeypatch.setattr(grep_plan, "BLOBS_FROM", blobs_from)
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            found.append(grep_plan.Search(root, _index_at_head(root), asks, pool, ("*.md",)).result())
+    assert found[0] == found[1] == {"one": {"alpha": {"a.py", "b.py"}, "beta": {"b.py"}},
+                                    "two": {"alpha": {"b.py"}, "alpha_v": {"a.py"}}, "all": {"beta": {"a.py", "b.py"}}}
