@@ -64,7 +64,7 @@ def test_answers_at_each_commit_and_blobs_read_once(repo_factory):
     reader = VersionWords(root)
 
     def reads() -> int:  # every blob read is one entry of the words asked of it
-        return sum(len(asked) for asked in reader._asked.values())
+        return sum(len(asked) for asked in reader._asked.values())  # private: a spy on the blobs read
     asks = [(first, {"alpha", "beta"}, ["a.py", "b.py"]), ("HEAD", {"alpha", "alpha_v"}, ["a.py", "b.py"])]
     got = reader.grep_many(asks, EXCLUDES)
     assert got == [gitrun.grep_words(root, [sha], words, exclude=EXCLUDES, paths=paths) for sha, words, paths in asks]
