@@ -81,7 +81,7 @@ class Ancestry:
     def dynamic(self, cls: str) -> bool:
         """Whether instances of `cls` get attributes named at run time: a class of its resolution
         order sets them by a computed name (`setattr(obj, vector_names[0], v1)`: sympy's
-        `CoordSys3D` and its `N.i`) or answers any name (`__getattr__`): no member of it is gone."""
+        `CoordSys3D` and its `N.i`): no member of it is gone."""
         if cls not in self._dynamic:
             order = self._resolution_order(cls) if self.hierarchy(cls) is not None else []
             self._dynamic[cls] = any(_builds_attributes(_class_body(self._text(p), name)) for name, p in order)
@@ -148,17 +148,15 @@ def _class_header(text: str, name: str) -> list[str] | None:
     return got[1] if got is not None else None
 
 
-_GETATTR = re.compile(r"\n[ \t]+def[ \t]+__getattr(?:ibute)?__\b")
 _CONSTRUCTOR = re.compile(r"\n([ \t]+)def[ \t]+__(?:init|new)__\b")
 _SETATTR = re.compile(r"(?<![\w.])setattr\(\s*[\w.]+\s*,\s*(?![\"'\s])")  # a name computed, not written
 
 
 def _builds_attributes(body: str) -> bool:
-    """Whether a class body answers any attribute (`__getattr__`) or its constructor sets some by
-    computed names (`setattr(obj, vector_names[0], v1)`; not a `__setstate__` restoring known
-    ones, nor `__init_subclass__` wrapping methods)."""
-    if _GETATTR.search(body):
-        return True
+    """Whether a class's constructor sets attributes by computed names (`setattr(obj,
+    vector_names[0], v1)`; not a `__setstate__` restoring known ones, nor `__init_subclass__`
+    wrapping methods). A `__getattr__` is not enough: xarray's `DataArray` answers its coordinates
+    by name, and its documented `DataArray.swap_dims` can still be removed."""
     return any(_SETATTR.search(body, m.end(), block_end(body, m.end(), len(m.group(1).expandtabs(4))))
                for m in _CONSTRUCTOR.finditer(body))
 

@@ -129,3 +129,17 @@ def test_a_member_of_a_class_setting_attributes_by_computed_names_is_not_gone(re
     (root / "pkg/coords.py").write_text(new)
     commit(root, "base vectors set by name", date=FEB)
     assert [(f.path, f.code, f.line) for f in check_docs(repo=root).findings] == [("docs/basics.rst", "stale-ref", 11)]
+
+
+def test_a_class_answering_attributes_by_name_still_loses_a_removed_method(repo_factory):
+    # xarray's DataArray answers its coordinates in __getattr__; its API page's
+    # `DataArray.swap_dims` is still gone once the method is renamed
+    code = ("class Data:\n    def __getattr__(self, name):\n        return name\n\n"
+            "    def swap_dims(self, dims):\n        return dims\n")
+    root = repo_factory({
+        "pkg/__init__.py": "from pkg.data import Data\n", "pkg/data.py": code,
+        "docs/api.rst": "API\n===\n\n.. currentmodule:: pkg\n\n.. autosummary::\n\n   Data.swap_dims\n",
+    }, date=JAN)
+    (root / "pkg/data.py").write_text(code.replace("swap_dims", "exchange_dims"))
+    commit(root, "rename swap_dims", date=FEB)
+    assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/api.rst", "stale-ref")]
