@@ -80,7 +80,6 @@ _OBJECT_ROLES = frozenset("func function meth method class exc exception attr at
                           "property type".split())
 _TITLED_ROLES = frozenset({"ref", "doc", "numref"})  # a cross-reference to a section, whose title may name code
 _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$")  # `.. currentmodule:: xarray`
-_AUTOMODULE = re.compile(r"^\s*\.\.\s+(?:py:)?automodule::\s+([\w.]+)\s*$")  # Sphinx sets it as the current module
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode", "testcode"})
@@ -164,8 +163,6 @@ def extract_references(doc: Doc) -> list[Reference]:
                     found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
                              else replace(r, source="autodoc") for r in found]
                 prose += found
-                auto = _AUTOMODULE.match(line) if rst else None
-                module = auto.group(1) if auto is not None else module  # autodoc's module is the context after it
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
@@ -219,7 +216,6 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
         entries = [(n, text.strip().lstrip("~")) for n, text in body]
     elif name.startswith("auto") and argument:
         entries = [(lineno, argument)]
-        module = argument if name == "automodule" else module  # what follows is read in that module, as Sphinx does
     else:
         return module, []
     refs = []

@@ -2,7 +2,8 @@
 precision at sympy's pinned commit): a parameter made positional-only does not concern a doc
 passing it by position; a class whose new base descends from the old one keeps its calls; a
 cross-reference's parentheses call nothing; another language's syntax in a table is no Python
-call; a bare call means a module's function, not a method of the same name elsewhere."""
+call; a bare call means a module's function, not a method of the same name elsewhere; a class whose
+constructor sets attributes by computed names loses none."""
 
 from __future__ import annotations
 
@@ -96,22 +97,6 @@ def test_a_bare_call_means_the_modules_function_not_a_method_of_that_name(repo_f
     assert _signature_warnings(root) == [("docs/basics.rst", 6)]
 
 
-def test_autodoc_names_read_in_the_module_automodule_documents(repo_factory):
-    # sympy's numberfields.rst: `.. autofunction:: primitive_element` under `.. automodule::
-    # ...subfield` (defined there), after a `.. currentmodule:: ...minpoly` it was moved out of
-    root = repo_factory({
-        "pkg/__init__.py": "", "pkg/minpoly.py": "def minpoly(x):\n    return x\n\n\ndef primitive_element(x):\n    return x\n",
-        "pkg/subfield.py": "def field_isomorphism(a, b):\n    return a\n",
-        "docs/fields.rst": ("Fields\n======\n\n.. currentmodule:: pkg.minpoly\n\n.. autofunction:: minpoly\n\n"
-                            ".. automodule:: pkg.subfield\n\n.. autofunction:: field_isomorphism\n\n"
-                            ".. autofunction:: primitive_element\n"),
-    }, date=JAN)
-    (root / "pkg/minpoly.py").write_text("def minpoly(x):\n    return x\n")
-    (root / "pkg/subfield.py").write_text("def field_isomorphism(a, b):\n    return a\n\n\ndef primitive_element(x):\n    return x\n")
-    commit(root, "primitive_element moves to subfield", date=FEB)
-    assert check_docs(repo=root).findings == ()
-
-
 def test_a_member_of_a_class_setting_attributes_by_computed_names_is_not_gone(repo_factory):
     # sympy's vector basics: ``N.i`` on ``N = CoordSys3D('N')``, whose `i` property was replaced
     # by `setattr(obj, vector_names[0], v1)` in __new__; a class whose constructor builds none
@@ -143,3 +128,17 @@ def test_a_class_answering_attributes_by_name_still_loses_a_removed_method(repo_
     (root / "pkg/data.py").write_text(code.replace("swap_dims", "exchange_dims"))
     commit(root, "rename swap_dims", date=FEB)
     assert [(f.path, f.code) for f in check_docs(repo=root).findings] == [("docs/api.rst", "stale-ref")]
+
+
+def test_a_method_directive_in_a_class_body_is_not_read_in_the_automodule(repo_factory):
+    # matplotlib's cm_api.rst: `.. automodule:: matplotlib.cm`, then `.. class:: ScalarMappable`
+    # whose body holds `.. automethod:: get_cmap`, after the module's own get_cmap was removed
+    code = "class Mappable:\n    def get_cmap(self):\n        return None\n"
+    root = repo_factory({
+        "pkg/__init__.py": "", "pkg/cm.py": code + "\n\ndef get_cmap(name):\n    return name\n",
+        "docs/cm.rst": ("cm\n==\n\n.. automodule:: pkg.cm\n   :members:\n\n.. class:: Mappable()\n\n"
+                        "   .. automethod:: get_cmap\n"),
+    }, date=JAN)
+    (root / "pkg/cm.py").write_text(code)
+    commit(root, "remove cm.get_cmap", date=FEB)
+    assert check_docs(repo=root).findings == ()
