@@ -238,8 +238,8 @@ def head(root: str | Path) -> tuple[str | None, bool]:
 
 
 def dirty_files(root: str | Path) -> set[str]:
-    """Tracked files whose work tree or staged content differs from HEAD (none without commits)."""
-    return {p for p in run(root, "diff", "--name-only", "-z", "HEAD", check=False).split("\0") if p}
+    """Tracked files whose work tree or staged content differs from HEAD (none without commits; `git mv`: both paths)."""
+    return {p for p in run(root, "diff", "--name-only", "-z", "--no-renames", "HEAD", check=False).split("\0") if p}
 
 
 def staged_deletions(root: str | Path) -> set[str]:

@@ -30,6 +30,7 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.definitions import replacements
+from noface_ctx.freshness.deleted import deleted_module, module_name, removed_path
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
@@ -192,11 +193,11 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
         defined_in: dict[str, int] = {}
         for ref, lookup, scope in s.candidates:
             if ref.kind == "path":
-                missing.extend(_removed_path(ref, lookup, since, index))
+                missing.extend(removed_path(ref, lookup, since, index))
                 continue
             if lookup not in found:  # never in the code: not a reference, unless its module once defined it
                 gone = _removed_before(index, lookup, scope, since) if module_level(ref, lookup) else None
-                missing.extend(_deleted_module(ref, lookup, scope, index) if gone is None else [missing_ref(
+                missing.extend(deleted_module(ref, lookup, scope, index, dirty) if gone is None else [missing_ref(
                     ref, lookup, gone[1] if gone[1] and code.known(gone[1]) else None, gone[0].label())])
                 continue
             at, files = found[lookup]
@@ -218,7 +219,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if removal is None and top and not held:  # a module's name its file no longer defined at the doc's commit
                 removal = _removed_before(index, lookup, scope, at)
             if removal is None:  # still defined where it was: never removed (it only stopped being a word elsewhere)
-                missing.extend(_deleted_module(ref, lookup, scope, index))
+                missing.extend(deleted_module(ref, lookup, scope, index, dirty))
                 continue
             suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
             label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
@@ -315,29 +316,6 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
     return None
 
 
-def _deleted_module(ref: Reference, lookup: str, scope: Sequence[str],
-                    index: HistoryIndex) -> list[MissingRef]:
-    """A module a dotted name goes through (`.. module:: django.middleware.exception`,
-    `pkg.mod.Class`; not a name ending the reference, `UserManager.create_superuser`, which a
-    module of that name once deleted says nothing about) whose file a commit deleted and nothing
-    brought back: removed by that commit, however often the doc was edited since (its text kept
-    naming the module: no laundering)."""
-    parts = ref.name.split(".")
-    named = ref.kind == "method" and lookup in parts[1:] and (ref.source == "autodoc" or parts[-1] != lookup)
-    files = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))] if named else []
-    for path in files:
-        hist = index.path_history(path, 0)
-        if hist and hist[-1][1] is None:
-            return [missing_ref(ref, lookup, None, hist[-1][0].label())]
-    return []
-
-
-def _removed_path(ref: Reference, lookup: str, base: Commit, index: HistoryIndex) -> list[MissingRef]:
-    hist = index.path_history(lookup, base.seq) if index.existed(lookup, base.seq) else None
-    return [] if hist is None else [MissingRef(ref.ref, ref.line, hist[-1][1] if hist else None,
-                                               hist[-1][0].label() if hist else None)]
-
-
 def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool,
               top: bool = False) -> set[str]:
     """The files of `paths` (holding the word `name` at commit `sha`) that define it there as a
@@ -371,13 +349,6 @@ def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool
     if ext in PYTHON_EXTS:
         return text_defines(text, name, member=member, top=top)
     return name in text and re.search(rf"\b{re.escape(name)}\b", text) is not None
-
-
-def module_name(path: str) -> str:
-    """The name a Python file is imported by: its stem, or its package's for `__init__.py`."""
-    parts = path.rsplit("/", 2)
-    stem = parts[-1].rsplit(".", 1)[0]
-    return parts[-2] if stem == "__init__" and len(parts) > 1 else stem
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,

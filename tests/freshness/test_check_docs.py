@@ -114,6 +114,29 @@ def test_staged_deletion_selects_docs_naming_the_deleted_file(repo_factory):
     assert {f.message.split(" which")[0] for f in report.findings} == {"references `slug()`", "references `src/util.py`"}
 
 
+def test_a_module_renamed_with_git_mv_stales_the_docs_naming_its_dotted_path_at_the_hook(repo_factory):
+    root = repo_factory({
+        "pkg/__init__.py": "from .dot import dotprint\n",
+        "pkg/dot.py": "def dotprint(expr):\n    return str(expr)\n",
+        "pkg/other.py": "def helper():\n    return 1\n",
+        "docs/printing.rst": "Printing\n========\n\n.. autofunction:: pkg.dot.dotprint\n",
+        "docs/other.rst": "Other\n=====\n\n.. autofunction:: pkg.other.helper\n",
+    }, date=JAN)
+    git(root, "mv", "pkg/dot.py", "pkg/graphviz.py")  # git pairs the two paths as one rename
+    (root / "pkg/__init__.py").write_text("from .graphviz import dotprint\n")
+    git(root, "add", "pkg/__init__.py")
+    report = check_docs(["pkg/__init__.py", "pkg/graphviz.py"], repo=root)  # the staged paths pre-commit passes
+    assert report.lines() == [
+        "docs/printing.rst:4: stale-ref: references `pkg.dot.dotprint` which no longer exists, removed in uncommitted edits"
+    ]
+    commit(root, "rename pkg.dot to pkg.graphviz", date=FEB)
+    sha = git(root, "rev-parse", "HEAD").strip()[:10]
+    assert check_docs(repo=root).lines() == [  # the other doc's module is still there
+        f"docs/printing.rst:4: stale-ref: references `pkg.dot.dotprint` which no longer exists, removed in {sha} "
+        f"({FEB[:10]}, \"rename pkg.dot to pkg.graphviz\") (moved to `pkg.graphviz.dotprint`?)"
+    ]
+
+
 def test_changed_definition_is_a_warning_unless_configured_to_fail(repo_factory):
     root = repo_factory(FILES, date=JAN)
     (root / "src/util.py").write_text("def slug(text, sep):\n    return text.lower()\n")  # a required parameter
