@@ -4,8 +4,10 @@ A repository may publish its docs from another folder (`docsv/` with a VitePress
 with Docusaurus, `guide/` with an mdBook) and keep guides for coding agents beside the code
 (`src/pkg/AGENTS.md`). With the default `[context] doc_globs`, those would be neither read for
 prompts nor judged by `check-docs`, in silence. A folder counts as a doc site only when it holds a
-site generator's own marker file, found from the scan's paths (nothing is read or run); a folder
-named like a test folder never does (test fixtures carry Sphinx projects). A `doc_globs` the user
+site generator's own marker file, found from the scan's paths (nothing is read or run); a top folder
+holding sphinx-gallery sections (`GALLERY_HEADER.rst`: matplotlib's `galleries/`, whose
+`users_explain/` is the user guide) is one too; a folder named like a test folder never is (test
+fixtures carry Sphinx projects). A `doc_globs` the user
 wrote is taken as written.
 """
 
@@ -29,6 +31,7 @@ SITE_MARKERS = {
 }
 SPHINX_INDEX = ("index.rst", "index.md", "contents.rst")  # beside conf.py: a Sphinx project
 AGENT_GUIDES = ("AGENTS.md", "CLAUDE.md")
+GALLERY_HEADER = "GALLERY_HEADER.rst"  # a sphinx-gallery section's header: rst pages live beside its scripts
 _TEST_DIR = re.compile(r"^(?:tests?|testing|fixtures?|test_?data)$", re.I)
 _COVERED = ("docs", "doc")  # already read by the default globs
 MAX_DEPTH = 2  # a site folder at `site/` or `packages/site/`
@@ -50,6 +53,10 @@ def doc_sites(paths: Iterable[str]) -> dict[str, str]:
                     why = "Sphinx"
             if why is not None and folder not in found and not any(folder.startswith(f + "/") for f in found):
                 found[folder] = f"{why} site ({folder}/{name})"
+        top = parts[0]
+        if parts[-1] == GALLERY_HEADER and 1 < len(parts) <= MAX_DEPTH + 3 and top not in found and top not in _COVERED \
+                and not any(_TEST_DIR.match(p) or p.startswith(".") for p in parts) and f"{top}/__init__.py" not in listed:
+            found[top] = f"sphinx-gallery sources ({path})"  # its galleries and the pages beside them, under one folder
     return dict(sorted(found.items()))
 
 

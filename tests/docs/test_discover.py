@@ -71,3 +71,26 @@ def test_init_writes_the_sites_and_guides_it_found(repo_factory, capsys):
     assert not any(g.startswith(("tests/", "examples/")) for g in globs)
     assert "docsv/ — VitePress site (docsv/.vitepress)" in text and "docsv/" in capsys.readouterr().err
     assert _docs(root) == ["docs/source/dialects.rst", "docsv/guide/dialects.md", "pkg/AGENTS.md"]
+
+
+def test_sphinx_gallery_sources_outside_doc_are_read_and_judged(repo_factory):
+    root = repo_factory({
+        "lib/toolkit/__init__.py": "",
+        "lib/toolkit/divider.py": "def make_axes_locatable(ax):\n    return ax\n",
+        "doc/index.rst": "Toolkit\n=======\n\nThe user guide is built from ``galleries/``.\n",
+        "galleries/examples/GALLERY_HEADER.rst": "Examples\n========\n",
+        "galleries/examples/plot_divider.py": "from toolkit.divider import make_axes_locatable\n",
+        "galleries/users_explain/index.rst": "User guide\n==========\n",
+        "galleries/users_explain/text/GALLERY_HEADER.rst": "Text\n====\n",
+        "galleries/users_explain/toolkits/axes_grid.rst": (
+            "Axes grid\n=========\n\nCall :func:`toolkit.divider.make_axes_locatable` on an axes.\n"),
+        "tests/gallery/GALLERY_HEADER.rst": "Fixture\n=======\n",  # a test fixture's gallery is no doc site
+    }, date=JAN)
+    assert "galleries" in doc_sites(["galleries/users_explain/text/GALLERY_HEADER.rst"])
+    assert [p for p in _docs(root) if not p.startswith("doc/")] == [
+        "galleries/examples/GALLERY_HEADER.rst", "galleries/users_explain/index.rst",
+        "galleries/users_explain/text/GALLERY_HEADER.rst", "galleries/users_explain/toolkits/axes_grid.rst"]
+    (root / "lib/toolkit/divider.py").write_text("def make_divider(ax):\n    return ax\n")
+    commit(root, "rename make_axes_locatable")
+    flagged = {f.path for f in check_docs(repo=root).findings if f.code == "stale-ref"}
+    assert flagged == {"galleries/users_explain/toolkits/axes_grid.rst"}
