@@ -162,6 +162,7 @@ def extract_references(doc: Doc) -> list[Reference]:
                 if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
                     found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
                              else replace(r, source="autodoc") for r in found]
+                    found += _listed_members(lines, i, module)
                 prose += found
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
@@ -225,6 +226,34 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
         ref = Reference(entry, entry, "method" if "." in entry else "symbol", n, True, "autodoc")
         refs.append(_in_module(ref, module))
     return module, refs
+
+
+_AUTO_OWNER = re.compile(rf"^(\s*)\.\.\s+(?:py:)?auto(module|class|exception)::\s+({IDENT}(?:\.{IDENT})*)\s*$")
+_MEMBERS = re.compile(r"^(\s+):members:\s*(.*)$")
+
+
+def _listed_members(lines: list[str], i: int, module: str) -> list[Reference]:
+    """The names an `automodule` / `autoclass` directive at line `i` lists in its `:members:`
+    option (continued on deeper-indented lines), each a member of its target: autodoc warns on,
+    and leaves out, a name the module no longer has (`nonsingular` under `.. automodule:: x.transforms`)."""
+    head = _AUTO_OWNER.match(lines[i])
+    if head is None:
+        return []
+    owner = head.group(3) if head.group(2) == "module" or not module or head.group(3).startswith(module + ".") else (
+        f"{module}.{head.group(3)}")
+    out: list[Reference] = []
+    j, listing = i + 1, -1  # listing: the indent of the `:members:` line while its value continues
+    while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) > len(head.group(1)):
+        option = _MEMBERS.match(lines[j])
+        indent = len(lines[j]) - len(lines[j].lstrip())
+        if option is None and (listing < 0 or indent <= listing or lines[j].lstrip().startswith(":")):
+            listing = -1
+        else:
+            listing = indent if option is not None else listing
+            for name in re.findall(rf"{IDENT}", option.group(2) if option is not None else lines[j]):
+                out.append(Reference(f"{owner}.{name}", f"{owner}.{name}", "method", j + 1, True, "autodoc", documented=True))
+        j += 1
+    return out
 
 
 _CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})

@@ -305,3 +305,22 @@ def test_a_module_directive_of_a_module_deleted_since_is_stale(repo_factory):
     assert list(got) == [("docs/middleware.txt", 4)]  # the module, named once (its class is in it)
     assert got[("docs/middleware.txt", 4)].startswith(f"references `pkg.middleware.exception` which no longer exists, "
                                                       f"removed in {head}")
+
+
+def test_an_automodule_members_list_names_members_of_its_module(repo_factory):
+    # matplotlib's transformations.rst lists the module's functions in `:members:`, over several lines
+    doc = ("Transforms\n==========\n\n.. automodule:: pkg.transforms\n   :members: Bbox, nonsingular,\n"
+           "       interval_contains\n   :show-inheritance:\n   :special-members: __add__\n\n"
+           ".. autoclass:: Bbox\n   :members: frozen\n\nText after.\n")
+    refs = {(r.name, r.line) for r in extract_references(Doc("docs/t.rst", "t", "T", doc)) if r.source == "autodoc"}
+    assert {("pkg.transforms.Bbox", 5), ("pkg.transforms.nonsingular", 5), ("pkg.transforms.interval_contains", 6),
+            ("pkg.transforms.Bbox.frozen", 11)} <= refs  # the automodule sets the module context
+    assert not any("add" in name or "inheritance" in name for name, _ in refs)
+    code = ("class Bbox:\n    def frozen(self):\n        return self\n\n\ndef nonsingular(a, b):\n    return a, b\n\n\n"
+            "def interval_contains(interval, val):\n    return True\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/transforms.py": code, "docs/transforms.rst": doc}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/transforms.py").write_text(code.split("\n\n\ndef interval_contains")[0] + "\n")
+    commit(root, "remove the deprecated interval_contains", date=FEB)
+    got = [(f.path, f.line, f.message.split(" which")[0]) for f in check_docs(repo=root).findings]
+    assert got == [("docs/transforms.rst", 6, "references `pkg.transforms.interval_contains`")]
