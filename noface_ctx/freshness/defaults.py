@@ -29,6 +29,7 @@ from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
+from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.references import IDENT, STRING, codeish
@@ -386,9 +387,10 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
 
     for st in stated:
         for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
-            if name in seen or not any(touched(p) for p in holders.get(name, ())):  # nothing changed where it is coded
+            if name in seen:
                 continue
-            homes = [p for p in sorted(holders.get(name, ())) if default_now(p, name, st) is not None]
+            homes = [p for p in sorted(holders.get(name, ())) if default_now(p, name, st) is not None] if any(
+                touched(p) for p in holders.get(name, ())) else []  # else nothing changed where it is coded since
             if len({default_now(p, name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
@@ -405,6 +407,11 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 seen.add(name)
                 out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st, then), "default"))
                 break
+            if name not in seen and not st.not_value and (old := stated_before(
+                    st.value, st.line, name, holders.get(name, set()), index, since, now_text,
+                    lambda text, path: _default_of(text, name, st, path))):  # noqa: B023 (called at once)
+                seen.add(name)
+                out.append(old)  # a value the code had before the doc's last commit: stale however it was edited since
     return out
 
 

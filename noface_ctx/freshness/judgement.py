@@ -75,6 +75,8 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
     since = f" since this doc was last updated ({updated})" if updated else ""
     if c.what.startswith("default "):  # "default NAME": a parameter's default the doc states by its old value
         return f"default of `{c.what.split()[1]}` of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
+    if c.what.startswith("default, stated as"):  # `default_history.OLD_DEFAULT`: changed before the doc's last commit
+        return f"default of `{c.ref}` ({c.path}) changed in {c.commit}: this doc states its value before"
     if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""

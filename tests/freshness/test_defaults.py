@@ -253,3 +253,22 @@ def test_a_default_after_a_bracket_in_a_string_is_read_and_its_change_warns(repo
     got = [(f.path, f.code, f.message) for f in check_docs(repo=root).findings]
     assert [(p, c) for p, c, _ in got] == [("docs/split.md", "changed-ref")], got
     assert got[0][2].startswith("default of `shallow` (pkg/split.py) changed in "), got
+
+
+def test_a_default_stated_by_a_value_the_code_had_before_the_docs_last_edit_is_stale(repo_factory):
+    # sympy's fp_groups.rst: "(default value = `500`)", 100 since a change the page's later edits kept
+    table = "class CosetTable:\n    max_stack_size = {}\n\n    def __init__(self):\n        self.stack = []\n"
+    doc = ("Coset tables\n============\n\nOptions:\n\n* ``max_stack_size`` (default value = `500`): the size above which\n"
+           "  the stack is emptied.\n\nSee ``CosetTable``.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/coset_table.py": table.format(500), "docs/groups.rst": doc,
+                         "docs/index.rst": "Groups\n======\n\n``CosetTable`` stack: ``stack`` defaults to ``[]``.\n"},
+                        date=JAN)  # a page stating a default, never edited since: the files searched changed since it
+    (root / "pkg/coset_table.py").write_text(table.format(100))
+    commit(root, "a smaller deduction stack", date=FEB)
+    sha = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs/groups.rst").write_text(doc.replace("See ``CosetTable``.", "See ``CosetTable`` for more."))
+    (root / "docs/other.rst").write_text("Other\n=====\n\n* ``max_stack_size`` (default value = `64`): never coded.\n")
+    commit(root, "reword the coset table page", date="2025-03-01T12:00:00+00:00")
+    lines = check_docs(repo=root).lines()
+    assert lines == [f"docs/groups.rst:6: changed-ref: warning: default of `max_stack_size` (pkg/coset_table.py) changed in "
+                     f"{sha} (2025-02-01, \"a smaller deduction stack\"): this doc states its value before"]
