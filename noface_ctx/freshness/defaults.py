@@ -48,7 +48,7 @@ _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute):
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
 _OPTION_SPAN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:-[a-z]+)+")  # `--jobs=4` passes a value: states none
-_VALUE_AFTER = re.compile(r"(?i)\b(?:(?:the\s+)?default\s+value\s+(?:for|of)\s+`+[^`]+`+\s+is|defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
+_VALUE_AFTER = re.compile(r"(?i)\b(?:(?:the\s+)?default\s+value\s+(?:for|of)\s+`+[^`]+`+\s+is|default\s+value\s*[=:]|defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -272,3 +272,9 @@ def test_a_default_stated_by_a_value_the_code_had_before_the_docs_last_edit_is_s
     lines = check_docs(repo=root).lines()
     assert lines == [f"docs/groups.rst:6: changed-ref: warning: default of `max_stack_size` (pkg/coset_table.py) changed in "
                      f"{sha} (2025-02-01, \"a smaller deduction stack\"): this doc states its value before"]
+
+
+def test_default_value_equals_states_a_default_quoted_or_not():
+    for text in ("* ``max_stack_size`` (default value = 500): the stack size.", "``max_stack_size`` (default value: `500`)"):
+        stated = stated_defaults(Doc("docs/d.rst", "d", "D", f"Options\n=======\n\n{text}\n"))
+        assert [(st.names[0], st.line, st.value) for st in stated] == [("max_stack_size", 4, "500")]
