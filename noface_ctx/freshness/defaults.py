@@ -1,20 +1,17 @@
 """Defaults a doc states, against the code's (issue 25, rule 5).
 
-`stated_defaults(doc)` finds where a doc states a default: a `:default:` option under a
-directive (`.. confval:: tmp_path_retention_count` then `:default: ``"3"```), or a sentence
-saying "by default" / "defaults to" / "Default:" next to a name in code (``prefix``,
-:confval:`name`, on that line or the one before or after in its paragraph), or a "Default:
-``1000``" line in the section a directive naming one value opens (`.. setting:: NAME`), or a
-list item "`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code
-by its key, `getattr(meta, "unknown", RAISE)`), or a list item "`5`: Default." in a section
-naming one setting (`_section_option`), with the value it gives when it quotes one; or,
-in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the default is
-not that value: `Stated.not_value`). What the code gives a name is `coded_defaults.code_default`;
-options (`--jobs`: an option's section or directive) and shipped settings: `option_defaults`.
+`stated_defaults(doc)` finds where a doc states a default: a `:default:` option under a directive (`.. confval::
+tmp_path_retention_count` then `:default: ``"3"```), or a sentence saying "by default" / "defaults to" / "Default:" next
+to a name in code (``prefix``, :confval:`name`, on that line or the one before or after in its paragraph), or a
+"Default: ``1000``" line in the section a directive naming one value opens (`.. setting:: NAME`), or a list item
+"`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code by its key, `getattr(meta,
+"unknown", RAISE)`), or a list item "`5`: Default." in a section naming one setting (`_section_option`), with the value
+it gives when it quotes one; or, in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the
+default is not that value: `Stated.not_value`). The code's: `coded_defaults`, `option_defaults`.
 
-`changed_defaults` reports a stated default whose code default changed since the doc's last
-commit (and differs from what the doc says), naming the commit that changed it; a default the
-code never states, or that did not change, is never a finding.
+`changed_defaults` reports a stated default whose code default changed since the doc's last commit (and differs from
+what the doc says), naming the commit that changed it, or one stating a value the code had before that commit and not
+now (`default_history.stated_before`); a default the code never states is never a finding.
 """
 
 from __future__ import annotations
@@ -373,18 +370,15 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
 def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryIndex,
                      holders: dict[str, set[str]], now_text: Callable[[str], str | None],
                      touched: Callable[[str], bool], known: dict[tuple[object, ...], str | None]) -> list[ChangedRef]:
-    """The stated defaults whose code default changed since commit `since` (the doc's last):
-    `holders` maps a name to the code files holding it now, `now_text` reads a file now,
-    `touched(path)` tells whether it changed since `since` (commits or uncommitted edits);
-    `known`: the code defaults now already read (by path and what is asked), kept across docs."""
+    """The stated defaults whose code default changed since commit `since` (the doc's last): `holders` maps a name to
+    the code files holding it now, `now_text` reads a file now, `touched(path)` tells whether it changed since `since`
+    (commits or uncommitted edits); `known`: the code defaults now already read (by path and what is asked), kept across docs."""
     out: list[ChangedRef] = []
     seen: set[str] = set()
-
     def default_now(path: str, name: str, st: Stated) -> str | None:
         if (key := (path, name, st.of, st.names, st.keyed)) not in known:
             known[key] = _default_of(now_text(path) or "", name, st, path)
         return known[key]
-
     for st in stated:
         for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
             if name in seen:
@@ -407,11 +401,10 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 seen.add(name)
                 out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st, then), "default"))
                 break
-            if name not in seen and not st.not_value and (old := stated_before(
+            if name not in seen and not st.not_value and (old := stated_before(  # a value the code had before
                     st.value, st.line, name, holders.get(name, set()), index, since, now_text,
                     lambda text, path: _default_of(text, name, st, path))):  # noqa: B023 (called at once)
-                seen.add(name)
-                out.append(old)  # a value the code had before the doc's last commit: stale however it was edited since
+                out, seen = [*out, old], seen | {name}
     return out
 
 
