@@ -118,6 +118,19 @@ def run(root: str | Path, *args: str, check: bool = True) -> str:
     return proc.stdout.decode("utf-8", "surrogateescape")
 
 
+def write_behind(stdin: IO[bytes], requests: bytes) -> threading.Thread:
+    """Write `requests` to a batch's stdin from a started thread (join it after reading the answers)."""
+    def write() -> None:
+        try:
+            stdin.write(requests)
+            stdin.flush()
+        except (OSError, ValueError):  # git went away: the answers read meanwhile end
+            pass
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
 def toplevel(path: str | Path) -> Path | None:
     """The work tree root containing `path`, or None when it is not inside a git work tree."""
     try:
@@ -381,21 +394,9 @@ class Blobs:
         return _answer(stdout)
 
     def read_many(self, wanted: Iterable[tuple[str, str]]) -> list[tuple[str, str] | None]:
-        """`read_object` of each `(rev, path)`, in order, without a round trip each: the requests
-        are written by a thread while the answers are read."""
-        wanted = list(wanted)
-        stdin, stdout = self._pipes()
-        requests = b"".join(_request(rev, path) for rev, path in wanted)
-
-        def write() -> None:
-            try:
-                stdin.write(requests)
-                stdin.flush()
-            except (OSError, ValueError):  # git went away: the answers read below end
-                pass
-
-        writer = threading.Thread(target=write, daemon=True)
-        writer.start()
+        """`read_object` of each `(rev, path)`, in order, without a round trip each (`write_behind`)."""
+        wanted, (stdin, stdout) = list(wanted), self._pipes()
+        writer = write_behind(stdin, b"".join(_request(rev, path) for rev, path in wanted))
         try:
             return [_answer(stdout) for _ in wanted]
         finally:

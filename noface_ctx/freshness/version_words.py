@@ -125,18 +125,8 @@ class VersionWords:
             return
         proc = self._start()
         assert proc.stdin is not None and proc.stdout is not None
-        stdin, stdout = proc.stdin, proc.stdout
-        requests = b"".join(oid + b"\n" for oid in todo)
-
-        def write() -> None:
-            try:
-                stdin.write(requests)
-                stdin.flush()
-            except (OSError, ValueError):  # git went away: the answers read below end
-                pass
-
-        writer = threading.Thread(target=write, daemon=True)
-        writer.start()
+        stdout = proc.stdout
+        writer = git.write_behind(proc.stdin, b"".join(oid + b"\n" for oid in todo))
         try:
             for oid, asking in todo.items():
                 header = stdout.readline().split()
