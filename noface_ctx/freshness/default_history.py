@@ -1,16 +1,26 @@
 """A default a doc states by a value its code had before (`stated_before`): stale whatever the
 doc's last commit. `CosetTable.max_stack_size` was 500 when sympy's fp_groups.rst said so
 (2016), 100 since 62790262b0 (2017); the page was edited in 2018-2023 and kept "(default value
-= `500`)", so no change since its last commit tells. One `git log -G` on the file coding it (first
-parent, before the doc's commit) finds the commit whose diff took the stated value away; the
-versions on both sides of it confirm: the doc's value before, another after, another now. The
-file coding the name is one `changes.changed_defaults`' grep found (changed since the oldest page
-stating a default).
+= `500`)", so no change since its last commit tells. The newest commit (first parent, up to the
+doc's commit) whose diff of the file coding the name adds or removes a line matching "name.*value"
+is the one that took the stated value away; the versions on both sides of it confirm: the doc's
+value before, another after, another now. The file coding the name is one
+`changes.changed_defaults`' grep found (changed since the oldest page stating a default).
+
+The diffs are read once a file (`_FileDiffs`): the commits the history index says touched it,
+in one `git log --no-walk -p` (each commit against its first parent, as `git log --first-parent
+--diff-merges=first-parent -G` reads a merge), searched here with the regex `-G` would run.
+An index with gaps, or a path git would read as a glob, is asked with that `-G` command instead.
+Only the newest matching commit is tried: the rule as measured (its `-G` output carried each
+commit's patch, so the second and third "commits" it tried were `diff --git`), the one whose
+findings the pinned repositories were read with.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import weakref
 from collections.abc import Callable, Set
 
 from noface_ctx import _git as git
@@ -20,7 +30,10 @@ from noface_ctx.freshness.option_defaults import same_value
 
 OLD_DEFAULT = "default, stated as its value before"  # a ChangedRef's `what` (`judgement.changed_reason`)
 _PLAIN_VALUE = re.compile(r"[\w.+-]+")  # a number, a word, a constant: what a diff line can be searched for
-MAX_TRIED = 3  # matching commits whose versions are read, newest first
+_GLOB = re.compile(r"[*?\[\\]")  # a pathspec git would match as a pattern, not as this one path
+_HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_COMMIT_MARK = "\x01"
+SHAS_PER_CALL = 2000  # commits named on one `git log --no-walk` command line
 
 
 def stated_before(value: str, line: int, name: str, holders: Set[str], index: HistoryIndex, since: Commit,
@@ -35,19 +48,91 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
     if now is None or same_value(value, now):
         return None
     pattern = f"{re.escape(name)}.*{re.escape(value)}".replace(r"\-", "-")
-    try:
-        out = git.run(index.root, "log", "--first-parent", "--diff-merges=first-parent", "--format=%H",
-                      "-G", pattern, since.sha, "--", path)
-    except git.GitError:
+    commit = _diffs(index).newest_match(path, pattern, since)
+    before = index.earlier(path, commit.seq, limit=1) if commit is not None else []
+    after_text = index.versions.text_at(commit.sha, path) if commit is not None else None
+    before_text = index.versions.text_at(before[0][0].sha, before[0][1]) if before else None
+    if commit is None or after_text is None or before_text is None:
         return None
-    for sha in out.split()[:MAX_TRIED]:
-        commit = index.commit(sha)
-        before = index.earlier(path, commit.seq, limit=1) if commit is not None else []
-        after_text = index.versions.text_at(sha, path)
-        before_text = index.versions.text_at(before[0][0].sha, before[0][1]) if before else None
-        if commit is None or after_text is None or before_text is None:
-            continue
-        then, after = default_of(before_text, path), default_of(after_text, path)
-        if then is not None and after is not None and same_value(value, then) and not same_value(value, after):
-            return ChangedRef(name, line, path, commit.label(), OLD_DEFAULT)
+    then, after = default_of(before_text, path), default_of(after_text, path)
+    if then is not None and after is not None and same_value(value, then) and not same_value(value, after):
+        return ChangedRef(name, line, path, commit.label(), OLD_DEFAULT)
     return None
+
+
+class _FileDiffs:
+    """The lines each commit of the index's chain added or removed in a file (against its first
+    parent), read once a file for the run."""
+
+    def __init__(self, index: HistoryIndex) -> None:
+        self.index = index
+        self._lines: dict[str, list[tuple[Commit, str]]] = {}  # path → (commit, its changed lines), newest first
+        gaps = json.loads(index.meta("gaps") or "[]")
+        self.whole = not any(not g.startswith("unread ") for g in gaps)  # every commit's touches indexed
+
+    def newest_match(self, path: str, pattern: str, since: Commit) -> Commit | None:
+        """The newest commit up to `since` whose diff of `path` has a line matching `pattern`
+        (what `git log --first-parent --diff-merges=first-parent -G pattern since -- path` lists first)."""
+        if not self.whole or _GLOB.search(path):
+            return self._asked(path, pattern, since)
+        if path not in self._lines:
+            self._lines[path] = self._read(path)
+        found = re.compile(pattern)
+        return next((c for c, lines in self._lines[path] if c.seq <= since.seq and found.search(lines)), None)
+
+    def _read(self, path: str) -> list[tuple[Commit, str]]:
+        commits = [Commit(*row) for row in self.index.db.execute(
+            "SELECT c.seq, c.sha, c.time, c.subject FROM commits c WHERE c.seq IN (SELECT seq FROM touches WHERE "
+            "path = ? UNION SELECT seq FROM touches WHERE old = ?) ORDER BY c.seq DESC", (path, path))]
+        changed: dict[str, list[str]] = {}
+        for start in range(0, len(commits), SHAS_PER_CALL):
+            shas = [c.sha for c in commits[start:start + SHAS_PER_CALL]]
+            try:
+                out = git.run(self.index.root, "log", "--no-walk=unsorted", "--first-parent", "--diff-merges=first-parent",
+                              "-p", "-U0", "--inter-hunk-context=0", "--no-color", "--diff-algorithm=myers",
+                              "--no-indent-heuristic", f"--format={_COMMIT_MARK}%H", *shas, "--", path)
+            except git.GitError:
+                continue
+            _changed_lines(out, changed)
+        return [(c, "\n".join(changed.get(c.sha, ()))) for c in commits]
+
+    def _asked(self, path: str, pattern: str, since: Commit) -> Commit | None:
+        try:
+            out = git.run(self.index.root, "log", "--first-parent", "--diff-merges=first-parent", "--format=%H",
+                          "-G", pattern, since.sha, "--", path)
+        except git.GitError:
+            return None
+        first = out.split()[:1]
+        return self.index.commit(first[0]) if first else None
+
+
+def _changed_lines(out: str, changed: dict[str, list[str]]) -> None:
+    """Add `git log -p -U0`'s removed and added lines to `changed`, by commit (hunks read by their counts:
+    a removed line starting "-- " is not taken for a file header)."""
+    sha, old, new = "", 0, 0
+    for line in out.split("\n"):
+        if old > 0 or new > 0:
+            if line[:1] == "-":
+                old -= 1
+            elif line[:1] == "+":
+                new -= 1
+            elif line[:1] == " ":
+                old, new = old - 1, new - 1
+                continue
+            else:
+                continue  # "\ No newline at end of file"
+            changed.setdefault(sha, []).append(line[1:])
+        elif line.startswith(_COMMIT_MARK):
+            sha = line[1:].strip()
+        elif hunk := _HUNK.match(line):
+            old, new = int(hunk.group(1) or 1), int(hunk.group(2) or 1)
+
+
+_DIFFS: weakref.WeakKeyDictionary[HistoryIndex, _FileDiffs] = weakref.WeakKeyDictionary()
+
+
+def _diffs(index: HistoryIndex) -> _FileDiffs:
+    """This index's `_FileDiffs` (one a run)."""
+    if index not in _DIFFS:
+        _DIFFS[index] = _FileDiffs(index)
+    return _DIFFS[index]
