@@ -137,6 +137,49 @@ def _callee(name: str, types: dict[str, str], aliases: dict[str, str], imported:
     return None
 
 
+_STAR = re.compile(rf"^\s*from\s+({IDENT}(?:\.{IDENT})*)\s+import\s+\*\s*$")
+
+
+def star_modules(blocks: list[Block]) -> tuple[str, ...]:
+    """The modules a doc's Python examples import with `*` (`from sympy.physics.mechanics import *`)."""
+    found = (_STAR.match(PROMPT.sub("", raw)) for block in blocks for _, raw in block)
+    return tuple(dict.fromkeys(m.group(1) for m in found if m is not None))
+
+
+def star_refs(block: Block, local: set[str], imported: frozenset[str], stars: tuple[str, ...]) -> list[Reference]:
+    """A Python example's calls of a bare lowercase name it neither defines nor imports by name,
+    which only its `from module import *` can bind (`mprint(I)` under `from sympy.physics.mechanics
+    import *`): one `module.name` reference per such module, binding `name` on its own line (`scan`
+    keeps the one that resolves, and judges a name none has only when every such module is the repository's).
+    Code-shaped names (`check_ode(...)`) are already references on their own."""
+    out: list[Reference] = []
+    for lineno, raw in block:
+        line = STRING.sub('""', PROMPT.sub("", raw)).split("#", 1)[0]
+        if IGNORE_MARK in raw or _STAR.match(line) or _PY_FROM.match(line) or _PY_IMPORT.match(line):
+            continue
+        for cm in _CODE_CALL.finditer(line):
+            name = cm.group(1)
+            if "." in name or not name[:1].islower() or codeish(name) or len(name) < 3 or name in local or (
+                    name in imported or name in EXTERNAL_NAMES or placeholder(name)):
+                continue
+            out += [Reference(name + "()", f"{module}.{name}", "method", lineno, True, "python", name) for module in stars]
+    return out
+
+
+def imported_words(prose: list[Reference], blocks: list[Block]) -> list[Reference]:
+    """A plain lowercase word a doc writes as a literal (``mprint``), read as a name of each module
+    its Python examples import from (`from pkg.mod import a` or `*`): `pkg.mod.mprint`, source
+    `word`; `scan` judges it only for removal, and only when no code names it now."""
+    modules = tuple(dict.fromkeys(m.group(1) for block in blocks for _, raw in block
+                                  if (m := _PY_FROM.match(PROMPT.sub("", raw)) or _STAR.match(PROMPT.sub("", raw)))))
+    out: list[Reference] = []
+    for r in prose:
+        if r.kind == "symbol" and r.source == "span" and not r.strict and r.ref == r.name and r.name[:1].islower() and (
+                len(r.name) > 3 and not placeholder(r.name) and r.name not in EXTERNAL_NAMES):
+            out += [Reference(r.ref, f"{m}.{r.name}", "method", r.line, True, "word") for m in modules if m[:1] != "."]
+    return out
+
+
 _IMPORT_HEAD = re.compile(rf"^(\s*(?:from\s+{DOTTED}\s+)?import\s+[\w\s,.]+?)\s*;\s*(\S.*)$")
 
 

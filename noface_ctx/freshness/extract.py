@@ -49,6 +49,7 @@ from noface_ctx.freshness.references import (
     keyword_refs,
     norm_path,
     placeholder,
+    title_word,
 )
 
 _SPAN = re.compile(r"(`+)(.+?)\1")
@@ -96,11 +97,13 @@ def extract_references(doc: Doc) -> list[Reference]:
     rst = doc.path.lower().endswith((".rst", ".txt"))  # Sphinx projects write .txt in reStructuredText too
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
-    module = ""  # the `currentmodule` / `module` context of what follows
+    module = ""  # the `currentmodule` / `module` / `automodule` context of what follows
+    owner = (-1, "")  # the class directive whose body this is: (its indent, its name)
     i, carry = start, 0  # carry: characters of this line a role wrapped from the line before took
     while i < len(lines):
         lineno, line = i + 1, lines[i]
         line, carry = (" " * carry + line[carry:], 0) if carry else (line, 0)
+        owner = (-1, "") if line.strip() and len(line) - len(line.lstrip()) <= owner[0] else owner
         m = _FENCE.match(line) if not rst else None  # reStructuredText has no fences: `~~~~` underlines a title
         myst = _MYST.match(line) if fence is None and not rst else None
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
@@ -147,16 +150,19 @@ def extract_references(doc: Doc) -> list[Reference]:
                 wrapped, carry = _wrapped(line, lines[i + 1] if i + 1 < len(lines) else "")
                 found = _prose_refs(line, lineno, module) + _prose_refs(wrapped, lineno + 1, module)
                 if _is_heading(lines, i, rst):
-                    found = [replace(r, documented=True) for r in found]
+                    found = [replace(r, documented=True) for r in found] + ([] if found else title_word(line, lineno))
                 api = _API_DIRECTIVE.match(line) if rst else None
-                target = _span_ref(re.sub(r"\s*->.*$", "", api.group(2)), lineno) if api else None
+                arg = api.group(2) if api else ""  # in a class's body a member's bare name is the class's (Sphinx's `py:class`)
+                arg = f"{owner[1]}.{arg}" if api and api.group(1) in _CLASS_LEVEL and owner[1] and "." not in arg.split("(")[0] else arg
+                owner = (len(line) - len(line.lstrip()), arg.split("(")[0].strip()) if api and api.group(1) in ("class", "exception") else owner
+                target = _span_ref(re.sub(r"\s*->.*$", "", arg), lineno) if api else None
                 if api is not None and api.group(1) == "setting":  # a project's setting: a module constant
                     setting = _setting(api.group(2), lineno)
                     found = [setting, *found] if setting is not None else found
                 elif api is not None and target is not None and target.kind != "path":  # a def directive: `Request` too
                     strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not placeholder(target.name))
                     target = replace(target, strict=strict, documented=True)
-                    bare = "." not in re.sub(r"\(.*$", "", api.group(2))
+                    bare = "." not in re.sub(r"\(.*$", "", arg)
                     found.insert(0, _in_module(target, module) if bare and not _AUTODOC.match(line) else target)
                     found += _passed(target)  # `.. autofunction:: pytest.skip(reason, [allow_module_level=False])`
                 if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
@@ -164,6 +170,8 @@ def extract_references(doc: Doc) -> list[Reference]:
                              else replace(r, source="autodoc") for r in found]
                     found += _listed_members(lines, i, module)
                 prose += found
+                head = _AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`
+                module = head.group(3) if head is not None and head.group(2) == "module" else module
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     local = example_names([b for b, _ in code])
@@ -172,7 +180,11 @@ def extract_references(doc: Doc) -> list[Reference]:
     imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
+    python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
+    stars = examples.star_modules(python)
+    refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
     refs += [r for r in prose if _root(r.name) not in local]
+    refs += examples.imported_words([r for r in prose if r.name not in local], python)
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Reference] = []

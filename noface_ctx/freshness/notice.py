@@ -83,7 +83,7 @@ def _counts_for(doc: Doc, ref: Reference,
     name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
     lines = doc.text.split("\n")
     called = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
-    calls = [written_call(doc.text, i + 1, name) for i in range(ref.line if ref.binds else ref.line - 1, len(lines))
+    calls = [written_call(doc.text, i + 1, name) for i in range(ref.line - (not ref.binds or ref.ref.endswith("()")), len(lines))
              if called.search(lines[i])]
     if ref.binds and not calls:
         return lambda before, now: False

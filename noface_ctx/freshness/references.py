@@ -119,6 +119,15 @@ def annotation_refs(signature: str, lineno: int) -> list[Reference]:
     return [Reference(n, n, "symbol", lineno, codeish(n) and not placeholder(n)) for n in names if n not in EXTERNAL_NAMES]
 
 
+def title_word(title: str, lineno: int) -> list[Reference]:
+    """A section title written as one lowercase identifier (`mprint` on an API page): a name the
+    page documents, source `word` (`scan` judges it as a removed name only, when no code names it now)."""
+    word = title.strip().strip("`").lstrip("#").strip()
+    if not re.fullmatch(IDENT, word) or not word[:1].islower() or len(word) < 4 or word in EXTERNAL_NAMES or placeholder(word):
+        return []
+    return [Reference(word, word, "symbol", lineno, True, "word", documented=True)]
+
+
 def codeish(name: str) -> bool:
     """snake_case, camelCase or two-hump PascalCase; not ALL_CAPS, dunder, builtin or brand name."""
     if len(name) < 3 or name in EXTERNAL_NAMES or name in PROPER_NOUNS:

@@ -83,6 +83,9 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             continue
         resolved.append((ref, res))
     gone = gone_tables(doc.text.split("\n"))  # lines of tables listing removed names
+    starred = {(r.line, r.ref) for r, res in resolved if (star(r) or r.source == "word") and res.status == "found"}
+    kept = {r for r, _ in resolved}
+    foreign_star = any(star(r) and r not in kept for r in refs)  # `from numpy import *`: a name no module of ours has
     typed = {(r.line, r.ref) for r in refs if r.kind == "method" and r.name.split(".", 1)[0] in foreign}
     for ref, res in resolved:
         if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and (
@@ -93,10 +96,13 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
             symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
+        if (ref.source == "word" and (res.status == "found" or (ref.line, ref.ref) in starred or code.known(res.lookup))) or (
+                star(ref) and res.status == "missing" and ((ref.line, ref.ref) in starred or foreign_star)):
+            continue  # a star-bound name another module has; a plain word judged as a removed name only (`imported_words`)
         if res.status == "found":
             if res.key and res.key not in keys:
                 keys.append(res.key)
-            if res.path:
+            if res.path and not star(ref):
                 doc_files.setdefault(res.path, ref.line)
                 if ref.kind == "method" and file_ext(res.path) in CODE_EXTS:  # `pkg.mod.name`: name in that file
                     last = ref.name.rsplit(".", 1)[-1]
@@ -114,8 +120,11 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                 files = ([res.owner] if res.owner else None) or (
                     bound.get(ref.name) if ref.source in FENCE_LANGS else None) or _one_language(
                     [p for p in code.defining_files(ref.name) if file_ext(p) in CODE_EXTS and not is_test_path(p)])
-                if "." not in ref.name and ref.kind in ("symbol", "call") and not res.owner:
-                    files = code.module_level(files, ref.name)  # `sqf_list(f)`: polytools' function, not a method
+                if star(ref):  # `nsimplify(...)` under `from sympy import *`: the module function it means
+                    last = ref.name.rsplit(".", 1)[-1]
+                    files = _one_language([p for p in code.defining_files(last) if not is_test_path(p)])
+                if (star(ref) or ("." not in ref.name and ref.kind in ("symbol", "call"))) and not res.owner:
+                    files = code.module_level(files, ref.name.rsplit(".", 1)[-1])  # `sqf_list(f)`: polytools' function, not a method
                 for p in files:
                     doc_files.setdefault(p, ref.line)
                 if files:
@@ -123,11 +132,17 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             sig = SIGNATURE.match(ref.ref)
             if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
                 signatures.append((ref.name, sig.group(1)))
-        elif res.status == "missing" and all(lookup != res.lookup for _, lookup, _ in candidates) and (
+        elif res.status == "missing" and all(lookup != res.lookup or (star(ref) and scope != res.scope)
+                                              for _, lookup, scope in candidates) and (
                 ref.line not in gone):  # a table of removed names says they are gone
             candidates.append((ref, res.lookup, res.scope))
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
+
+
+def star(ref: Reference) -> bool:
+    """An example's call of a name only its `from module import *` binds (`examples.star_refs`)."""
+    return bool(ref.binds) and ref.ref == ref.binds + "()"
 
 
 def _language(path: str) -> str:
