@@ -77,6 +77,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     resolved = []
     stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
     for ref in refs:
+        if ref.source == "word" and code.known(ref.name.rsplit(".", 1)[-1]):
+            continue  # a plain word the code still has: no removed name (`examples.imported_words`)
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
             foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
@@ -96,7 +98,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
             symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
-        if (ref.source == "word" and (res.status == "found" or (ref.line, ref.ref) in starred or code.known(res.lookup))) or (
+        if (ref.source == "word" and (res.status == "found" or (ref.line, ref.ref) in starred)) or (
                 star(ref) and res.status == "missing" and ((ref.line, ref.ref) in starred or foreign_star)):
             continue  # a star-bound name another module has; a plain word judged as a removed name only (`imported_words`)
         if res.status == "found":
