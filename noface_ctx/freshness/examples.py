@@ -166,18 +166,14 @@ def star_refs(block: Block, local: set[str], imported: frozenset[str], stars: tu
     return out
 
 
-def imported_words(prose: list[Reference], blocks: list[Block]) -> list[Reference]:
-    """A plain lowercase word a doc writes as a literal (``mprint``), read as a name of each module
-    its Python examples import from (`from pkg.mod import a` or `*`): `pkg.mod.mprint`, source
-    `word`; `scan` judges it only for removal, and only when no code names it now."""
-    modules = tuple(dict.fromkeys(m.group(1) for block in blocks for _, raw in block
-                                  if (m := _PY_FROM.match(PROMPT.sub("", raw)) or _STAR.match(PROMPT.sub("", raw)))))
-    out: list[Reference] = []
-    for r in prose:
-        if r.kind == "symbol" and r.source == "span" and not r.strict and r.ref == r.name and r.name[:1].islower() and (
-                len(r.name) > 3 and not placeholder(r.name) and r.name not in EXTERNAL_NAMES):
-            out += [Reference(r.ref, f"{m}.{r.name}", "method", r.line, True, "word") for m in modules if m[:1] != "."]
-    return out
+def plain_words(prose: list[Reference]) -> list[Reference]:
+    """A plain lowercase word a doc writes as a literal (``mprint``), which a reader takes for a name
+    of the modules the doc's examples import from (`from pkg.mod import a`, or `*`): source `word`;
+    `scan` reads it in each such module (`pkg.mod.mprint`) and judges it only as a removed name, and
+    only when no code names it now."""
+    return [replace(r, strict=True, source="word") for r in prose if r.kind == "symbol" and r.source == "span" and (
+        not r.strict and r.ref == r.name and r.name[:1].islower() and len(r.name) > 3 and not placeholder(r.name)
+        and r.name not in EXTERNAL_NAMES)]
 
 
 _IMPORT_HEAD = re.compile(rf"^(\s*(?:from\s+{DOTTED}\s+)?import\s+[\w\s,.]+?)\s*;\s*(\S.*)$")

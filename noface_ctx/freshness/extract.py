@@ -184,12 +184,12 @@ def extract_references(doc: Doc) -> list[Reference]:
     stars = examples.star_modules(python)
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
     refs += [r for r in prose if _root(r.name) not in local]
-    refs += examples.imported_words([r for r in prose if r.name not in local], python)
+    refs += examples.plain_words([r for r in prose if r.name not in local]) if python else []
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, examples.callee_root(r) + r.name, r.source if r.source in FENCE_LANGS or r.source == "autodoc" else "")
+        key = (r.kind, examples.callee_root(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word") else "")
         if key not in seen:
             seen[key] = len(out)
             out.append(r)

@@ -10,7 +10,7 @@ import json
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_args
 
@@ -76,9 +76,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
     stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
-    for ref in refs:
-        if ref.source == "word" and code.known(ref.name.rsplit(".", 1)[-1]):
-            continue  # a plain word the code still has: no removed name (`examples.imported_words`)
+    for ref in _in_imported_modules(refs, code):
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
             foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
@@ -100,7 +98,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             continue  # a plain word only a role makes code (`:func:`redirect``): checked for removal only
         if (ref.source == "word" and (res.status == "found" or (ref.line, ref.ref) in starred)) or (
                 star(ref) and res.status == "missing" and ((ref.line, ref.ref) in starred or foreign_star)):
-            continue  # a star-bound name another module has; a plain word judged as a removed name only (`imported_words`)
+            continue  # a star-bound name another module has; a plain word judged as a removed name only (`plain_words`)
         if res.status == "found":
             if res.key and res.key not in keys:
                 keys.append(res.key)
@@ -140,6 +138,21 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             candidates.append((ref, res.lookup, res.scope))
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
+
+
+def _in_imported_modules(refs: Sequence[Reference], code: Codebase) -> list[Reference]:
+    """`refs` with each plain word (`examples.plain_words`) no code has now read as a name of every
+    module the doc's examples import from (`from pkg.mod import a`, a `*` a bare call stands for);
+    a section's one-word title (documented) as itself. A word the code still has is no removed name."""
+    modules = sorted({r.name.rsplit(".", 1)[0] for r in refs if r.binds and r.kind == "method" and (
+        r.name.endswith("." + r.ref) or star(r))})
+    out: list[Reference] = []
+    for r in refs:
+        if r.source != "word":
+            out.append(r)
+        elif not code.known(r.name):
+            out += [r] if r.documented else [replace(r, name=f"{m}.{r.name}", kind="method") for m in modules]
+    return out
 
 
 def star(ref: Reference) -> bool:
