@@ -66,6 +66,7 @@ class _FileDiffs:
 
     def __init__(self, index: HistoryIndex) -> None:
         self.index = index
+        self.head = index.meta("head")  # the chain read: an index moved on is read again
         self._lines: dict[str, list[tuple[Commit, str]]] = {}  # path → (commit, its changed lines), newest first
         gaps = json.loads(index.meta("gaps") or "[]")
         self.whole = not any(not g.startswith("unread ") for g in gaps)  # every commit's touches indexed
@@ -132,7 +133,7 @@ _DIFFS: weakref.WeakKeyDictionary[HistoryIndex, _FileDiffs] = weakref.WeakKeyDic
 
 
 def _diffs(index: HistoryIndex) -> _FileDiffs:
-    """This index's `_FileDiffs` (one a run)."""
-    if index not in _DIFFS:
+    """This index's `_FileDiffs` (one a run; again when `HistoryIndex.update` added commits)."""
+    if index not in _DIFFS or _DIFFS[index].head != index.meta("head"):
         _DIFFS[index] = _FileDiffs(index)
     return _DIFFS[index]
