@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from noface_ctx import _git as git
@@ -32,6 +32,7 @@ from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_fi
 from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
+from noface_ctx.freshness.setting_values import stated_values, value_findings
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 
@@ -68,7 +69,8 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
         tried: set[tuple[object, ...]] = set()  # ... asked once in prose, once in examples: a mention notices less than a call
         for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
             key = (ref.name.rsplit(".", 1)[-1], tuple(files))
-            way = (*key, ref.source in FENCE_LANGS)  # the doc's prose (a documented name first), its examples
+            way = (*key, ref.source in FENCE_LANGS, ref.source == "span" and "=..." in ref.ref)
+            # the doc's prose (a documented name first), its examples, a signature it states (`Axes3D` (fig[, rect]))
             if key in seen or way in tried or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                 continue
             tried.add(way)
@@ -87,7 +89,8 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                     if what == "signature":  # a keyword a call passes, gone, or a default stated: named, where the doc writes it
                         now = definition(now_text if now_text is not None else tree.read(path) or "", name)
                         then = index.def_at(since.sha, path, name)
-                        what, line = gone_keyword(s.doc, ref, then, now) or (
+                        stated = replace(s.doc, text="\n" * (ref.line - 1) + ref.ref) if ref.source == "span" and "=..." in ref.ref else s.doc
+                        what, line = gone_keyword(stated, ref, then, now) or (  # (a signature a span states: as written)
                             old_default_stated(s.doc, then, now) if then and now else None) or (what, line)
                     out.setdefault(s.doc.path, []).append(
                         ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
@@ -182,6 +185,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
         defaults = defaults_found()
+        values = value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(s.doc.text))},
+                                _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)
@@ -189,7 +194,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             changed = [c for c in symbols.get(p, ()) if not c.what.startswith("keyword ") or c.what.split()[1] not in passed]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
-                                [*changed, *defaults.get(p, ())], gone.files if gone else {})
+                                [*changed, *defaults.get(p, ()), *values.get(p, ())], gone.files if gone else {})
     for s in no_history:  # no history to tell: only members of the repository's modules and classes
         before = out.get(s.doc.path, DocHistory())
         out[s.doc.path] = DocHistory(before.commit, before.editing,

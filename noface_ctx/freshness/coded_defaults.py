@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
+from noface_ctx.freshness.setting_defaults import SETTING_KEY
 
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
 
@@ -23,9 +24,9 @@ def _plain(name: str) -> bool:
 
 
 def coded(name: str) -> bool:
-    """A name shaped like code (`max_retries`, `getItem`) or like a setting (`SESSION_COOKIE_AGE`):
-    where it is coded, it stands for itself."""
-    return codeish(name) or _CONSTANT.fullmatch(name) is not None
+    """A name shaped like code (`max_retries`, `getItem`) or like a setting (`SESSION_COOKIE_AGE`,
+    `savefig.pad_inches`): where it is coded, it stands for itself."""
+    return codeish(name) or _CONSTANT.fullmatch(name) is not None or SETTING_KEY.fullmatch(name) is not None
 
 
 def comparable(text: str) -> str:
@@ -50,8 +51,10 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
-    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text)
+    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text) or _registered(text, word)
     if call is not None:
+        if (given := re.match(r"default\s*=\s*(.+)", call.group(2).strip())) is not None:  # `_Param("a.b", default=0.2, ...)`
+            return comparable(given.group(1))
         rest = text[call.end(): call.end() + 400]
         keyword = re.search(r"\bdefault\s*=\s*([^,)\n]+)", rest.split("\n)", 1)[0])
         positional = call.group(2).strip()
@@ -61,7 +64,8 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             return comparable(positional)
     params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
         rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
-    params = {f: _applied(text, word) or v if v == "None" else v for f, v in params.items()}
+    params = {f: _applied(text, word) or v if v == "None" else v for f, v in params.items()
+              if v != "..." and not (v == "None" and _deferred(text, word))}  # a stub's `= ...` states no value
     chosen = [v for f, v in params.items() if f in set(near)]
     for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
             f"class {n}" in text for n in near) else ():  # a field of a class named beside it
@@ -85,6 +89,19 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         return comparable(assign.group(1))
     fields = _class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
     return fields.pop() if len(fields) == 1 else None
+
+
+def _registered(text: str, word: str) -> re.Match[str] | None:
+    """A setting registered under a dotted key ending in the parameter's name (`pad_inches`:
+    `_Param("savefig.pad_inches", default=0.1)`), when the file registers one such key."""
+    found = list(re.finditer(rf"""\(\s*(["'])[a-z][\w.]*\.{word}\1\s*,\s*([^,)\n]+)""", text)) if "." + word.replace("\\", "") in text else []
+    return found[0] if len(found) == 1 else None
+
+
+def _deferred(text: str, word: str) -> bool:
+    """A parameter defaulting to None that the body replaces with a setting's value (`if pad_inches in [None,
+    "layout"]:` then `pad_inches = rcParams['savefig.pad_inches']`): its default is that setting's, not None."""
+    return re.search(rf"""\bif\s+{word}\s+(?:is\s+None|in\s+[\[(]\s*None\b[^\n]*?)\s*:\s*\n[ \t]+{word}\s*=\s*[\w.]+\[\s*(["'])[\w.-]+\1\s*\]""", text) is not None
 
 
 def _applied(text: str, word: str) -> str | None:

@@ -30,6 +30,7 @@ from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.references import IDENT, STRING, codeish
+from noface_ctx.freshness.setting_defaults import setting_statements
 
 _DEFAULT_WORD = re.compile(r"(?i)\bdefault(?:s|ed)?\b")
 _OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
@@ -105,8 +106,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
-    return out + _opt_outs(lines) + [Stated(n, line, value) for n, line, value in options.option_statements(lines, comparable)]
-
+    return out + _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 
@@ -361,7 +361,7 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
     if st.of:
         return param_default(text, st.of, name)
-    if name.startswith("-") or path.rsplit(".", 1)[-1].lower() in options.CONFIG_EXTS:
+    if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
     found = code_default(text, name, st.names, keyed=st.keyed)
     return options.declared_default(path, text, name, comparable) if found is None and coded(name) else found

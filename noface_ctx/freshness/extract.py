@@ -49,6 +49,7 @@ from noface_ctx.freshness.references import (
     keyword_refs,
     norm_path,
     placeholder,
+    signature_after,
     title_word,
 )
 
@@ -314,6 +315,7 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
         else:
             ref = _span_ref(m.group(2).strip(), lineno)
         if ref is not None:
+            ref = signature_after(ref, line[m.end():]) if kind in _OBJECT_ROLES or not kind else ref
             refs.append(ref)
             refs += _passed(ref) + (annotation_refs(m.group(2).strip(), lineno) if not kind else [])
     if roles_only:

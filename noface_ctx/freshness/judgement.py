@@ -77,6 +77,8 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
         return f"default of `{c.what.split()[1]}` of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
     if c.what.startswith("default, stated as"):  # `default_history.OLD_DEFAULT`: changed before the doc's last commit
         return f"default of `{c.ref}` ({c.path}) changed in {c.commit}: this doc states its value before"
+    if c.what == "accepted values":  # `setting_values.ACCEPTED`: a value the setting no longer takes
+        return f"`{c.ref}`: not a value the setting accepts ({c.path}); it was taken out in {c.commit}"
     if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""

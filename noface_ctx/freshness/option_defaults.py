@@ -123,11 +123,18 @@ def _value(text: str, comparable: Callable[[str], str]) -> str:
 
 # ----------------------------------------------------------------------------- the code's side
 
+def config_file(path: str) -> bool:
+    """A file of `name = value` / `name: value` settings: ini, cfg, toml, or a run-control file
+    (`matplotlibrc`, no extension), whose commented `#name: value` lines list the defaults."""
+    name = posixpath.basename(path)
+    return ("." in name and name.rsplit(".", 1)[-1].lower() in CONFIG_EXTS) or _RC_NAME.fullmatch(name) is not None
+
+
 def shipped_config(path: str, paths: Collection[str]) -> bool:
     """A config file shipped inside a package (a folder above it holds `__init__.py`), not a
     project's own tooling (`pyproject.toml`, `setup.cfg`) nor a test's."""
     name = posixpath.basename(path)
-    if name.rsplit(".", 1)[-1].lower() not in CONFIG_EXTS or name in _NOT_SHIPPED or is_test_path(path):
+    if not config_file(path) or name in _NOT_SHIPPED or is_test_path(path):
         return False
     folder = posixpath.dirname(path)
     while folder:
@@ -144,8 +151,11 @@ def declared_default(path: str, text: str, name: str, comparable: Callable[[str]
     key = name.lstrip("-")
     if not key or not any(f in text for f in (key, key.replace("_", "-"), key.replace("-", "_"))):
         return None
-    if path.rsplit(".", 1)[-1].lower() in CONFIG_EXTS:
-        found = {truth(comparable(v)) for v in _settings(text).get(_key(key), ())}
+    if config_file(path):
+        rc = "." not in posixpath.basename(path)
+        settings = _settings(text, rc)
+        ends = [k for k in settings if k.endswith("." + _key(key))] if rc and _key(key) not in settings else []
+        found = {truth(comparable(v)) for v in settings.get(ends[0] if len(ends) == 1 else _key(key), ())}  # `pad_inches`: `savefig.pad_inches`
     elif any(quoted in text for quoted in _quoted(key)):  # as a table or a call names it
         found = {comparable(v) for v in _declared(text).get(name if len(key) == 1 else _key(key), ())}
     else:
@@ -166,16 +176,19 @@ def _key(name: str) -> str:
 
 
 _SETTING = re.compile(r"^[ \t]*[\"']?([\w.-]+)[\"']?[ \t]*[=:][ \t]*(.*?)[ \t]*$", re.M)
+_RC_SETTING = re.compile(r"^[ \t]*#?([\w.-]+)[ \t]*[=:][ \t]*(.*?)[ \t]*$", re.M)  # `#savefig.pad_inches:  0.1  # ...`
+_RC_NAME = re.compile(r"[a-z][a-z0-9_]*rc")
 _ENTRY = re.compile(r"""\(\s*(["'])([\w-]+)\1\s*,\s*\{""")
 _CALLS = re.compile(r"(?<![\w])(?:add_argument|add_option|make_option|option|Option)\s*\(")
 _FLAG = re.compile(r"""\s*(["'])(-[A-Za-z]|--?[A-Za-z][\w-]+)\1\s*""")
 
 
 @lru_cache(maxsize=128)
-def _settings(text: str) -> dict[str, list[str]]:
-    """Each `name = value` (or `name: value`) of a config file's first `MAX_CONFIG` characters, by `_key`."""
+def _settings(text: str, rc: bool = False) -> dict[str, list[str]]:
+    """Each `name = value` (or `name: value`; in an rc file `#name: value` too) of a config file's first
+    `MAX_CONFIG` characters, by `_key`."""
     out: dict[str, list[str]] = {}
-    for m in _SETTING.finditer(text[:MAX_CONFIG]):
+    for m in (_RC_SETTING if rc else _SETTING).finditer(text[:MAX_CONFIG]):
         value = m.group(2) if m.group(2)[:1] in "\"'" else re.split(r"\s[#;]", m.group(2), maxsplit=1)[0]
         if value.strip():
             out.setdefault(_key(m.group(1)), []).append(value)

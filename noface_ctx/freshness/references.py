@@ -13,7 +13,7 @@ import keyword
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from noface_ctx._filetypes import DOC_EXTENSIONS, FRESHNESS_CODE_EXTENSIONS, MENTIONED_PATH_EXTENSIONS, bare
@@ -105,6 +105,30 @@ def keyword_refs(args: str, start: int, line_of: Callable[[int], int], source: s
             arg_start = j + 1
         j += 1
     return out
+
+
+_AFTER_SPAN = re.compile(r"^ ?\(([\w\s,\[\].\u2026]*)\)")
+
+
+def signature_after(ref: Reference, rest: str) -> Reference:
+    """A span naming a callable followed by its parameters (`` `axes3d.Axes3D` (fig[, rect, elev, azim, ...]) ``,
+    the Python docs' way, optional ones in brackets): the reference written as the call stating them
+    (`axes3d.Axes3D(fig, rect=..., elev=..., azim=...)`: an optional parameter is one passed by name).
+    Every item a name or an ellipsis, two names at least; else `ref` as it is."""
+    m = _AFTER_SPAN.match(rest)
+    if m is None or ref.kind not in ("symbol", "method") or "(" in ref.ref or not ref.strict:
+        return ref
+    items, optional, out = re.split(r"(\[|\]|,)", m.group(1)), 0, []
+    for item in (i.strip() for i in items):
+        optional += (item == "[") - (item == "]")
+        if item in ("[", "]", ",", ""):
+            continue
+        if item not in ("...", "\u2026") and re.fullmatch(IDENT, item) is None:
+            return ref
+        out += [] if item in ("...", "\u2026") else [f"{item}=..." if optional else item]  # the rest elided: none stated
+    if len(out) < 2:
+        return ref
+    return replace(ref, ref=f"{ref.ref}({', '.join(out)})", kind="method" if "." in ref.name else "call")
 
 
 def annotation_refs(signature: str, lineno: int) -> list[Reference]:

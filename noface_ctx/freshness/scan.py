@@ -22,12 +22,24 @@ from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.defaults import default_words
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.option_defaults import option_words
-from noface_ctx.freshness.references import CODE_EXTS, FENCE_LANGS, Reference, RefKind, codeish, file_ext
+from noface_ctx.freshness.references import (
+    CODE_EXTS,
+    FENCE_LANGS,
+    STRING,
+    Reference,
+    RefKind,
+    codeish,
+    file_ext,
+    keyword_refs,
+)
+from noface_ctx.freshness.setting_defaults import setting_words
+from noface_ctx.freshness.setting_values import value_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +77,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     words: set[str] = set()
     for ref in refs:
         words |= identifiers(ref.ref) | identifiers(ref.name)
-    words |= option_words(doc.text)  # an option's default: its table line names only `default`
+    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text)  # an option's or setting's default: its line names only `default`
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []
@@ -82,7 +94,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
             continue
         resolved.append((ref, res))
-    gone = gone_tables(doc.text.split("\n"))  # lines of tables listing removed names
+    lines = doc.text.split("\n")
+    gone = gone_tables(lines)  # lines of tables listing removed names
     starred = {(r.line, r.ref) for r, res in resolved if (star(r) or r.source == "word") and res.status == "found"}
     kept = {r for r, _ in resolved}
     foreign_star = any(star(r) and r not in kept for r in refs)  # `from numpy import *`: a name no module of ours has
@@ -99,6 +112,10 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
         if (ref.source == "word" and (res.status == "found" or (ref.line, ref.ref) in starred)) or (
                 star(ref) and res.status == "missing" and ((ref.line, ref.ref) in starred or foreign_star)):
             continue  # a star-bound name another module has; a plain word judged as a removed name only (`plain_words`)
+        if res.status == "skip" and (home := _only_home(code, ref, lines)):
+            symbols.append((ref, home))  # `ax.view_init(elev=30, azim=45)`: its one definition's parameters
+            doc_files.setdefault(home[0], ref.line)
+            continue
         if res.status == "found":
             if res.key and res.key not in keys:
                 keys.append(res.key)
@@ -125,6 +142,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                     files = _one_language([p for p in code.defining_files(last) if not is_test_path(p)])
                 if (star(ref) or ("." not in ref.name and ref.kind in ("symbol", "call"))) and not res.owner:
                     files = code.module_level(files, ref.name.rsplit(".", 1)[-1])  # `sqf_list(f)`: polytools' function, not a method
+                if not files and ref.source == "span" and SIGNATURE.match(ref.ref):
+                    files = _module_home(code, ref.name)  # `axes3d.Axes3D` (fig[, rect, ...]) under a currentmodule
                 for p in files:
                     doc_files.setdefault(p, ref.line)
                 if files:
@@ -158,6 +177,33 @@ def _in_imported_modules(refs: Sequence[Reference], code: Codebase) -> list[Refe
 def star(ref: Reference) -> bool:
     """An example's call of a name only its `from module import *` binds (`examples.star_refs`)."""
     return bool(ref.binds) and ref.ref == ref.binds + "()"
+
+
+def _module_home(code: Codebase, name: str) -> list[str]:
+    """The one file defining a name written with the end of its module path (`axes3d.Axes3D`, the
+    module `mpl_toolkits.mplot3d.axes3d` under a `currentmodule`): its own file, `.../axes3d.py`."""
+    parts = name.split(".")
+    for k in range(1, len(parts)):
+        module = "/" + "/".join(parts[:k])
+        files = [p for p in code.defining_files(".".join(parts[k:])) if file_ext(p) in PYTHON_EXTS and not is_test_path(p)
+                 and ("/" + p.rsplit(".", 1)[0].removesuffix("/__init__")).endswith(module)]
+        if files:
+            return files if len(files) == 1 else []
+    return []
+
+
+def _only_home(code: Codebase, ref: Reference, lines: list[str]) -> list[str]:
+    """The one code file defining a method an example calls, passing a keyword, on an object of
+    unknown type (`ax.view_init(elev=30, azim=45)` after `ax = plt.figure().add_subplot(...)`):
+    a code-shaped name defined in one file is that definition, its call checked as any other's."""
+    if ref.kind != "member" or not ref.strict or ref.source not in FENCE_LANGS or not codeish(ref.name):
+        return []
+    text = STRING.sub('""', "\n".join(lines[ref.line - 1:ref.line + 9]))
+    call = re.search(rf"(?<![\w.])[A-Za-z_][\w.]*\.{re.escape(ref.name)}\s*\(", text)
+    if call is None or not keyword_refs(text, call.end(), lambda _offset: ref.line, "python"):
+        return []
+    files = [p for p in code.defining_files(ref.name) if file_ext(p) in PYTHON_EXTS and not is_test_path(p)]
+    return files if len(files) == 1 else []
 
 
 def _language(path: str) -> str:
