@@ -40,6 +40,7 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.grep_plan import Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.merges import chain_seq
 from noface_ctx.freshness.presence import EXCLUDES, Held, Removals, record_removals
 from noface_ctx.freshness.references import EXTERNAL_NAMES, Reference, codeish, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -225,10 +226,9 @@ def _digest(files: Iterable[str]) -> str:
 
 
 def _seq(index: HistoryIndex, label: str) -> int | None:
-    """The position on the chain of the commit a finding's label names (`sha (day, "subject")`)."""
-    prefix = label.split(" ", 1)[0]
-    row = index.db.execute("SELECT seq FROM commits WHERE sha >= ? AND sha < ? LIMIT 1", (prefix, prefix + "g")).fetchone()
-    return int(row[0]) if row else None
+    """The position on the chain of the commit a finding's label names (`sha (day, "subject")`;
+    a merged branch's commit: its merge's)."""
+    return chain_seq(index, label.split(" ", 1)[0])
 
 
 _NOTE = re.compile(r"^(\s*)(?:\.\.\s+|`{3,}\s*\{)(?:deprecated|versionchanged|versionadded|versionremoved|deprecated-removed)\b")

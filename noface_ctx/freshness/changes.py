@@ -26,6 +26,7 @@ from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
@@ -92,11 +93,19 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                         stated = replace(s.doc, text="\n" * (ref.line - 1) + ref.ref) if ref.source == "span" and "=..." in ref.ref else s.doc
                         what, line = gone_keyword(stated, ref, then, now) or (  # (a signature a span states: as written)
                             old_default_stated(s.doc, then, now) if then and now else None) or (what, line)
+                    commit = _making(index, commit, path, name)
                     out.setdefault(s.doc.path, []).append(
                         ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
                     seen.add(key)
                     break
     return out
+
+
+def _making(index: HistoryIndex, commit: Commit | None, path: str, name: str) -> Commit | None:
+    """The commit that made `name`'s definition in `path` what `commit` left it: a merge's, the
+    merged commit that did (`merged_change`)."""
+    final = index.def_at(commit.sha, path, name) if commit else None
+    return merged_change(index, commit, path, lambda sha: index.def_at(sha, path, name) == final) if commit and final else commit
 
 
 def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,

@@ -19,7 +19,7 @@ import posixpath
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Literal, Protocol
@@ -195,6 +195,17 @@ class Codebase:
                       text or "", re.M)
         return self._star_source(path, m.group(1)) if m is not None else ""
 
+    def public_name(self, path: str, name: str) -> str:
+        """`name` as imported from the module file `path`, or from its package when `path` is a
+        private module the package re-exports it from (`sklearn/metrics/_ranking.py`:
+        `sklearn.metrics.calibration_curve`)."""
+        init = posixpath.dirname(path) + "/__init__.py"
+        if posixpath.basename(path).startswith("_") and init != path and init in self.paths and self.module_defines(init, name):
+            path = init
+        parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
+        parts = parts[1:] if parts[0] in ("src", "lib") and len(parts) > 1 else parts
+        return ".".join([*(parts[:-1] if parts[-1] == "__init__" else parts), name])
+
     def _star_files(self, path: str) -> list[str]:
         """`path` and the repository modules it imports with `*`, through them too (3 levels)."""
         out, todo = [path], [path]
@@ -222,7 +233,7 @@ class Codebase:
         if ref.kind == "path":
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
-            return self._resolve_dotted(ref)
+            return self._resolve_dotted(self._in_context(ref))
         if ref.kind in ("member", "keyword", "base", "setting"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
             gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES and not (
                 ref.kind == "keyword" and not ref.name[:1].islower() and self.takes_any_keyword(ref.ref.split("(", 1)[0]))
@@ -235,6 +246,20 @@ class Codebase:
                 ref.name[0].isupper() and len(ref.name) > 3 and self.is_bare(ref.name))
             return Resolution("found", ref.name) if keep else Resolution("skip")
         return Resolution("missing", lookup=ref.name) if ref.strict else Resolution("skip")
+
+    def _in_context(self, ref: Reference) -> Reference:
+        """A dotted role target read in its module context (`extmath.density` under `..
+        currentmodule:: sklearn.utils`) means the module's when its first name is a submodule
+        there (`sklearn/utils/extmath.py`); else the name as written (`numpy.mean`): Sphinx
+        tries the name as written, then in the module."""
+        written = ref.ref.split("(", 1)[0].replace("::", ".")
+        if ref.source not in ("role", "xref") or "." not in written or not written[:1].islower() or (
+                ref.name == written or not ref.name.endswith("." + written)):
+            return ref
+        sub = ref.name[:-len(written)].replace(".", "/") + written.split(".", 1)[0]
+        if self._module_file(sub + ".py") or self._module_file(sub + "/__init__.py") or sub in self.dirs:
+            return ref
+        return replace(ref, name=written)
 
     def _resolve_path(self, ref: Reference, doc_dir: str) -> Resolution:
         target = ref.name.rstrip("/")
@@ -274,8 +299,7 @@ class Codebase:
             part = parts[k]
             imported = bool(ref.binds) and part in _STDLIB  # `from marshmallow import pprint`: the package's, if any
             if not (self.module_defines(holder, part, top=k > 1) or (part in EXTERNAL_NAMES and not imported) or not ref.strict
-                    or "/".join(parts[:k + 1]) in self.dirs
-                    or (ref.source == "role" and self.defined(part))):  # a role's name: Sphinx looks further
+                    or "/".join(parts[:k + 1]) in self.dirs):
                 package = holder.rsplit("/", 1)[0] if holder.endswith("/__init__.py") else ""
                 submodule = (f"{package}/{part}.py", f"{package}/{part}/__init__.py") if package else ()
                 return Resolution("missing", lookup=part, scope=(*self._star_files(holder), *submodule))

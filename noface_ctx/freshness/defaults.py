@@ -21,30 +21,31 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from noface_ctx import _state as state
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.default_history import stated_before
+from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 from noface_ctx.freshness.setting_defaults import setting_statements
 
-_DEFAULT_WORD = re.compile(r"(?i)\bdefault(?:s|ed)?\b")
 _OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
 _DIRECTIVE = re.compile(rf"^\s*\.\.\s+[\w:-]+::\s+({IDENT}(?:\.{IDENT})*)")
 _SPAN = re.compile(r"(?::[\w:-]+:)?(`+)([^`]+?)\1")
 _TITLE = re.compile(r"^.*<([^<>]+)>$")
 _LITERAL = re.compile(r"[\d.]+|True|False|None|[A-Z][A-Z0-9_]*")  # a value prose states unquoted
-_SENTENCE_END = re.compile(r"[.!?](?=\s+[^\sa-z])")  # a period in a name (`Dataset.copy`) or a value ends nothing
 _OPTION_LINE = re.compile(r"^:[\w-]+:(?:\s|$)")  # `:type: str`, not a role (`:confval:`x``)
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _SETTING_LINE = re.compile(r"^\s*Default:\s*\S")  # django's "Default: ``1000``" under `.. setting:: NAME`
 _HOLDS_VALUE = re.compile(r"^\s*\.\.\s+(?:py:)?(setting|confval|data|attribute)::")  # a directive naming one value
 _DEFAULT_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*\((?:the\s+)?default\)", re.I)
 _ITEM = re.compile(r"^\s*[-*+]\s")
+_TAGGED_ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:)?(`+)([^`]+)\1\s*:\s")  # a value, then what it does
+_TAG_END = re.compile(r"\((?:the\s+)?default\)\.?\s*$", re.I)
 _OPTION_SPAN = re.compile(r"--?[A-Za-z][\w-]*(?:=\S*)?|[a-z]+(?:-[a-z]+)+")  # `--jobs=4` passes a value: states none
 _VALUE_AFTER = re.compile(r"(?i)\b(?:(?:the\s+)?default\s+value\s+(?:for|of)\s+`+[^`]+`+\s+is|default\s+value\s*[=:]|defaults?\s+(?:to|is)|by\s+default,?(?:\s+the\s+last|\s+(?:set\s+to|is))?|default:|the\s+default)\s+([\w.'\"+-]+)")
 
@@ -81,17 +82,22 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         if option is not None and target:
             out.append(Stated((target,), i + 1, comparable(option.group(1))))
             continue
-        if not line.strip():
-            target = ""
+        target = target if line.strip() else ""
         item = _DEFAULT_ITEM.match(line)
         if item is not None and (option_names := _names(_intro(lines, i))) and (value := comparable(item.group(2).split(" <", 1)[0].lstrip("~."))):
             out.append(Stated((option_names[0],), i + 1, value, keyed=True))  # "- `RAISE` (default): ..."
+            continue
+        item = _TAGGED_ITEM.match(line)  # "* ``None``: set ... (default)." under "The values for ``boundary`` can be:"
+        named = _names(SENTENCE_END.split(_intro(lines, i))[-1]) if item is not None and _TAG_END.search(" ".join(
+            lines[i:next((j for j in range(i + 1, len(lines)) if not lines[j].strip() or _ITEM.match(lines[j])), len(lines))])) else []
+        if item is not None and len(named) == 1 and (value := comparable(item.group(2))):  # the lead sentence's one name
+            out.append(Stated((named[0], *(n for n in _names(_intro(lines, i)) if n != named[0])), i + 1, value))
             continue
         item = _VALUE_ITEM.match(line)  # "* :code:`5`: Default." in a list of a setting's values
         if item is not None and (setting := _section_option(lines, i)) and _LITERAL.fullmatch(value := comparable(item.group(2))):
             out.append(Stated((setting,), i + 1, value))
             continue
-        if _DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
+        if DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
         around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
         lo, hi = _paragraph(lines, i)
@@ -121,7 +127,7 @@ def _opt_outs(lines: list[str]) -> list[Stated]:
         while hi < len(lines) and lines[hi].strip():
             hi += 1
         text = "\n".join(lines[lo:hi])
-        for m in _OPT_OUT.finditer(text) if _BY_DEFAULT.search(text) else ():
+        for m in _OPT_OUT.finditer(text) if BY_DEFAULT.search(text) else ():
             value, parts = comparable(m.group(4)), m.group(2).split(".")
             if _LITERAL.fullmatch(value) and codeish(parts[-1]):
                 out.append(Stated((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, m.start(2)) + 1, "", not_value=value))
@@ -192,66 +198,14 @@ def _sentences(lines: list[str], lo: int, hi: int, i: int) -> list[str]:
     pairs (the sentence before or "", the sentence)."""
     text = "\n".join(lines[lo:hi])
     start = sum(len(line) + 1 for line in lines[lo:i])
-    cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(text)), len(text)]
+    cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
     spans = [(a, b) for a, b in pairwise(cuts) if b > a]
     out = []
     for k, (a, b) in enumerate(spans):
-        if b > start and a < start + len(lines[i]) and _DEFAULT_WORD.search(text[a:b]) is not None:
+        if b > start and a < start + len(lines[i]) and DEFAULT_WORD.search(text[a:b]) is not None:
             out += [text[spans[k - 1][0]:spans[k - 1][1]].replace("\n", " ") if k else "", text[a:b].replace("\n", " ")]
     return out
 
-
-def says_by_default(text: str, name: str, *, alone: bool = False) -> bool:
-    """Whether a sentence of `text` (a paragraph's, it may wrap over lines) says what `name` does
-    by default with no value written: "By default, the `lookup` function will interpolate",
-    "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed).
-    `alone`: a sentence writing another name as code is about that one ("set ``greater_is_better``
-    to ``False`` (``True`` by default)", "By default, a `Time` column in a `Table` is written in
-    full precision")."""
-    word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
-    for paragraph in _PARAGRAPH.split(text):
-        if _BY_DEFAULT.search(paragraph) is None:
-            continue
-        cuts = [0, *(m.end() for m in _SENTENCE_END.finditer(paragraph)), len(paragraph)]
-        if any(_BY_DEFAULT.search(s) and word.search(s) and not (alone and _coded_names(s) - {name, *_VALUES})
-               for s in (paragraph[a:b] for a, b in pairwise(cuts))):
-            return True
-    return False
-
-
-def default_words(text: str) -> tuple[tuple[int, frozenset[str]], ...]:
-    """(line, words) for each sentence saying "default" (at the line of that word; a sentence may
-    wrap): the words it writes as code or in quotes, lowercased ("The default theme is
-    ``darkgrid``", 'By default, the histograms are "layered"'); not `True`, `False`, `None`."""
-    found = _DEFAULT_WORDS.get(text)
-    if found is None:
-        out, line = [], 1
-        for paragraph in re.split(r"(\n[ \t]*\n)", text):
-            for m in _IN_SENTENCE.finditer(paragraph) if _DEFAULT_WORD.search(paragraph) else ():
-                said = _DEFAULT_WORD.search(m.group(0))
-                words = {w.lower() for ws in _WRITTEN.findall(m.group(0)) for w in ws if w} - {"true", "false", "none"}
-                if said is not None and words:
-                    out.append((line + paragraph.count("\n", 0, m.start() + said.start()), frozenset(words)))
-            line += paragraph.count("\n")
-        found = _DEFAULT_WORDS.put(text, tuple(out))
-    return found
-
-
-_DEFAULT_WORDS: state.Memo[str, tuple[tuple[int, frozenset[str]], ...]] = state.memo("freshness.defaults.words", maxsize=64)
-_IN_SENTENCE = re.compile(r"[^.!?]+(?:[.!?](?!\s)[^.!?]*)*[.!?]?")  # a period in `Dataset.copy` or `0.5` ends nothing
-_WRITTEN = re.compile(r'`+([A-Za-z][\w-]+)`+|\\?"([A-Za-z][\w-]+)\\?"|\'([A-Za-z][\w-]+)\'')  # ``darkgrid``, "layered"
-_VALUES = frozenset({"True", "False", "None"})
-
-
-def _coded_names(sentence: str) -> set[str]:
-    """The last part of each name a sentence writes as code (in backticks, or as a keyword)."""
-    spans = re.findall(r"`+([^`]+)`+", sentence)
-    names = {re.findall(r"[A-Za-z_]\w*", span)[-1] for span in spans if re.search(r"[A-Za-z_]", span)}
-    return names | set(re.findall(r"([A-Za-z_]\w*)\s*=(?!=)", sentence))
-
-
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
-_BY_DEFAULT = re.compile(r"(?i)\bby\s+default\b")
 
 def _sentence_names(sentences: list[str]) -> list[str]:
     """Code names of each sentence stating a default; a sentence naming none is about what the
@@ -409,12 +363,11 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
 
 
 def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str) -> str:
-    """The label of the first commit after `since` where `path`'s default for `name` is no
-    longer `then` (or, for an opt-out, became the value it opts out with; "uncommitted edits"
-    when no commit changed it)."""
-    for commit, current in index.path_history(path, since.seq):
-        text = index.versions.text_at(commit.sha, current) if current is not None else None
-        now = _default_of(text, name, st, current or path) if text is not None else None
-        if text is None or (now == st.not_value if st.not_value else now != then):
-            return commit.label()
-    return UNCOMMITTED
+    """The label of the first commit after `since` where `path`'s default for `name` is no longer `then` (an
+    opt-out's: became its value; a merge's: the merged commit that did; else "uncommitted edits")."""
+    def changed(sha: str, at: str | None) -> bool:
+        text = index.versions.text_at(sha, at) if at is not None else None
+        now = _default_of(text, name, st, at or path) if text is not None else None
+        return text is None or (now == st.not_value if st.not_value else now != then)
+    found = next(((c, at) for c, at in index.path_history(path, since.seq) if changed(c.sha, at)), None)
+    return merged_change(index, found[0], found[1] or path, lambda sha: changed(sha, found[1] or path)).label() if found else UNCOMMITTED

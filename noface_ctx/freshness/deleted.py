@@ -9,6 +9,7 @@ from pathlib import Path
 from noface_ctx.datatypes import MissingRef
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import Reference
 
 
@@ -30,12 +31,20 @@ def deleted_module(ref: Reference, lookup: str, scope: Sequence[str], index: His
     named = ref.kind == "method" and lookup in parts[1:] and (ref.source == "autodoc" or parts[-1] != lookup)
     for path in [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))] if named else []:
         hist = index.path_history(path, 0)
-        left = next((i for i, (_c, now) in enumerate(hist) if now != path), None) if hist and hist[-1][1] != path else None
+        left = module_left(index, path, 0) if hist and hist[-1][1] != path else None
         if left is not None or (path in dirty and not (Path(index.root) / path).exists()):
-            new = hist[-1][1] if left is not None else None  # renamed within its package: the new module's name
-            renamed = module_name(new) if new and _package(new) == _package(path) else None
-            return [missing_ref(ref, lookup, renamed, hist[left][0].label() if left is not None else UNCOMMITTED)]
+            return [missing_ref(ref, lookup, left[1] if left else None, left[0].label() if left else UNCOMMITTED)]
     return []
+
+
+def module_left(index: HistoryIndex, path: str, seq: int) -> tuple[Commit, str | None] | None:
+    """The commit after `seq` that took the module file `path` away (a merged branch's: its own commit), with
+    the module it was renamed to when it stayed in its package (`git mv pkg/dot.py pkg/graphviz.py`), or None."""
+    hist = index.path_history(path, seq)
+    left = next((c for c, now in hist if now != path), None)
+    new = hist[-1][1] if left is not None else None
+    return None if left is None else (merged_change(index, left, path),
+                                      module_name(new) if new and _package(new) == _package(path) else None)
 
 
 def _package(path: str) -> str:

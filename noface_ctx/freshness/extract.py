@@ -23,6 +23,7 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import examples
+from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
     UNDERLINE,
@@ -169,9 +170,9 @@ def extract_references(doc: Doc) -> list[Reference]:
                 if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
                     found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
                              else replace(r, source="autodoc") for r in found]
-                    found += _listed_members(lines, i, module)
+                    found += listed_members(lines, i, module)
                 prose += found
-                head = _AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`
+                head = AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`
                 module = head.group(3) if head is not None and head.group(2) == "module" else module
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
@@ -184,6 +185,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
     stars = examples.star_modules(python)
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
+    refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
     refs += [r for r in prose if _root(r.name) not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local]) if python else []
     refs.sort(key=lambda r: r.line)
@@ -241,34 +243,6 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
     return module, refs
 
 
-_AUTO_OWNER = re.compile(rf"^(\s*)\.\.\s+(?:py:)?auto(module|class|exception)::\s+({IDENT}(?:\.{IDENT})*)\s*$")
-_MEMBERS = re.compile(r"^(\s+):members:\s*(.*)$")
-
-
-def _listed_members(lines: list[str], i: int, module: str) -> list[Reference]:
-    """The names an `automodule` / `autoclass` directive at line `i` lists in its `:members:`
-    option (continued on deeper-indented lines), each a member of its target: autodoc warns on,
-    and leaves out, a name the module no longer has (`nonsingular` under `.. automodule:: x.transforms`)."""
-    head = _AUTO_OWNER.match(lines[i])
-    if head is None:
-        return []
-    owner = head.group(3) if head.group(2) == "module" or not module or head.group(3).startswith(module + ".") else (
-        f"{module}.{head.group(3)}")
-    out: list[Reference] = []
-    j, listing = i + 1, -1  # listing: the indent of the `:members:` line while its value continues
-    while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) > len(head.group(1)):
-        option = _MEMBERS.match(lines[j])
-        indent = len(lines[j]) - len(lines[j].lstrip())
-        if option is None and (listing < 0 or indent <= listing or lines[j].lstrip().startswith(":")):
-            listing = -1
-        else:
-            listing = indent if option is not None else listing
-            for name in re.findall(rf"{IDENT}", option.group(2) if option is not None else lines[j]):
-                out.append(Reference(f"{owner}.{name}", f"{owner}.{name}", "method", j + 1, True, "autodoc", documented=True))
-        j += 1
-    return out
-
-
 _CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})
 
 
@@ -295,6 +269,30 @@ def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Re
         return []
     return [r for n, text in body if "`" in text and IGNORE_MARK not in text
             for r in _prose_refs(text, n, module, roles_only=True)]
+
+
+_TRIPLE = re.compile(r'"""|\'\'\'')
+
+
+def _docstring_xrefs(body: list[tuple[int, str]]) -> list[Reference]:
+    """The dotted names an example's docstrings write in backticks (`` `~pkg.core.Model` ``
+    typing a parameter, `` :class:`pkg.Model` ``): the API the example says it works with."""
+    out: list[Reference] = []
+    quote = ""
+    for n, text in body:
+        start, segments = 0, []
+        for m in _TRIPLE.finditer(text):
+            if not quote:
+                quote, start = m.group(0), m.end()
+            elif m.group(0) == quote:
+                segments.append(text[start:m.start()])
+                quote = ""
+        segments += [text[start:]] if quote else []
+        for m in (m for segment in segments for m in _SPAN.finditer(segment)):
+            ref = _role_ref(m.group(2).strip(), n)
+            if ref is not None and ref.kind == "method" and ref.strict:
+                out.append(replace(ref, source="xref"))
+    return out
 
 
 def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = False) -> list[Reference]:
@@ -371,7 +369,8 @@ def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     `!` and a leading `.` (a search by suffix); a code name whatever its shape. A bare name in
     a module context, or a member of a class named without its module, is read in that module
     (`BaseSearch`, `BaseSearch.add_document` under `.. currentmodule::
-    sphinxcontrib.websupport.search` are that package's, not the repository's)."""
+    sphinxcontrib.websupport.search` are that package's, not the repository's); so is a dotted
+    name, when the module's submodule (`Codebase.resolve` decides)."""
     role = _ROLE_TARGET.match(text)
     written = (role.group(1) if role else text).lstrip("~!")
     target = written.lstrip(".")
@@ -381,7 +380,10 @@ def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     if module and not written.startswith(".") and ("." not in written.removesuffix("()") or written[:1].isupper()):
         return _in_module(replace(ref, strict=True, source="role"), module)  # `Name`, `Class.member`: the module's
     # a cross-reference (`xref`: never a plain literal), or a word only the role makes code
-    return replace(ref, source="xref") if ref.strict else replace(ref, strict=True, source="role")
+    ref = replace(ref, source="xref") if ref.strict else replace(ref, strict=True, source="role")
+    # `extmath.density` under `sklearn.utils`: Sphinx tries it as written, then in the module
+    # (`Codebase` reads it there when `sklearn.utils.extmath` is a module of the repository)
+    return _in_module(ref, module) if module and not written.startswith(".") else ref
 
 
 def _span_ref(text: str, lineno: int) -> Reference | None:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.coded_defaults import comparable
-from noface_ctx.freshness.defaults import default_words, says_by_default
+from noface_ctx.freshness.default_words import default_words, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
 from noface_ctx.freshness.parameters import (
     Param,

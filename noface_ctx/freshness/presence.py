@@ -30,10 +30,11 @@ from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.definitions import replacements
-from noface_ctx.freshness.deleted import deleted_module, module_name, removed_path
+from noface_ctx.freshness.deleted import deleted_module, module_left, module_name, removed_path
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
@@ -206,26 +207,26 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope  # a module turned into a
                       or p.removesuffix(".py") + "/__init__.py" in scope  # package since (no rename record), or back
                       or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
+            modules = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))]  # `pkg.lookup`'s files
+            within = [*within, *(p for p in modules if p not in within and index.existed(p, at.seq))]  # need not hold the word
             held = _declared(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
-            removal = None
-            for path in sorted(held):
-                removal = _removal(index, lookup, path, at, member=member, top=top,
-                                   dirty=bool(dirty & {path, index.path_now(path, at.seq)}))
-                if removal is not None:
-                    removal = _last_removal(index, lookup, removal, scope, member=member, top=top, dirty=dirty)
-                    if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
-                        removal = (removal[0], _new_home(index, code, lookup, removal[0]))
-                    break
+            removals = [r for path in sorted(held) if (r := _removal(index, lookup, path, at, member=member, top=top, dirty=bool(
+                dirty & {path, index.path_now(path, at.seq)}))) is not None]  # gone with its last definition:
+            removals += [r for p in modules if held.intersection(modules) and (
+                r := module_left(index, p, at.seq)) is not None]  # a module: its last file gone
+            removal = max(removals, key=lambda r: (r[0].seq if r[0] is not None else 1 << 62, bool(r[1]))) if removals else None
+            if removal is not None:
+                removal = _last_removal(index, lookup, removal, scope, member=member, top=top, dirty=dirty)
+                if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
+                    removal = (removal[0], _new_home(index, code, lookup, removal[0]))
             if removal is None and top and not held:  # a module's name its file no longer defined at the doc's commit
                 removal = _removed_before(index, lookup, scope, at)
             if removal is None:  # still defined where it was: never removed (it only stopped being a word elsewhere)
                 missing.extend(deleted_module(ref, lookup, scope, index, dirty))
                 continue
-            suggestion = removal[1] if removal is not None and removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
-            label = None if removal is None else removal[0].label() if removal[0] else UNCOMMITTED
-            missing.append(missing_ref(ref, lookup, suggestion, label))
-            for path in held:
-                defined_in.setdefault(path, ref.line)
+            suggestion = removal[1] if removal[1] and code.known(removal[1].rsplit(".", 1)[-1]) else None
+            missing.append(missing_ref(ref, lookup, suggestion, removal[0].label() if removal[0] else UNCOMMITTED))
+            defined_in.update({path: defined_in.get(path, ref.line) for path in held})
         if missing:
             out[s.doc.path] = Removals(missing, defined_in)
     return out
@@ -273,20 +274,17 @@ def member_of_class(scope: Sequence[str], name: str) -> bool:
 def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit) -> str | None:
     """Where a module's name went when `commit` took it out of the module: the dotted module
     of the file that commit added its definition to, when the code there still defines it
-    (`flask.cli.FlaskCliRunner`, moved out of `flask.testing` without a re-export)."""
+    (`flask.cli.FlaskCliRunner`, moved out of `flask.testing` without a re-export; the package
+    re-exporting it from a private module: `Codebase.public_name`)."""
     dest = _moved_to(index, name, commit, ())
     now = index.path_now(dest, commit.seq) if dest else None
-    if not now or not code.module_defines(now, name):
-        return None
-    parts = now.removesuffix(".pyi").removesuffix(".py").split("/")
-    parts = parts[1:] if parts[0] in ("src", "lib") and len(parts) > 1 else parts
-    parts = parts[:-1] if parts[-1] == "__init__" else parts
-    return ".".join([*parts, name])
+    return code.public_name(now, name) if now and code.module_defines(now, name) else None
 
 
 def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[str]) -> str | None:
-    """A Python file `commit` added a definition of `name` to (in `scope` when given), or None."""
-    diff = _python_diff(str(index.root), commit.sha)
+    """A Python file `commit` (a merged branch's: its merge, all of the branch) added a definition of `name` to
+    (in `scope` when given), or None."""
+    diff = _python_diff(str(index.root), (index.latest(commit.seq + 1) or commit).sha)
     if diff is None:
         return None
     added = re.compile(rf"^\+[ \t]*(?:(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b|{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=))")
@@ -377,7 +375,8 @@ def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member
         else:
             lo = mid + 1
     commit, new_path = versions[lo]
-    old_path = versions[lo - 1][1] if lo else path
+    old_path = versions[lo - 1][1] or path if lo else path
+    commit = merged_change(index, commit, old_path, lambda sha: not defines(index, sha, old_path, name, member=member, top=top))
     return commit, _replacement(index, name, commit, {p for p in (old_path, new_path) if p})
 
 

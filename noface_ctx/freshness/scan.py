@@ -23,7 +23,7 @@ from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
-from noface_ctx.freshness.defaults import default_words
+from noface_ctx.freshness.default_words import default_words
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit

@@ -150,3 +150,22 @@ def test_a_removed_class_field_stays_stale_through_the_docs_later_edits(repo_fac
     # ``password_reset`` (a function; a URL name too, in django)
     assert set(got) == {("docs/rules.rst", 6)}
     assert "`needs_raw_stack`" in got["docs/rules.rst", 6] and "crawlers replace needs_raw_stack" in got["docs/rules.rst", 6]
+
+
+def test_a_guide_written_by_the_commit_removing_the_field_it_names_is_judged(repo_factory):
+    # matplotlib's pinned check crashed here: the doc's first version was the removal itself
+    root = repo_factory({"lintkit/__init__.py": "", "lintkit/rules.py": RULES}, date="2022-01-01T12:00:00+00:00")
+    for month in range(2, 5):
+        with (root / "lintkit/rules.py").open("a") as fh:
+            fh.write(f"\n\ndef helper_{month}():\n    return {month}\n")
+        commit(root, f"a helper ({month})", date=f"2022-{month:02}-01T12:00:00+00:00")
+    (root / "lintkit/rules.py").write_text((root / "lintkit/rules.py").read_text().replace("    needs_raw_stack = False\n", ""))
+    write_tree(root, {"docs/rules.rst": RULES_DOC})
+    commit(root, "crawlers replace needs_raw_stack; a guide to rules", date="2022-06-01T12:00:00+00:00")
+    for month in range(7, 10):
+        with (root / "docs/rules.rst").open("a") as fh:
+            fh.write(f"\nA note ({month}).\n")
+        commit(root, f"guide note {month}", date=f"2022-{month:02}-01T12:00:00+00:00")
+    report = check_docs(repo=root)
+    assert len(report.docs) == 1
+    assert report.findings == ()  # a name the doc took up at its removal is the doc's account of it

@@ -1,0 +1,46 @@
+"""The commit that made a change a merge brought in (`merged_change`): history is read along
+the first-parent chain, where a pull request's work arrives as one merge commit ("Merge pull
+request #1602 from adonath/fix_convolution_non..."); a finding names the commit of the merged
+branch that made the change (e25cd7bf32, "Changed default of convolve to 'fill'"), which a
+reader can look at, with the merge's place in history kept for ordering.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from noface_ctx import _git as git
+from noface_ctx.freshness.history import Commit, HistoryIndex
+
+
+def merged_change(index: HistoryIndex, commit: Commit, path: str, changed: Callable[[str], bool] | None = None) -> Commit:
+    """`commit`, or when it merged a branch, the oldest commit of that branch touching `path`
+    at which `changed(sha)` holds (the change is there; by default: `path` is gone), with
+    `commit`'s position."""
+    try:  # a commit that is no merge lists only itself
+        out = git.run(index.root, "log", "--reverse", "--topo-order", "--format=%H %ct %s",
+                      f"{commit.sha}^1..{commit.sha}", "--", path)
+    except git.GitError:
+        return commit
+    for line in out.splitlines():
+        sha, _, rest = line.partition(" ")
+        when, _, subject = rest.partition(" ")
+        if sha != commit.sha and when.isdigit() and (
+                changed(sha) if changed is not None else index.versions.text_at(sha, path) is None):
+            return Commit(commit.seq, sha, int(when), subject)
+    return commit
+
+
+def chain_seq(index: HistoryIndex, sha: str) -> int | None:
+    """The position on the first-parent chain of `sha` (a full or short id), or of the merge that
+    brought it in (a commit `merged_change` named), or None."""
+    row = index.db.execute("SELECT seq FROM commits WHERE sha >= ? AND sha < ? LIMIT 1", (sha, sha + "g")).fetchone()
+    if row is not None or not re.fullmatch(r"[0-9a-f]{7,40}", sha):
+        return int(row[0]) if row is not None else None
+    try:
+        chain = git.run(index.root, "rev-list", "--first-parent", "--ancestry-path", f"{sha}..HEAD").split()
+    except git.GitError:
+        return None
+    merge = index.commit(chain[-1]) if chain else None
+    return merge.seq if merge is not None else None

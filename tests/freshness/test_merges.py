@@ -1,0 +1,78 @@
+"""A finding names the commit that made the change, not the merge that brought it onto the
+first-parent chain ("Merge pull request #1602 from ...": the pull request's commit "Changed
+default of convolve to 'fill'"; flask's "Merge pull request #2395": the commit removing `flask.ext`)."""
+
+from __future__ import annotations
+
+from conftest import commit, git
+
+from noface_ctx.freshness.check import check_docs
+from noface_ctx.freshness.history import HistoryIndex
+from noface_ctx.freshness.merges import chain_seq, merged_change
+
+JAN = "2025-01-01T12:00:00+00:00"
+FEB = "2025-02-01T12:00:00+00:00"
+MAR = "2025-03-01T12:00:00+00:00"
+APR = "2025-04-01T12:00:00+00:00"
+
+CODE = '''def convolve(array, kernel, boundary=None):
+    return array
+
+
+def smooth(array):
+    return array
+'''
+DOC = """Convolution
+===========
+
+Call :func:`pkg.convolution.smooth` first.
+
+By default, ``boundary`` is ``None`` in :func:`pkg.convolution.convolve`.
+"""
+
+
+def _merged(root, message: str, edit) -> str:
+    """Make `edit` on a branch, merge it with a merge commit; the branch commit's short sha."""
+    branch = git(root, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    git(root, "checkout", "-q", "-b", "feature")
+    edit()
+    commit(root, message, date=FEB)
+    change = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    git(root, "checkout", "-q", branch)
+    (root / "README.md").write_text("A project.\n")
+    commit(root, "readme", date=FEB)
+    git(root, "merge", "-q", "--no-ff", "-m", "Merge pull request #1 from someone/feature", "feature", date=MAR)
+    return change
+
+
+def test_a_removal_and_a_default_changed_on_a_merged_branch_name_the_branch_commit(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/convolution.py": CODE, "docs/using.rst": DOC}, date=JAN)
+    assert {f.path for f in check_docs(repo=root).findings} == set()
+
+    def edit():
+        (root / "pkg/convolution.py").write_text(CODE.split("\n\n\n", 1)[0].replace("boundary=None", 'boundary="fill"') + "\n")
+
+    change = _merged(root, "Changed default of convolve to 'fill'; smooth goes", edit)
+    merge = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = [f.message for f in check_docs(repo=root).findings]
+    assert len(got) == 3 and all(change in m and merge not in m for m in got), got
+    assert [m.split()[0] for m in sorted(got)] == ["default", "references", "signature"]
+
+
+def test_a_merged_commit_is_placed_at_its_merge_on_the_first_parent_chain(repo_factory, tmp_path):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/convolution.py": CODE, "docs/using.rst": DOC}, date=JAN)
+
+    def edit():
+        (root / "pkg/convolution.py").write_text(CODE.split("\n\n\n", 1)[0] + "\n")
+
+    change = _merged(root, "smooth goes", edit)
+    index = HistoryIndex(root, tmp_path / "history.sqlite")
+    index.update(git(root, "rev-parse", "HEAD").strip())
+    merge = index.latest()
+    assert merge is not None and merge.subject.startswith("Merge pull request")
+    assert chain_seq(index, change) == merge.seq and chain_seq(index, merge.sha[:10]) == merge.seq
+    assert chain_seq(index, "uncommitted edits") is None
+    removed = merged_change(index, merge, "pkg/convolution.py",
+                            lambda sha: "def smooth" not in (index.versions.text_at(sha, "pkg/convolution.py") or ""))
+    assert removed.sha.startswith(change) and removed.seq == merge.seq
+    index.close()
