@@ -17,7 +17,9 @@ attribute access on the objects an example makes, typed by the example's own ass
   class made through it types its object (`p = so.Plot(...)`: `seaborn.objects.Plot`): a
   library's (`np.polyfit`) is dropped with the library's import (`scan.scan_doc`);
 - the names an example defines, assigns or binds are the example's own (`example_names`), and
-  an import is kept with the local name it binds (`Reference.binds`).
+  an import is kept with the local name it binds (`Reference.binds`); so, within its block, is
+  a parameter of a function the block defines (`def handle_request(self, request):`, then
+  `request.url.copy_with(...)`: the method name alone, never the repository's `request`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ _CODE_BIND = re.compile(rf"\b(?:for|as)\s+({IDENT})")
 _TYPED = re.compile(rf"^\s*({IDENT})\s*(?::[^=\n]*)?=\s*({DOTTED})\s*\(")  # `app = Flask(__name__)`
 _WITH_AS = re.compile(rf"\bwith\s+({DOTTED})\s*\(.*\)\s+as\s+({IDENT})\s*:")  # `with Client() as c:`
 _EXCEPT_AS = re.compile(rf"\bexcept\s+({DOTTED})\s+as\s+({IDENT})\s*:")  # `except ValidationError as err:`
+_PY_DEF = re.compile(rf"\bdef\s+{IDENT}\s*\(")
 _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
 _CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
@@ -75,6 +78,26 @@ def example_names(blocks: list[Block]) -> set[str]:
                 local.update(n.strip() for n in m.group(1).split(","))
             depth += sum(code.count(c) for c in "([{") - sum(code.count(c) for c in ")]}")
     return local
+
+
+def _parameters(block: Block) -> set[str]:
+    """The parameter names of the functions a Python block defines (`def f(self, request, *a, k=g(1)):`:
+    self, request, a, k), their headers read to the closing parenthesis across lines."""
+    text = STRING.sub('""', "\n".join(PROMPT.sub("", line) for _, line in block))
+    names: set[str] = set()
+    for m in _PY_DEF.finditer(text):
+        depth, part, parts = 1, "", []
+        for ch in text[m.end():]:
+            depth += (ch in "([{") - (ch in ")]}")
+            if depth == 0 or (depth == 1 and ch == ","):
+                parts.append(part)
+                part = ""
+                if depth == 0:
+                    break
+            else:
+                part += ch
+        names |= {n.group(0) for n in (re.match(IDENT, x.strip().lstrip("*").strip()) for x in parts) if n}
+    return names
 
 
 def ipython_code(block: Block) -> Block:
@@ -250,6 +273,7 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
     # `mc.results.ac`: the first attribute (`ModelChain.results`), and the chain past it, whose type is unknown
     typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})((?:\.{IDENT})*)\b(?!\s*\()") if types else None
     refs: list[Reference] = []
+    params = _parameters(block) if python else set()
     for lineno, raw in block:
         if IGNORE_MARK in raw:
             continue
@@ -285,7 +309,7 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 if codeish(last) and not placeholder(last):  # its class may be spelled through an alias (`xr.Dataset`)
                     refs.append(Reference(name + "()", last, "member", lineno, True, lang))
                 continue
-            if root in local:
+            if root in local or (rest and root in params):
                 last = name.rsplit(".", 1)[-1]
                 if rest and python and last not in local and codeish(last) and not placeholder(last):
                     refs.append(Reference(name + "()", last, "member", lineno, True, lang))
