@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.calls import Call, named_for, written_call
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import default_words, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
@@ -83,12 +83,12 @@ def _counts_for(doc: Doc, ref: Reference,
     name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
     lines = doc.text.split("\n")
     called = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
-    calls = [written_call(doc.text, i + 1, name) for i in range(ref.line - (not ref.binds or ref.ref.endswith("()")), len(lines))
+    calls = [written_call(doc.text, i + 1, name, unpacked=True) for i in range(ref.line - (not ref.binds or ref.ref.endswith("()")), len(lines))
              if called.search(lines[i])]
     if ref.binds and not calls:
         return lambda before, now: False
     readable = [c for c in calls if c is not None]
-    unread = len(readable) < len(calls) or not calls  # a call unpacking `*args`: what a mention notices
+    unread = len(readable) < len(calls) or not calls  # a call unpacking `*args` (`**kwargs` passes none it states)
 
     mention = _uses_changed(doc, ancestors, ref.name)
 
@@ -294,7 +294,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
         if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
-        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & _words(doc.text))
+        named = named_for(doc.text, name)  # its keyword, not `WSGITransport(app=app)` nor a variable `proxies`
+        return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & named)
 
     return counts
 
@@ -371,50 +372,3 @@ def _code_lines(lines: list[str]) -> list[str]:
         else:
             opener = len(line) - len(line.lstrip()) if _CODE_OPENER.search(line) else None
     return out
-
-
-class Call(NamedTuple):
-    """A call as a doc writes it: its positional arguments and its keyword arguments (name, value), as text."""
-
-    positional: tuple[str, ...]
-    keywords: tuple[tuple[str, str], ...]
-
-    @property
-    def shape(self) -> tuple[int, list[str]]:
-        """(positional count, keyword names): what `parameters.binds` asks."""
-        return len(self.positional), [n for n, _ in self.keywords]
-
-
-_KEYWORD_ARG = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)")  # `engine='netcdf4'`, not `a == b`
-_CALL_TOKEN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()\[\]{},]|[^()\[\]{},\"']+|[\"']")
-
-
-def written_call(text: str, line: int, name: str) -> Call | None:
-    """The first call of `name` on doc line `line` (continued over the next lines while its
-    parentheses are open); None when there is none, or it unpacks `*args` / `**kwargs`."""
-    lines = [re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in text.split("\n")[line - 1:line + 9]]
-    call = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", lines[0] if lines else "")
-    if call is None:
-        return None
-    rest = "\n".join(lines)[call.end():]  # prompts gone first: `>>> regr = f(regressor=r,` keeps its keyword
-    depth, cur = 1, ""
-    args: list[str] = []
-    for tok in _CALL_TOKEN.findall(rest):
-        if tok in ("(", "[", "{"):
-            depth += 1
-        elif tok in (")", "]", "}"):
-            depth -= 1
-            if depth == 0:
-                break
-        if tok == "," and depth == 1:
-            args.append(cur.strip())
-            cur = ""
-        else:
-            cur += tok
-    else:
-        return None
-    args = [a for a in [*args, cur.strip()] if a]
-    if any(a.startswith("*") for a in args):
-        return None
-    keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := _KEYWORD_ARG.match(a)))
-    return Call(tuple(a for a in args if not _KEYWORD_ARG.match(a)), keywords)

@@ -1,0 +1,93 @@
+"""Calls as a doc writes them (`written_call`: the arguments of `f(x, key=1)` as text) and the
+parameter names a doc gives a callable (`named_for`): what `notice` asks before it counts a
+signature change against a doc.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from noface_ctx import _state as state
+
+
+class Call(NamedTuple):
+    """A call as a doc writes it: its positional arguments and its keyword arguments (name, value), as text."""
+
+    positional: tuple[str, ...]
+    keywords: tuple[tuple[str, str], ...]
+
+    @property
+    def shape(self) -> tuple[int, list[str]]:
+        """(positional count, keyword names): what `parameters.binds` asks."""
+        return len(self.positional), [n for n, _ in self.keywords]
+
+
+_KEYWORD_ARG = re.compile(r"^([A-Za-z_]\w*)\s*=(?!=)")  # `engine='netcdf4'`, not `a == b`
+_CALL_TOKEN = re.compile(r"\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'|[()\[\]{},]|[^()\[\]{},\"']+|[\"']")
+
+
+def written_call(text: str, line: int, name: str, *, unpacked: bool = False) -> Call | None:
+    """The first call of `name` on doc line `line` (continued over the next lines while its
+    parentheses are open); None when there is none, or it unpacks `*args` / `**kwargs` — but
+    with `unpacked`, a `**kwargs` is left out (it passes keywords the doc does not state: the
+    call still passes the arguments it writes, and no positional one unread)."""
+    lines = [re.sub(r"^\s*(?:>>>|\.\.\.)(?: |$)", "", ln) for ln in text.split("\n")[line - 1:line + 9]]
+    call = re.search(rf"(?<![\w.]){re.escape(name)}\s*\(", lines[0] if lines else "")
+    if call is None:
+        return None
+    rest = "\n".join(lines)[call.end():]  # prompts gone first: `>>> regr = f(regressor=r,` keeps its keyword
+    depth, cur = 1, ""
+    args: list[str] = []
+    for tok in _CALL_TOKEN.findall(rest):
+        if tok in ("(", "[", "{"):
+            depth += 1
+        elif tok in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                break
+        if tok == "," and depth == 1:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += tok
+    else:
+        return None
+    args = [a for a in [*args, cur.strip()] if a and not (unpacked and a.startswith("**"))]
+    if any(a.startswith("*") for a in args):
+        return None
+    keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := _KEYWORD_ARG.match(a)))
+    return Call(tuple(a for a in args if not _KEYWORD_ARG.match(a)), keywords)
+
+
+_NAMED: state.Memo[tuple[str, str], frozenset[str]] = state.memo("freshness.calls.named", maxsize=64)
+_SPAN = re.compile(r"(?<!`)(`{1,2})([^`\n]+)\1(?!`)")  # an inline span, not a fenced block's text
+_KEYWORD = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")
+_SPECIAL = frozenset({"__init__", "__new__", "__call__"})
+
+
+def named_for(text: str, name: str) -> frozenset[str]:
+    """The parameter names a doc gives as code for the callable `name` (`pkg.Client`,
+    `Client.__init__`): the words of its inline spans (`proxies`, ``timeout=5``; not a fenced
+    block's variables), less the
+    keywords a span passes to another callable; and the keywords its calls of that name pass, in
+    prose or examples, on any receiver (`Client(app=...)`, `client.get(url, params=...)`). Not a
+    keyword passed to another callable (`WSGITransport(app=app)`), nor a variable (`proxies = [...]`)."""
+    found = _NAMED.get((text, name))
+    if found is not None:
+        return found
+    parts = [p for p in name.removesuffix("()").split(".") if p]
+    last = next((p for p in reversed(parts) if p not in _SPECIAL), "")
+    ours = re.compile(rf"(?<!\w){re.escape(last)}\s*\(") if last else None
+    words: set[str] = set()
+    for _, span in _SPAN.findall(text):
+        idents = set(re.findall(r"[A-Za-z_]\w*", span))
+        if "(" in span and not (ours and ours.search(span)):
+            idents -= set(_KEYWORD.findall(span))  # `WSGITransport(app=app)`: another callable's keyword
+        words |= idents
+    called = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*{re.escape(last)})\s*\(") if last else None
+    for i, line in enumerate(text.split("\n"), 1):
+        for m in called.finditer(line) if called and last in line else ():
+            call = written_call(text, i, m.group(1), unpacked=True)
+            words |= {n for n, _ in call.keywords} if call is not None else set()
+    return _NAMED.put((text, name), frozenset(words))
