@@ -4,14 +4,62 @@ bodies and Markdown frontmatter."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
+import textwrap
+from collections.abc import Callable
+from typing import TypeVar
 
 # a title's underline: one adornment character repeated, three at least (`notice.section` and
 # `option_defaults` read narrower and wider ones on purpose: see there)
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")
+T = TypeVar("T")
 DOCTEST = "doctest block"  # `rst_block_lang`'s answer for a paragraph of `>>>` prompts (read as `pycon`)
 _RST_DIRECTIVE = re.compile(r"^\s*\.\.\s+(code-block|code|sourcecode|testcode|doctest|ipython|jupyter-execute)::\s*(\S+)?\s*$")
-_ANY_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")
+_ANY_DIRECTIVE = re.compile(r"^\s*\.\.\s+([\w:-]+)::")
+# directives whose body is reStructuredText, a table, math or a file's options, not code
+_NOT_CODE = frozenset("""note warning tip hint important caution danger attention error admonition seealso versionadded
+versionchanged deprecated versionremoved topic sidebar rubric only container tab tabs tab-set tab-item grid card
+dropdown toctree figure image table list-table csv-table math raw include literalinclude glossary productionlist
+autosummary currentmodule module function class method classmethod staticmethod attribute property exception data
+decorator decoratormethod setting option envvar describe object index contents parsed-literal epigraph highlights
+pull-quote compound line-block centered hlist default-role role code-block code sourcecode doctest ipython
+jupyter-execute""".split())
+
+
+def directive_globals(line: str, body: list[tuple[int, str]]) -> set[str]:
+    """The bare names the Python body of a project's example directive calls and never binds
+    (`invoke(...)`, `isolated_filesystem()` in click's `.. click:run::`): the directive runs the
+    body with them given, they are not the repository's (none for any other block)."""
+    named = _ANY_DIRECTIVE.match(line)
+    kind = named.group(1).removeprefix("py:") if named is not None else "auto"
+    tree = _parsed([text for _, text in body]) if kind not in _NOT_CODE and not kind.startswith("auto") else None
+    if tree is None:
+        return set()
+    nodes = list(ast.walk(tree))
+    bound = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    bound |= {n.name for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    bound |= {(a.asname or a.name).split(".")[0] for n in nodes if isinstance(n, (ast.Import, ast.ImportFrom))
+              for a in n.names}
+    bound |= {n.arg for n in nodes if isinstance(n, ast.arg)}
+    called = {n.func.id for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+    return called - bound - set(dir(builtins))
+
+
+def _parsed(body: list[str]) -> ast.Module | None:
+    try:
+        return ast.parse(textwrap.dedent("\n".join(body))) if body else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _python_body(lines: list[str], i: int) -> bool:
+    """Whether the indented body of the directive at line `i` parses as Python and does something
+    (a call, an import, a definition, an assignment): a sentence seldom parses, a word does."""
+    tree = _parsed([text for _, text in indented_block(lines, i)[0]])
+    return tree is not None and any(isinstance(n, (ast.Call, ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef, ast.Assign))
+               for n in ast.walk(tree))
 
 
 def rst_block_lang(lines: list[str], i: int) -> str | None:
@@ -23,6 +71,10 @@ def rst_block_lang(lines: list[str], i: int) -> str | None:
     m = _RST_DIRECTIVE.match(line)
     if m:
         return (m.group(2) or "python").lower() if m.group(1) != "doctest" else "pycon"
+    named = _ANY_DIRECTIVE.match(line)
+    kind = named.group(1).removeprefix("py:") if named is not None else "auto"
+    if kind not in _NOT_CODE and not kind.startswith("auto") and _python_body(lines, i):
+        return "python"  # a project's example directive (click's `.. click:example::`): code the docs build runs
     stripped = line.strip()
     if stripped.endswith("::") and not stripped.startswith(".."):
         return "python"
@@ -66,6 +118,22 @@ def fenced(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
             body.append((j + 1, lines[j]))
         j += 1
     return body, j + 1
+
+
+def eval_rst(lines: list[str], i: int, module: str, read: Callable[[str], T]) -> tuple[str, T]:
+    """(the module context after, what `read` makes of) the MyST ```{eval-rst} block opening at
+    line `i`: its body as a reStructuredText text of its own, lines in place, in the page's module
+    context; a `.. currentmodule::` in it sets the page's (click's API page is such blocks)."""
+    end = fenced(lines, i)[1] - 1  # the closing fence
+    text = [""] * len(lines)
+    text[i] = f".. currentmodule:: {module}" if module else ""
+    text[i + 1:end] = lines[i + 1:end]
+    set_here = [m.group(1) for line in lines[i + 1:end] if (m := _MODULE.match(line))]
+    after = (set_here[-1] if set_here[-1] != "None" else "") if set_here else module
+    return after, read("\n".join(text))
+
+
+_MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$")
 
 
 def frontmatter_end(lines: list[str]) -> int:
