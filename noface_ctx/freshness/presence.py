@@ -35,7 +35,7 @@ from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.merges import merged_change
-from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, Reference, file_ext
+from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, FENCE_LANGS, Reference, file_ext
 from noface_ctx.freshness.scan import DocScan
 
 # code files changed from a doc's earlier version to its last commit beyond which that version
@@ -49,6 +49,7 @@ NOT_CODE = DOC_EXTS | bare(frozenset(e for e, row in FILE_TYPES.items() if row.k
     "po pot mo gz bz2 xz zip tar jar whl ico woff woff2 ttf otf eot pdf dbf shp shx prj graffle pyc so dll".split())
 EXCLUDES = tuple(f"*.{e}" for e in sorted(NOT_CODE))
 
+PYTHON_DECLARING = frozenset({"py", "pyi", "pyx", "pxd"})  # where a Python call's keyword can be a parameter
 Held = dict[str, tuple[Commit, set[str]]]  # name -> (the commit it was found at, files holding it there)
 
 
@@ -209,6 +210,9 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                       or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
             modules = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))]  # `pkg.lookup`'s files
             within = [*within, *(p for p in modules if p not in within and index.existed(p, at.seq))]  # need not hold the word
+            if ref.kind == "keyword" and ref.source in FENCE_LANGS and "py" in FENCE_LANGS[ref.source]:
+                within = [p for p in within if file_ext(p) in PYTHON_DECLARING]  # a Python call's keyword: a
+                # parameter Python code declares, not a property of a JavaScript file (`aspect` in a removed jquery)
             held = _declared(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
             removals = [r for path in sorted(held) if (r := _removal(index, lookup, path, at, member=member, top=top, dirty=bool(
                 dirty & {path, index.path_now(path, at.seq)}))) is not None]  # gone with its last definition:

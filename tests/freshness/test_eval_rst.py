@@ -79,3 +79,18 @@ def test_a_renamed_function_stales_the_eval_rst_page_and_the_example(repo_factor
     commit(root, "progress is progress_bar", date=FEB)
     got = {(f.path, f.line) for f in check_docs(repo=root).findings}
     assert {("docs/api.md", 7), ("docs/commands.md", 10)} <= got
+
+
+def test_a_python_keyword_is_not_stale_for_a_removed_javascript_property(repo_factory):
+    # astropy's wcsaxes `.. plot::` passes `aspect='equal'` to `WCSAxes(fig, rect, **kwargs)`
+    # (matplotlib's keyword); the only `aspect` the code ever held was a bundled jquery plugin's
+    axes = "class Axes:\n    def __init__(self, fig, rect, transform=None, **kwargs):\n        self.fig = fig\n"
+    root = repo_factory({
+        "pkg/__init__.py": "from pkg.axes import Axes\n", "pkg/axes.py": axes,
+        "pkg/static/table.js": "var table = {aspect: 1, order: 2};\nfunction aspect(x) { return x; }\n",
+        "docs/plots.rst": ("Plots\n=====\n\n.. plot::\n   :include-source:\n\n    from pkg import Axes\n\n"
+                           "    ax = Axes(fig, [0, 0, 1, 1], aspect='equal',\n              transform=None)\n"),
+    }, date=JAN)
+    (root / "pkg/static/table.js").unlink()
+    commit(root, "drop the bundled table plugin", date=FEB)
+    assert check_docs(repo=root).findings == ()
