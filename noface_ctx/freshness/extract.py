@@ -181,10 +181,10 @@ def extract_references(doc: Doc) -> list[Reference]:
                 module = head.group(3) if head is not None and head.group(2) == "module" else module
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
-    local = example_names([b for b, _ in code]) | provided
+    imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
+    local = example_names([b for b, _ in code]) | (provided - imported)  # imported in another block: the repository's
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
-    imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
