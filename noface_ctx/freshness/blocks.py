@@ -28,11 +28,14 @@ pull-quote compound line-block centered hlist default-role role code-block code 
 jupyter-execute""".split())
 
 
-def directive_globals(line: str, body: list[tuple[int, str]]) -> set[str]:
+def directive_globals(lines: list[str], body: list[tuple[int, str]]) -> set[str]:
     """The bare names the Python body of a project's example directive calls and never binds
     (`invoke(...)`, `isolated_filesystem()` in click's `.. click:run::`): the directive runs the
     body with them given, they are not the repository's (none for any other block)."""
-    named = _ANY_DIRECTIVE.match(line)
+    j = body[0][0] - 2 if body else -1  # the line opening the block: above its options and blank lines
+    while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith(":")):
+        j -= 1
+    named = _ANY_DIRECTIVE.match(lines[j]) if j >= 0 else None
     kind = named.group(1).removeprefix("py:") if named is not None else "auto"
     tree = _parsed([text for _, text in body]) if kind not in _NOT_CODE and not kind.startswith("auto") else None
     if tree is None:

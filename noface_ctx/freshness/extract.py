@@ -22,14 +22,13 @@ import re
 from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
+from noface_ctx.freshness import blocks as doc_blocks
 from noface_ctx.freshness import examples
 from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
     UNDERLINE,
-    directive_globals,
     doctest_block,
-    eval_rst,
     fenced,
     frontmatter_end,
     indented_block,
@@ -103,7 +102,6 @@ def extract_references(doc: Doc) -> list[Reference]:
     block: list[tuple[int, str]] = []
     module = ""  # the `currentmodule` / `module` / `automodule` context of what follows
     owner = (-1, "")  # the class directive whose body this is: (its indent, its name)
-    provided: set[str] = set()  # names an example directive gives its body (`directive_globals`)
     i, carry = start, 0  # carry: characters of this line a role wrapped from the line before took
     while i < len(lines):
         lineno, line = i + 1, lines[i]
@@ -117,7 +115,7 @@ def extract_references(doc: Doc) -> list[Reference]:
                 blocks.append((ipython_code(body) if _IPYTHON.match(line) else body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
                 continue
             module, found = _directive(myst.group(1), myst.group(2), body, module, lineno) if myst.group(1) != "eval-rst" else (
-                eval_rst(lines, lineno - 1, module, lambda rst: extract_references(replace(doc, path=f"{doc.path}.rst", text=rst))))
+                doc_blocks.eval_rst(lines, lineno - 1, module, lambda rst: extract_references(replace(doc, path=f"{doc.path}.rst", text=rst))))
             prose += found
             continue
         if fence is None and m:
@@ -148,7 +146,6 @@ def extract_references(doc: Doc) -> list[Reference]:
                 if literal and body and body[0][1].lstrip().startswith(("$ ", "% ")):
                     lang = "console"  # a `::` literal block of a shell session (`$ pytest --help`): not Python
                 blocks.append((body, lang))
-                provided |= directive_globals(line, body)  # `invoke()` in `.. click:run::`: the directive's
                 prose += _block_roles(body, lang, module)
                 if literal:  # a paragraph ending in `::` is prose too
                     prose += [] if IGNORE_MARK in line else _prose_refs(line, lineno, module)
@@ -182,6 +179,7 @@ def extract_references(doc: Doc) -> list[Reference]:
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
+    provided = {n for b, _ in blocks for n in doc_blocks.directive_globals(lines, b)}  # `invoke()` in `.. click:run::`
     local = example_names([b for b, _ in code]) | (provided - imported)  # imported in another block: the repository's
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
