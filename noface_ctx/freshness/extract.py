@@ -189,7 +189,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     stars = examples.star_modules(python)
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
-    refs += [r for r in prose if _root(r.name) not in local]
+    refs += [r for r in prose if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local]) if python else []
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
@@ -214,10 +214,6 @@ def _is_heading(lines: list[str], i: int, rst: bool) -> bool:
         return False
     under = UNDERLINE.match(lines[i + 1])
     return under is not None and (rst or under.group(1) in "=-") and len(lines[i + 1].rstrip()) >= len(line.strip())
-
-
-def _root(name: str) -> str:
-    return name.split(".", 1)[0]
 
 
 def _directive(name: str, argument: str, body: list[tuple[int, str]], module: str,
