@@ -388,21 +388,23 @@ class Blobs:
     def read_object(self, rev: str, path: str) -> tuple[str, str] | None:
         """(the blob's object id, its text) of `path` at `rev` (of the object `rev` itself when
         `path` is empty), or None when it is not there."""
-        stdin, stdout = self._pipes()
+        stdin, stdout = self.pipes()
         stdin.write(_request(rev, path))
         stdin.flush()
         return _answer(stdout)
 
     def read_many(self, wanted: Iterable[tuple[str, str]]) -> list[tuple[str, str] | None]:
         """`read_object` of each `(rev, path)`, in order, without a round trip each (`write_behind`)."""
-        wanted, (stdin, stdout) = list(wanted), self._pipes()
+        wanted, (stdin, stdout) = list(wanted), self.pipes()
         writer = write_behind(stdin, b"".join(_request(rev, path) for rev, path in wanted))
         try:
             return [_answer(stdout) for _ in wanted]
         finally:
             writer.join()
 
-    def _pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+    def pipes(self) -> tuple[IO[bytes], IO[bytes]]:
+        """The `git cat-file --batch` process's (stdin, stdout), started when first asked (for a
+        reader of raw objects: `freshness.version_words`)."""
         if self._proc is None:
             self._proc = subprocess.Popen(
                 argv(self.root, "cat-file", "--batch"),

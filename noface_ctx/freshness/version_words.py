@@ -42,7 +42,7 @@ class VersionWords:
     def __init__(self, root: str | Path) -> None:
         self.root = root
         self._lock = threading.Lock()
-        self._proc: subprocess.Popen[bytes] | None = None
+        self._blobs = git.Blobs(root)  # its `git cat-file --batch` process
         self._asked: dict[bytes, list[frozenset[bytes]]] = {}  # blob id -> the word sets asked of it
         self._found: dict[bytes, set[bytes]] = {}  # blob id -> the words asked found in it
         self._sets: dict[frozenset[bytes], frozenset[bytes]] = {}  # see `_shared`
@@ -96,7 +96,7 @@ class VersionWords:
         """End the `git cat-file` process (started again when a search needs it); what was
         read is kept."""
         with self._lock:
-            self._stop()
+            self._blobs.close()
 
     def _tree(self, sha: str, paths: list[str] | None) -> list[tuple[str, bytes]]:
         """(path, blob id) of the regular files `git grep` would search at `sha` in `paths`."""
@@ -123,10 +123,8 @@ class VersionWords:
                 todo[oid] = self._shared(words - before)
         if not todo:
             return
-        proc = self._start()
-        assert proc.stdin is not None and proc.stdout is not None
-        stdout = proc.stdout
-        writer = git.write_behind(proc.stdin, b"".join(oid + b"\n" for oid in todo))
+        stdin, stdout = self._blobs.pipes()
+        writer = git.write_behind(stdin, b"".join(oid + b"\n" for oid in todo))
         try:
             for oid, asking in todo.items():
                 header = stdout.readline().split()
@@ -177,20 +175,6 @@ class VersionWords:
                     self._drivers[key[len("diff."):-len(".binary")]] = value.strip().lower() in (
                         "true", "yes", "on", "1", "")
         return self._drivers.get(driver)
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        if self._proc is None:
-            self._proc = subprocess.Popen(git.argv(self.root, "cat-file", "--batch"), stdin=subprocess.PIPE,
-                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git.env())
-        return self._proc
-
-    def _stop(self) -> None:
-        if self._proc is not None:
-            for stream in (self._proc.stdin, self._proc.stdout):
-                if stream is not None:
-                    stream.close()
-            self._proc.wait()
-            self._proc = None
 
 
 def _excluded(patterns: Sequence[str]) -> Callable[[str], bool]:
