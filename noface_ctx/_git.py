@@ -403,8 +403,7 @@ class Blobs:
             writer.join()
 
     def pipes(self) -> tuple[IO[bytes], IO[bytes]]:
-        """The `git cat-file --batch` process's (stdin, stdout), started when first asked (for a
-        reader of raw objects: `freshness.version_words`)."""
+        """The `git cat-file --batch` process's (stdin, stdout), started when first asked."""
         if self._proc is None:
             self._proc = subprocess.Popen(
                 argv(self.root, "cat-file", "--batch"),
