@@ -405,10 +405,8 @@ class Blobs:
     def pipes(self) -> tuple[IO[bytes], IO[bytes]]:
         """The `git cat-file --batch` process's (stdin, stdout), started when first asked."""
         if self._proc is None:
-            self._proc = subprocess.Popen(
-                argv(self.root, "cat-file", "--batch"),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env(),
-            )
+            self._proc = subprocess.Popen(argv(self.root, "cat-file", "--batch"), stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_env())
         assert self._proc.stdin is not None and self._proc.stdout is not None
         return self._proc.stdin, self._proc.stdout
 
