@@ -3,8 +3,9 @@ doc's last commit. `CosetTable.max_stack_size` was 500 when sympy's fp_groups.rs
 (2016), 100 since 62790262b0 (2017); the page was edited in 2018-2023 and kept "(default value
 = `500`)", so no change since its last commit tells. The newest commit (first parent, up to the
 doc's commit) whose diff of the file coding the name adds or removes a line matching "name.*value"
-is the one that took the stated value away; the versions on both sides of it confirm: the doc's
-value before, another after, another now. The file coding the name is one
+is the one that took the stated value away (a merge: the merged branch's commit that did,
+`merged_change`); the versions on both sides of it confirm: the doc's value before, another
+after, another now. The file coding the name is one
 `changes.changed_defaults`' grep found (changed since the oldest page stating a default).
 
 The diffs are read once a file (`_FileDiffs`): the commits the history index says touched it,
@@ -26,6 +27,7 @@ from collections.abc import Callable, Set
 from noface_ctx import _git as git
 from noface_ctx.datatypes import ChangedRef
 from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.option_defaults import same_value
 
 OLD_DEFAULT = "default, stated as its value before"  # a ChangedRef's `what` (`judgement.changed_reason`)
@@ -56,7 +58,11 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
         return None
     then, after = default_of(before_text, path), default_of(after_text, path)
     if then is not None and after is not None and same_value(value, then) and not same_value(value, after):
-        return ChangedRef(name, line, path, commit.label(), OLD_DEFAULT)
+        def gone(sha: str) -> bool:  # on a merged branch: the value no longer the doc's at that commit
+            text = index.versions.text_at(sha, path)
+            coded = default_of(text, path) if text is not None else None
+            return coded is not None and not same_value(value, coded)
+        return ChangedRef(name, line, path, merged_change(index, commit, path, gone).label(), OLD_DEFAULT)
     return None
 
 

@@ -344,7 +344,7 @@ def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool
     if ext not in CODE_EXTS:
         return False
     if ext in PYTHON_EXTS and module_name(path) == name:  # a module is defined by its file (`scripts/flaskext_compat.py`)
-        return True
+        return index.versions.blob(sha, path) is not None  # while it is there (a merged branch's deleting it: the removal)
     text = index.versions.text_at(sha, path)
     if text is None:
         return False

@@ -280,9 +280,9 @@ def test_default_value_equals_states_a_default_quoted_or_not():
         assert [(st.names[0], st.line, st.value) for st in stated] == [("max_stack_size", 4, "500")]
 
 
-def test_a_default_changed_on_a_merged_branch_is_blamed_on_the_merge(repo_factory):
-    # the change reached the mainline in a merge (sphinx's man_make_section_directory, "Merge branch '4.x'"):
-    # the merge, read against its first parent, is the commit named; the branch's own commit is not on the line
+def test_a_default_changed_on_a_merged_branch_is_blamed_on_the_branch_commit_that_changed_it(repo_factory):
+    # sympy's CosetTable.max_stack_size: 500 → 100 in 62790262b0 ("multi step version"), one commit of a pull
+    # request merged as c6454a3763: the merge (read against its first parent) finds it, the branch commit is named
     table = "class CosetTable:\n    max_stack_size = {}\n\n    def __init__(self):\n        self.stack = []\n"
     doc = ("Coset tables\n============\n\nOptions:\n\n* ``max_stack_size`` (default value = `500`): the size above which\n"
            "  the stack is emptied.\n\nSee ``CosetTable``.\n")
@@ -292,13 +292,17 @@ def test_a_default_changed_on_a_merged_branch_is_blamed_on_the_merge(repo_factor
     git(root, "checkout", "-q", "-b", "smaller")
     (root / "pkg/coset_table.py").write_text(table.format(100))
     commit(root, "a smaller deduction stack", date=FEB)
+    change = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "pkg/coset_table.py").write_text(table.format(100) + "\n\nTABLES = []\n")
+    commit(root, "a list of tables", date=FEB)  # a later commit of the branch touching the file: not the change
     git(root, "checkout", "-q", "main")
     (root / "pkg/__init__.py").write_text('"""Groups."""\n')
     commit(root, "a package docstring", date=FEB)
     git(root, "merge", "-q", "--no-ff", "-m", "Merge branch 'smaller'", "smaller", date="2025-02-15T12:00:00+00:00")
     merge = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    assert merge != change
     (root / "docs/groups.rst").write_text(doc.replace("See ``CosetTable``.", "See ``CosetTable`` for more."))
     commit(root, "reword the coset table page", date="2025-03-01T12:00:00+00:00")
     lines = check_docs(repo=root).lines()
     assert lines == [f"docs/groups.rst:6: changed-ref: warning: default of `max_stack_size` (pkg/coset_table.py) changed in "
-                     f"{merge} (2025-02-15, \"Merge branch 'smaller'\"): this doc states its value before"]
+                     f"{change} (2025-02-01, \"a smaller deduction stack\"): this doc states its value before"]

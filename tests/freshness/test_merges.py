@@ -76,3 +76,22 @@ def test_a_merged_commit_is_placed_at_its_merge_on_the_first_parent_chain(repo_f
                             lambda sha: "def smooth" not in (index.versions.text_at(sha, "pkg/convolution.py") or ""))
     assert removed.sha.startswith(change) and removed.seq == merge.seq
     index.close()
+
+
+def test_a_package_deleted_on_a_merged_branch_names_the_branch_commit_that_deleted_it(repo_factory):
+    # flask's "remove deprecated flask.ext" (715a9a3e7b), merged as "Merge pull request #2395": the doc's
+    # `from flask.ext import foo` is blamed on the branch commit, not on the merge
+    ext = "\"\"\"Extensions, imported from pkg.ext.\"\"\"\n\n\ndef activate():\n    return None\n"
+    doc = "Extensions\n==========\n\nImport them from :mod:`pkg.ext`::\n\n    from pkg.ext import activate\n    activate()\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/ext/__init__.py": ext, "pkg/app.py": "def run():\n    return 1\n",
+                         "docs/extensions.rst": doc}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+
+    def edit():
+        git(root, "rm", "-q", "-r", "pkg/ext")
+
+    change = _merged(root, "remove deprecated pkg.ext", edit)
+    merge = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = [f.message for f in check_docs(repo=root).findings]
+    assert got and all(change in m and merge not in m for m in got), got
+    assert any("`pkg.ext`" in m for m in got), got
