@@ -8,9 +8,13 @@ import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-__all__ = ["in_forks", "leave", "safe_streams", "start_forked", "write_crash_log"]
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+__all__ = ["in_forks", "leave", "safe_streams", "start_forked", "start_server", "write_crash_log"]
 
 
 def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callable[[], Any]] | None:
@@ -76,6 +80,54 @@ def start_forked(fn: Callable[..., object], *args: object) -> Callable[[], None]
             fn(*args)
 
     return wait
+
+
+def start_server(serve: Callable[..., None], *args: object) -> tuple[Connection, BaseProcess] | None:
+    """Start `serve(connection, *args)` in a forked worker process that answers requests on a
+    pipe (`multiprocessing.connection.Connection`) until the caller's end is closed or the
+    caller dies; (the caller's end, the process), or None where no process can be forked or
+    other threads run (see `in_forks`)."""
+    if threading.active_count() > 1:
+        return None
+    try:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        mine, theirs = context.Pipe()
+        child = context.Process(target=_serve_as_worker, args=(os.getpid(), mine, serve, theirs, *args), daemon=True)
+        child.start()
+    except (OSError, ValueError, RuntimeError, ImportError):
+        return None
+    theirs.close()
+    return mine, child
+
+
+def _serve_as_worker(parent: int, callers_end: Connection, serve: Callable[..., None], conn: Connection,
+                     *args: Any) -> None:
+    _worker_setup(parent)
+    callers_end.close()  # the worker's copy of the caller's end: the caller closing its own ends the pipe
+    _close_inherited(keep=conn.fileno())
+    serve(conn, *args)
+
+
+def _close_inherited(keep: int) -> None:
+    """A long-lived worker lets go of the caller's files and pipes (all but the standard streams
+    and `keep`): the stdin of a `git cat-file` the caller ends, held open here, would keep it
+    waiting for an end of input. The objects copied from the caller are never collected here
+    (`gc.freeze`), so none closes a descriptor number this worker has used again."""
+    import gc
+
+    gc.freeze()
+    try:
+        fds = [int(fd) for fd in os.listdir("/proc/self/fd")]
+    except OSError:
+        fds = list(range(3, 256))
+    for fd in fds:
+        if fd > 2 and fd != keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
 
 def _gone_on_interrupt() -> None:

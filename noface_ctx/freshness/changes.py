@@ -191,11 +191,12 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         tree = Worktree(index.root, dirty)
         defaults_found = changed_defaults(checked, index, tree, code)  # its grep too
         symbols = changed_symbols(checked, index, tree, code.ancestry)
-        removed = split_removals(plans, presence.result(), index, code, set(dirty))
-        removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
+        presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults = defaults_found()
         values = value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(s.doc.text))},
                                 _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)
+        removed = split_removals(plans, presence.result(), index, code, set(dirty))
+        removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)

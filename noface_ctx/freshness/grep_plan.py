@@ -28,7 +28,7 @@ from pathlib import Path
 
 from noface_ctx import _git as git
 from noface_ctx.freshness.history import HistoryIndex
-from noface_ctx.freshness.version_words import VersionWords
+from noface_ctx.freshness.words_process import WordsProcess
 
 Ask = tuple[str, set[str], list[str] | None]  # (commit sha, names, files to search or None for all)
 # (commit sha, names, files or None for the whole tree, growing: the files are those touched
@@ -147,12 +147,14 @@ class Search:
         # many, from blobs each read once (`version_words`: three processes a search, and a tree listing a grep)
         greps = self.plan.greps
         few = sum(len(g.files) for g in greps if g.files is not None) < BLOBS_FROM
+        named = [(g.sha, set(g.words), list(g.files)) for g in greps if g.files is not None and not few]
+        self._reader = version_words(index)
+        if named:
+            self._reader.start()  # its worker forked before the greps' threads start
         self._whole = {i: pool.submit(git.grep_words, root, [g.sha], g.words, exclude=exclude,
                                       paths=list(g.files) if g.files is not None else None)
                        for i, g in enumerate(greps) if g.files is None or few}
-        self._reader = version_words(index)
-        self._named = pool.submit(self._reader.grep_many, [(g.sha, set(g.words), list(g.files)) for g in greps
-                                                            if g.files is not None and not few], exclude)
+        self._named = pool.submit(self._reader.grep_many, named, exclude)
 
     def _kept(self, key: str, sha: str, names: set[str], scope: list[str] | None, growing: bool
               ) -> tuple[Hits, set[str], dict[str, tuple[set[str], list[str]]]]:
@@ -208,14 +210,15 @@ def _grown(index: HistoryIndex, sha: str, older: str, scope: Iterable[str]) -> l
 
 
 BLOBS_FROM = 500  # files named in a search's greps from which they are read as blobs (`version_words`)
-_READERS: weakref.WeakKeyDictionary[HistoryIndex, VersionWords] = weakref.WeakKeyDictionary()
+_READERS: weakref.WeakKeyDictionary[HistoryIndex, WordsProcess] = weakref.WeakKeyDictionary()
 
 
-def version_words(index: HistoryIndex) -> VersionWords:
-    """The run's `VersionWords` of the index's repository: what a search read is kept for the next."""
+def version_words(index: HistoryIndex) -> WordsProcess:
+    """The run's `VersionWords` of the index's repository, in a worker process of its own once
+    a search reads many blobs (`words_process`): what a search read is kept for the next."""
     found = _READERS.get(index)
     if found is None:
-        found = _READERS[index] = VersionWords(index.root)
+        found = _READERS[index] = WordsProcess(index.root)
     return found
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -94,9 +94,19 @@ class Presence:
                 searches[key] = (sha, names, extra, False)
                 self._keys[sha].append(key)
         self._first = Search(root, index, searches, self._pool, EXCLUDES)
+        self._rest: Callable[[], list[Held]] | None = None  # `go_on`'s answer
 
     def result(self) -> list[Held]:
         """For each ask: the names found, with the commit and files."""
+        try:
+            return (self._rest or self.go_on())()
+        finally:
+            self._pool.shutdown()
+
+    def go_on(self) -> Callable[[], list[Held]]:
+        """Collect the searches at the docs' commits and those at their parents, and start those
+        at the docs' earlier versions (`_unlaundered`): the caller works on meanwhile, then
+        calls `result()`."""
         try:
             first = self._first.result()
             found: dict[str, dict[str, set[str]]] = {}
@@ -122,12 +132,14 @@ class Presence:
                 for n, files in found.get(at.sha + "^", {}).items():
                     if files and n not in held:
                         held[n] = (parents[at.sha], files)
-            self._unlaundered(out)
-        finally:
+            finish = self._unlaundered(out)
+        except BaseException:
             self._pool.shutdown()
-        return out
+            raise
+        self._rest = lambda: (finish(), out)[1]
+        return self._rest
 
-    def _unlaundered(self, out: list[Held]) -> None:
+    def _unlaundered(self, out: list[Held]) -> Callable[[], None]:
         """No laundering: a name a doc still uses, found neither at the doc's commit nor its
         parent, is looked for where the doc *started* using it — the oldest of its earlier
         versions (6 at most, back through renames and format conversions) that hold the word
@@ -156,13 +168,17 @@ class Presence:
         searches: dict[str, SearchAsk] = {
             key: (origin.sha, names, found_windows.get(unsettled[key]) or [] if key in unsettled else [], False)
             for key, (origin, at, names) in origins.items()}
-        found = Search(self.root, self.index, searches, self._pool, EXCLUDES).result() if searches else {}
-        for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
-            for n, key in keys.items():
-                files, at = found.get(key, {}).get(n), origins[key][0]
-                if files and n not in held and ((doc, n) not in self.plain or any(in_class_body(
-                        self.index.versions.text_at(at.sha, p) or "", n, self.plain[doc, n]) for p in sorted(files)[:3])):
-                    held[n] = (at, files)
+        search = Search(self.root, self.index, searches, self._pool, EXCLUDES) if searches else None
+
+        def finish() -> None:  # (the search's answers, once it is done)
+            found = search.result() if search is not None else {}
+            for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
+                for n, key in keys.items():
+                    files, at = found.get(key, {}).get(n), origins[key][0]
+                    if files and n not in held and ((doc, n) not in self.plain or any(in_class_body(
+                            self.index.versions.text_at(at.sha, p) or "", n, self.plain[doc, n]) for p in sorted(files)[:3])):
+                        held[n] = (at, files)
+        return finish
 
 
 @lru_cache(maxsize=1 << 16)
