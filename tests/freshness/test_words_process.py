@@ -91,8 +91,9 @@ def test_the_worker_holds_no_pipe_of_the_caller_and_ends_with_its_reader(repo_fa
     reader.start()
     (pid,) = _workers() - before
     os.close(write_end)
-    ready, _, _ = select.select([read_end], [], [], 5)
-    assert ready and os.read(read_end, 1) == b""  # the end of input, though the worker runs
+    poll = select.poll()  # (not `select.select`: a long test run's descriptors pass 1024)
+    poll.register(read_end, select.POLLIN)
+    assert poll.poll(5000) and os.read(read_end, 1) == b""  # the end of input, though the worker runs
     os.close(read_end)
     assert reader.grep_many(_asks(shas)[:1], EXCLUDES)[0]["beta"] == {"b.py"}
     del reader
