@@ -123,7 +123,7 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
     scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
-    keyed = {n for _, _, stated in asks for st in stated if st.keyed for n in st.names}
+    keyed = {n for _, _, stated in asks for st in stated if st.keyed or st.held == "word" for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     spelt = {n: _spellings(n) for n in names if n.startswith("-")}
     words = sorted({*shaped, *(w for forms in spelt.values() for w in forms)})

@@ -7,7 +7,8 @@ to a name in code (``prefix``, :confval:`name`, on that line or the one before o
 "`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code by its key, `getattr(meta,
 "unknown", RAISE)`), or a list item "`5`: Default." in a section naming one setting (`_section_option`), with the value
 it gives when it quotes one; or, in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the
-default is not that value: `Stated.not_value`). The code's: `coded_defaults`, `option_defaults`.
+default is not that value: `Stated.not_value`); more phrasings: `default_phrases`. The code's: `coded_defaults`,
+`option_defaults`, `held_defaults` (a default constant built by a call, a function's one optional parameter).
 
 `changed_defaults` reports a stated default whose code default changed since the doc's last commit (and differs from
 what the doc says), naming the commit that changed it, or one stating a value the code had before that commit and not
@@ -26,7 +27,9 @@ from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.default_history import stated_before
+from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
+from noface_ctx.freshness.held_defaults import constant_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
@@ -62,6 +65,7 @@ class Stated:
     of: str = ""
     keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
+    held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -112,7 +116,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = value if spans or _LITERAL.fullmatch(value) else ""
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
-    return out + _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
+    out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
+    read = {(st.line, st.names[0]) for st in out}
+    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines, comparable) if (at, names[0]) not in read]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 
@@ -315,9 +321,13 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
     if st.of:
         return param_default(text, st.of, name)
+    if st.held:
+        return optional_default(text, name) if st.held == "optional" else constant_default(text, name)
     if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
     found = code_default(text, name, st.names, keyed=st.keyed)
+    if found in (None, "None") and (held := constant_default(text, name)) is not None:  # `Limits(..., name=20)` as the default
+        return held
     return options.declared_default(path, text, name, comparable) if found is None and coded(name) else found
 
 
@@ -330,7 +340,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     out: list[ChangedRef] = []
     seen: set[str] = set()
     def default_now(path: str, name: str, st: Stated) -> str | None:
-        if (key := (path, name, st.of, st.names, st.keyed)) not in known:
+        if (key := (path, name, st.of, st.names, st.keyed, st.held)) not in known:
             known[key] = _default_of(now_text(path) or "", name, st, path)
         return known[key]
     for st in stated:

@@ -46,8 +46,11 @@ def truth(value: str) -> str:
 
 
 def same_value(stated: str, coded: str) -> bool:
-    """Whether a stated value is the coded one (`off` is `False`, `true` in a config is `True`)."""
-    return truth(stated) == truth(coded)
+    """Whether a stated value is the coded one (`off` is `False`, `true` in a config is `True`, `5` is `5.0`)."""
+    if truth(stated) == truth(coded):
+        return True
+    numbers = [re.fullmatch(r"-?\d+(?:\.\d*)?", v) for v in (stated, coded)]
+    return all(numbers) and float(stated) == float(coded)
 
 
 def option_statements(lines: list[str], comparable: Callable[[str], str]) -> list[Statement]:

@@ -23,6 +23,7 @@ from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
@@ -77,7 +78,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     words: set[str] = set()
     for ref in refs:
         words |= identifiers(ref.ref) | identifiers(ref.name)
-    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text)  # an option's or setting's default: its line names only `default`
+    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []

@@ -1,0 +1,79 @@
+"""Defaults the code holds away from the parameter's own `= value` (issue 25, rule 5).
+
+- A module constant built by a call, used as a default: `DEFAULT_LIMITS = Limits(max_connections=100,
+  max_keepalive_connections=20)` behind `limits: Limits = DEFAULT_LIMITS` (while `Limits.__init__` says `None`),
+  `DEFAULT_TIMEOUT_CONFIG = Timeout(timeout=5.0)` behind `timeout=DEFAULT_TIMEOUT_CONFIG`: the keyword the doc
+  names, passed a literal in that call, is the default users meet (`constant_default`). A constant counts when its
+  name says it is a default (`DEFAULT_...`, `..._DEFAULTS`) or the file uses it as a parameter's default.
+- The one optional parameter of a function (`def GramSchmidt(vlist, orthonormal=False)`): what "an optional
+  argument ... defaults to ``False``" states (`optional_default`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
+from noface_ctx.freshness.references import IDENT
+
+_CONSTANT_CALL = re.compile(r"(?m)^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]+)?=\s*[A-Za-z_][\w.]*\s*\(")
+_NAMED_DEFAULT = re.compile(r"(?:^|_)DEFAULTS?(?:_|$)")
+_LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|\"[^\"\n]*\"|'[^'\n]*'")
+
+
+def constant_default(text: str, name: str) -> str | None:
+    """The literal a default constant's call in `text` passes as keyword `name` (see the module docstring), or
+    None when none does, or constants pass different ones."""
+    if name not in text or "(" not in text:
+        return None
+    found = set()
+    for m in _CONSTANT_CALL.finditer(text):
+        constant = m.group(1)
+        if _NAMED_DEFAULT.search(constant) is None and re.search(
+                rf"def\s+{IDENT}\s*\([^()]*=\s*{re.escape(constant)}\s*[,)]", text) is None:
+            continue
+        args = _balanced(text, m.end())
+        given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args)
+        if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
+            found.add(comparable(given.group(1)))
+    return found.pop() if len(found) == 1 else None
+
+
+def optional_default(text: str, function: str) -> str | None:
+    """The default of the one parameter with a default of `function` as `text` defines it (every definition
+    agreeing), or None."""
+    if function not in text:
+        return None
+    found = set()
+    for m in re.finditer(rf"\bdef\s+{re.escape(function)}\s*\(", text):
+        params = [p for p in _split(_balanced(text, m.end())) if p.strip() not in ("*", "/") and not p.strip().startswith("*")]
+        given = [p.split("=", 1)[1] for p in params if re.match(rf"\s*{IDENT}\s*(?::[^=]+)?=", p)]
+        if len(given) != 1:
+            return None
+        found.add(comparable(given[0]))
+    return found.pop() if len(found) == 1 else None
+
+
+def _split(params: str) -> list[str]:
+    """A parameter list's parameters (a comma inside brackets or a string splits none)."""
+    out, depth, start = [], 0, 0
+    for m in SOURCE_TOKEN.finditer(params):
+        token = m.group()
+        depth += token in ("(", "[", "{")
+        depth -= token in (")", "]", "}")
+        if token == "," and depth == 0:
+            out.append(params[start:m.start()])
+            start = m.end()
+    return [p for p in [*out, params[start:]] if p.strip()]
+
+
+def _balanced(text: str, start: int) -> str:
+    """The text from `start` (just after an opening parenthesis) to its closing one, or to the end."""
+    depth = 1
+    for m in SOURCE_TOKEN.finditer(text, start):
+        depth += m.group() in ("(", "[", "{")
+        depth -= m.group() in (")", "]", "}")
+        if not depth:
+            return text[start:m.start()]
+    return text[start:]
