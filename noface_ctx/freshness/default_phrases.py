@@ -77,10 +77,12 @@ def phrase_statements(lines: list[str], comparable: Callable[[str], str]) -> lis
 
 
 def phrase_words(text: str) -> set[str]:
-    """The identifiers a doc's judgement depends on through these statements: the names."""
+    """The identifiers a doc's judgement depends on through these statements: the names, and `default(s)` (a
+    default constant's or a docstring's changed line, `This defaults to 100 characters`, names nothing else)."""
     if "efault" not in text:
         return set()
-    return {n for names, _line, _value, _kind in phrase_statements(text.split("\n"), str) for n in names}
+    names = {n for names, _line, _value, _kind in phrase_statements(text.split("\n"), str) for n in names}
+    return names | {"default", "defaults"} if names else set()
 
 
 def _sentence_default(sentence: str) -> tuple[tuple[str, ...], str, str] | None:

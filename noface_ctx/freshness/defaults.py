@@ -29,7 +29,7 @@ from noface_ctx.freshness.coded_defaults import code_default, coded, comparable,
 from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
-from noface_ctx.freshness.held_defaults import constant_default, optional_default
+from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
@@ -327,6 +327,8 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
         return options.declared_default(path, text, name, comparable)
     found = code_default(text, name, st.names, keyed=st.keyed)
     if found in (None, "None") and (held := constant_default(text, name)) is not None:  # `Limits(..., name=20)` as the default
+        return held
+    if found == "None" and (held := docstring_default(text, name)) is not None:  # the body or a callee picks it
         return held
     return options.declared_default(path, text, name, comparable) if found is None and coded(name) else found
 

@@ -7,6 +7,9 @@
   name says it is a default (`DEFAULT_...`, `..._DEFAULTS`) or the file uses it as a parameter's default.
 - The one optional parameter of a function (`def GramSchmidt(vlist, orthonormal=False)`): what "an optional
   argument ... defaults to ``False``" states (`optional_default`).
+- For a parameter whose signature says `None` and whose body or callee picks the value, the default the code's own
+  docstring entry for it states (`:param max_content_width: ... This defaults to 80 characters if not overridden.`,
+  numpydoc `name : int` / Google `name (int):` entries too): `docstring_default`.
 """
 
 from __future__ import annotations
@@ -53,6 +56,29 @@ def optional_default(text: str, function: str) -> str | None:
             return None
         found.add(comparable(given[0]))
     return found.pop() if len(found) == 1 else None
+
+
+def docstring_default(text: str, name: str) -> str | None:
+    """The value the docstring entries for parameter `name` in `text` give as its default ("defaults to 80",
+    "80 characters by default"; every entry agreeing), or None."""
+    if name not in text or "efault" not in text:
+        return None
+    lines, found = text.split("\n"), set()
+    entry = re.compile(rf"^([ \t]*)(?::param(?:\s+[\w\[\]., |]+?)?\s+{re.escape(name)}:|{re.escape(name)}\s*(?:\([^()\n]*\))?\s*:(?!:))")
+    for i, line in enumerate(lines):
+        head = entry.match(line) if name in line else None
+        if head is None:
+            continue
+        indent, end = len(head.group(1).expandtabs(4)), i + 1
+        while end < len(lines) and lines[end].strip() and len(lines[end].expandtabs(4)) - len(lines[end].expandtabs(4).lstrip()) > indent:
+            end += 1
+        said = " ".join(x.strip() for x in lines[i:end])
+        found |= {comparable(m.group(1) or m.group(2) or m.group(3)) for m in _ENTRY_DEFAULT.finditer(said)}
+    return found.pop() if len(found) == 1 else None
+
+
+_ENTRY_DEFAULT = re.compile(r"(?i)\bdefaults?\s+(?:to|is)\s+(?:`+([^`]+)`+|(-?\d+(?:\.\d+)?|True|False|None)\b(?!\.\d))"
+                            r"|(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s+[a-z]+)?\s+by\s+default\b")
 
 
 def _split(params: str) -> list[str]:

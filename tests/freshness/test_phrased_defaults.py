@@ -11,7 +11,7 @@ from conftest import commit, git
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_phrases import phrase_statements
-from noface_ctx.freshness.held_defaults import constant_default, optional_default
+from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.option_defaults import same_value
 
 JAN = "2025-01-01T12:00:00+00:00"
@@ -172,3 +172,43 @@ def test_an_optional_argument_is_the_one_the_example_passes(repo_factory):
     found = check_docs(repo=root).findings
     assert [(f.path, f.line, f.code) for f in found] == [("doc/matrices.rst", 5, "changed-ref")]
     assert "`GramSchmidt` (mat/dense.py)" in found[0].message
+
+
+CORE = '''class Context:
+    """The state of one invocation.
+
+    :param terminal_width: the width of the terminal; detected when not given.
+    :param max_content_width: the maximum width for content rendered by
+                              help pages.  This defaults to 80 characters if
+                              not overridden.
+    """
+
+    def __init__(self, terminal_width=None, max_content_width=None):
+        self.terminal_width = terminal_width
+        self.max_content_width = max_content_width
+'''
+
+HELP = """# Documenting commands
+
+## Wrapping
+
+Help text is rewrapped to the width of the terminal, to a maximum of 80 characters by default, but this can be
+modified with {attr}`~Context.max_content_width`.
+"""
+
+
+def test_a_default_the_docstring_states_for_a_none_parameter_is_compared(repo_factory):
+    assert docstring_default(CORE, "max_content_width") == "80"
+    assert docstring_default(CORE, "terminal_width") is None  # says no default
+    numpy = "def wrap(text, width=None):\n    '''Wrap.\n\n    width : int, optional\n        Defaults to 70.\n    '''\n"
+    assert docstring_default(numpy, "width") == "70"
+    root = repo_factory({"cli/__init__.py": "", "cli/core.py": CORE, "docs/documenting.md": HELP}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "cli/core.py").write_text(CORE.replace("help pages.", "help and usage pages."))
+    commit(root, "docstring", date=FEB)
+    assert check_docs(repo=root).findings == ()  # the default it states is still 80
+    (root / "cli/core.py").write_text(CORE.replace("defaults to 80 characters", "defaults to 100 characters"))
+    commit(root, "wrap at 100 columns by default", date=FEB)
+    found = check_docs(repo=root).findings
+    assert [(f.path, f.line, f.code) for f in found] == [("docs/documenting.md", 5, "changed-ref")]
+    assert "`max_content_width` (cli/core.py)" in found[0].message
