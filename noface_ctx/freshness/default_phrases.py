@@ -19,9 +19,11 @@ through them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Iterable
 from itertools import pairwise
 
+from noface_ctx import _state as state
+from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 
@@ -35,28 +37,53 @@ _DURATION = re.compile(rf"(?i){_NUMBER}[\s-]+({'|'.join(sorted(_SECONDS, key=len
 _DURATION_SETTINGS = frozenset({"timeout", "delay", "interval", "expiry", "ttl"})  # what a duration is the value of
 _BEFORE_BY_DEFAULT = re.compile(rf"(?i){_NUMBER}(?:[\s-]+([a-z]+))?\s+by\s+default\b")
 _ITEM = re.compile(r"^\s*[-*+]\s+(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+)\1")
+_BULLET = re.compile(r"^\s*[-*+]\s")
 _ITEM_DEFAULT = re.compile(r"(?i)\(\s*defaults?(?:\s+value)?\s*(?:is|to|:|=)?\s*(?:(`+)([^`\n]+)\1|([\w.+-]+))\s*\)")
 _SPAN = re.compile(r"(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1")
 _OPTIONAL = re.compile(r"(?i)\boptional\s+(?:argument|parameter|flag)\b")
 _DEFAULTS_TO = re.compile(r"(?i)\b(?:defaults?\s+(?:to|is)|by\s+default\s+(?:it\s+is\s+)?)\s*(?:(`+)([^`\n]+)\1|(True|False|None|\d+(?:\.\d+)?)\b)")
 _CALL = re.compile(rf"(?<![\w.])({IDENT})\s*\(")
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+_FENCES = re.compile(r"(?m)^[ \t]{0,3}(?:`{3,}|~{3,})")
 
 
-def phrase_statements(lines: list[str], comparable: Callable[[str], str]) -> list[Statement]:
-    """The defaults `lines` state as the module docstring says, each at the line saying "default"."""
+def phrase_statements(lines: list[str]) -> list[Statement]:
+    """The defaults `lines` state as the module docstring says, each at the line saying "default" (read once a text)."""
+    text = "\n".join(lines)
+    if "efault" not in text:
+        return []
+    found = _PHRASED.get(text)
+    return list(found) if found is not None else list(_PHRASED.put(text, tuple(_statements(lines))))
+
+
+def phrase_words(text: str) -> set[str]:
+    """The identifiers a doc's judgement depends on through these statements: the names, and `default(s)` (a
+    default constant's or a docstring's changed line, `This defaults to 100 characters`, names nothing else)."""
+    if "efault" not in text:
+        return set()
+    names = {n for names, _line, _value, _kind in phrase_statements(text.split("\n")) for n in names}
+    return names | {"default", "defaults"} if names else set()
+
+
+_PHRASED: state.Memo[str, tuple[Statement, ...]] = state.memo("freshness.defaults.phrases", maxsize=64)
+
+
+def _statements(lines: list[str]) -> list[Statement]:
     out: list[Statement] = []
-    if not any(DEFAULT_WORD.search(line) for line in lines):
-        return out
-    for i, line in enumerate(lines):
-        item = _ITEM.match(line)
-        if item is not None and (name := _code_name(item.group(2))):
-            for j in range(i, _item_end(lines, i)):
-                said = _ITEM_DEFAULT.search(lines[j])
-                if said is not None and (value := comparable(said.group(2) or said.group(3)).rstrip(".")):
-                    out.append(((name[0],), j + 1, value, ""))
-                    break
-    for lo, hi in _paragraphs(lines):
+    text = "\n".join(lines)
+    fenced = _fenced(text, len(lines))
+    read: set[int] = set()  # paragraphs read, by first line
+    for i in sorted(set(_line_numbers(text, re.finditer("efault", text)))):
+        if i in fenced:
+            continue
+        said = _ITEM_DEFAULT.search(lines[i])
+        item = _item_start(lines, i) if said is not None else None
+        if said is not None and item is not None and (value := comparable(said.group(2) or said.group(3)).rstrip(".")):
+            out.append(((item,), i + 1, value, ""))
+        lo, hi = _paragraph(lines, i, fenced)
+        if lo in read or lines[lo][:1].isspace() or lines[lo].startswith((".. ", ">>>")):
+            continue
+        read.add(lo)
         text = "\n".join(lines[lo:hi])
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
         sentences = [(a, text[a:b]) for a, b in pairwise(cuts) if b > a]
@@ -69,20 +96,11 @@ def phrase_statements(lines: list[str], comparable: Callable[[str], str]) -> lis
             if found is not None:
                 out.append((found[0], at, found[1], found[2]))
                 continue
-            optional = _optional_default(sentence, sentences[k - 1][1] if k else "", comparable)
+            optional = _optional_default(sentence, sentences[k - 1][1] if k else "")
             callee = _varied_callee(lines, hi) if optional else ""
             if optional and callee:
                 out.append(((callee,), at, optional, "optional"))
-    return out
-
-
-def phrase_words(text: str) -> set[str]:
-    """The identifiers a doc's judgement depends on through these statements: the names, and `default(s)` (a
-    default constant's or a docstring's changed line, `This defaults to 100 characters`, names nothing else)."""
-    if "efault" not in text:
-        return set()
-    names = {n for names, _line, _value, _kind in phrase_statements(text.split("\n"), str) for n in names}
-    return names | {"default", "defaults"} if names else set()
+    return sorted(set(out), key=lambda st: (st[1], st))
 
 
 def _sentence_default(sentence: str) -> tuple[tuple[str, ...], str, str] | None:
@@ -105,7 +123,7 @@ def _sentence_default(sentence: str) -> tuple[tuple[str, ...], str, str] | None:
     return ((words.pop(),), _written(value), "word") if durations and not spans and len(words) == 1 else None
 
 
-def _optional_default(sentence: str, before: str, comparable: Callable[[str], str]) -> str:
+def _optional_default(sentence: str, before: str) -> str:
     """The value "an optional argument ... defaults to ``False``" gives, when neither it nor the sentence
     before it writes a name as code; else ""."""
     said = _DEFAULTS_TO.search(sentence)
@@ -174,24 +192,40 @@ def _written(value: float) -> str:
     return str(int(value)) if value == int(value) else repr(value)
 
 
-def _item_end(lines: list[str], i: int) -> int:
-    """The line after the list item starting at line `i` (its wrapped lines, up to a blank line or the next item)."""
-    end = i + 1
-    while end < len(lines) and lines[end].strip() and _ITEM.match(lines[end]) is None and not re.match(r"^\s*[-*+]\s", lines[end]):
-        end += 1
-    return end
+def _item_start(lines: list[str], i: int) -> str | None:
+    """The name the list item holding line `i` writes first (`max_keepalive_connections`), or None."""
+    j = i
+    while j > 0 and lines[j].strip() and _BULLET.match(lines[j]) is None:
+        j -= 1
+    item = _ITEM.match(lines[j])
+    name = _code_name(item.group(2)) if item is not None else ()
+    return name[0] if name else None
 
 
-def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
-    """(first, after last) of each prose paragraph: not a directive, an indented block or a fenced one."""
-    out, lo, fenced = [], 0, False
-    for i, line in enumerate([*lines, ""]):
-        if i < len(lines) and _FENCE.match(line):
-            fenced, lo = not fenced, i + 1
-            continue
-        if fenced or line.strip():
-            continue
-        if lo < i and not lines[lo][:1].isspace() and not lines[lo].startswith((".. ", ">>>")):
-            out.append((lo, i))
-        lo = i + 1
+def _fenced(text: str, count: int) -> set[int]:
+    """The lines of `text`'s fenced blocks (`count` lines), fences included."""
+    fences = _line_numbers(text, _FENCES.finditer(text)) if "```" in text or "~~~" in text else []
+    out: set[int] = set()
+    for a, b in zip(fences[::2], [*fences[1::2], count], strict=False):
+        out.update(range(a, b + 1))
     return out
+
+
+def _line_numbers(text: str, found: Iterable[re.Match[str]]) -> list[int]:
+    """The line (from 0) of each match, counted on from the one before."""
+    out, line, at = [], 0, 0
+    for m in found:
+        line += text.count("\n", at, m.start())
+        at = m.start()
+        out.append(line)
+    return out
+
+
+def _paragraph(lines: list[str], i: int, fenced: set[int]) -> tuple[int, int]:
+    """(first, after last) of the paragraph holding line `i`: up to blank lines or a fence."""
+    lo, hi = i, i + 1
+    while lo > 0 and lines[lo - 1].strip() and lo - 1 not in fenced:
+        lo -= 1
+    while hi < len(lines) and lines[hi].strip() and hi not in fenced:
+        hi += 1
+    return lo, hi

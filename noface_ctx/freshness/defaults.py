@@ -118,7 +118,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
                 out.append(Stated(names, i + 1, value))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0]) for st in out}
-    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines, comparable) if (at, names[0]) not in read]
+    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0]) not in read]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.option_defaults import same_value
@@ -79,20 +78,20 @@ def _http(repo_factory):
 
 
 def test_phrasings_tie_a_value_to_one_name():
-    assert phrase_statements(LIMITS.split("\n"), comparable) == [
+    assert phrase_statements(LIMITS.split("\n")) == [
         (("max_keepalive_connections",), 6, "20", ""), (("max_connections",), 8, "100", "")]
-    assert phrase_statements(TIMEOUTS.split("\n"), comparable) == [(("timeout",), 5, "5", "word")]
-    assert phrase_statements(QUICKSTART.split("\n"), comparable) == [(("timeout",), 5, "5", "word")]
+    assert phrase_statements(TIMEOUTS.split("\n")) == [(("timeout",), 5, "5", "word")]
+    assert phrase_statements(QUICKSTART.split("\n")) == [(("timeout",), 5, "5", "word")]
     minutes = "By default the `cache_ttl` is 2 minutes."
-    assert phrase_statements([minutes], comparable) == [(("cache_ttl",), 1, "120", "")]  # in seconds
+    assert phrase_statements([minutes]) == [(("cache_ttl",), 1, "120", "")]  # in seconds
     wrap = "Text wraps to a maximum of 80 characters by default, set with :attr:`~Context.max_content_width`."
-    assert phrase_statements([wrap], comparable) == [(("max_content_width", "Context"), 1, "80", "")]
+    assert phrase_statements([wrap]) == [(("max_content_width", "Context"), 1, "80", "")]
     two = wrap.replace("set with", "set with `max_width` or")
-    assert phrase_statements([two], comparable) == []  # two names: which one is unclear
+    assert phrase_statements([two]) == []  # two names: which one is unclear
     both = "By default a request waits 5 seconds for a timeout and retries after a delay."
-    assert phrase_statements([both], comparable) == []  # two duration words: not judged
+    assert phrase_statements([both]) == []  # two duration words: not judged
     nothing = "The default behavior is to wait 5 seconds."
-    assert phrase_statements([nothing], comparable) == []  # no name, no duration word
+    assert phrase_statements([nothing]) == []  # no name, no duration word
 
 
 def test_a_default_constant_built_by_a_call_holds_the_keyword_default():
@@ -158,11 +157,11 @@ That is all.
 
 
 def test_an_optional_argument_is_the_one_the_example_passes(repo_factory):
-    assert phrase_statements(GUIDE.split("\n"), comparable) == [(("GramSchmidt",), 5, "False", "optional")]
+    assert phrase_statements(GUIDE.split("\n")) == [(("GramSchmidt",), 5, "False", "optional")]
     assert optional_default(MATRICES, "GramSchmidt") == "False"
     assert optional_default(MATRICES.replace("orthonormal=False", "orthonormal=False, iterative=True"), "GramSchmidt") is None
     same = GUIDE.replace("GramSchmidt(L, True)", "GramSchmidt(eye(2))")
-    assert phrase_statements(same.split("\n"), comparable) == []  # no call passes one more argument
+    assert phrase_statements(same.split("\n")) == []  # no call passes one more argument
     root = repo_factory({"mat/__init__.py": "", "mat/dense.py": MATRICES, "doc/matrices.rst": GUIDE}, date=JAN)
     (root / "mat/dense.py").write_text(MATRICES.replace('"""Orthogonalize', '"""Orthogonalize all'))
     commit(root, "docstring", date=FEB)
