@@ -117,8 +117,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if value:  # a sentence that says what the default is: one that can be wrong
                 out.append(Stated(names, i + 1, value))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
-    read = {(st.line, st.names[0]) for st in out}
-    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0]) not in read]
+    read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
+    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 

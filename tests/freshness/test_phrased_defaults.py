@@ -68,7 +68,11 @@ QUICKSTART = """# Quickstart
 
 ## Timeouts
 
-The default timeout for network inactivity is five seconds. You can make it stricter.
+The default timeout for network inactivity is five seconds. You can make it stricter:
+
+```pycon
+>>> net.get('https://example.com/', timeout=0.001)
+```
 """
 
 
