@@ -313,7 +313,7 @@ class Codebase:
             owner = ""  # the file defining the last part, when a class of ours has it
             for i, part in enumerate(parts[1:], 1):
                 family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
-                if family and part not in EXTERNAL_NAMES:  # a class of ours: the member lives in its hierarchy
+                if family:  # a class of ours: the member lives in its hierarchy (`Response.next`, a builtin's name, too)
                     if not any(self._own(path).defines(part, member=True) for path in family) and \
                             part not in self.ancestry.builtin_members(parts[i - 1]) and not self.ancestry.dynamic(parts[i - 1]):
                         return Resolution("missing", lookup=part, scope=tuple(family))

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import blocks as doc_blocks
-from noface_ctx.freshness import examples
+from noface_ctx.freshness import examples, member_lists
 from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
@@ -101,7 +101,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
     module = ""  # the `currentmodule` / `module` / `automodule` context of what follows
-    owner = (-1, "")  # the class directive whose body this is: (its indent, its name)
+    owner, section = (-1, ""), ""  # the class directive whose body this is (its indent, its name); the section's class
     i, carry = start, 0  # carry: characters of this line a role wrapped from the line before took
     while i < len(lines):
         lineno, line = i + 1, lines[i]
@@ -153,8 +153,10 @@ def extract_references(doc: Doc) -> list[Reference]:
             if IGNORE_MARK not in line:
                 wrapped, carry = _wrapped(line, lines[i + 1] if i + 1 < len(lines) else "")
                 found = _prose_refs(line, lineno, module) + _prose_refs(wrapped, lineno + 1, module)
-                if _is_heading(lines, i, rst):
-                    found = [replace(r, documented=True) for r in found] + ([] if found else title_word(line, lineno))
+                heading = _is_heading(lines, i, rst)  # a title naming a class opens its member list (`member_lists`)
+                found = ([replace(r, documented=True) for r in found] + ([] if found else title_word(line, lineno))
+                         if heading else found + member_lists.member_refs(line, lineno, section))
+                section = member_lists.section_class(line) if heading else section
                 api = _API_DIRECTIVE.match(line) if rst else None
                 arg = api.group(2) if api else ""  # in a class's body a member's bare name is the class's (Sphinx's `py:class`)
                 arg = f"{owner[1]}.{arg}" if api and api.group(1) in _CLASS_LEVEL and owner[1] and "." not in arg.split("(")[0] else arg
