@@ -302,14 +302,20 @@ def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit) ->
 
 
 def _moved_to(index: HistoryIndex, name: str, commit: Commit, scope: Sequence[str]) -> str | None:
-    """A Python file `commit` (a merged branch's: its merge, all of the branch) added a definition of `name` to
-    (in `scope` when given), or None."""
-    diff = _python_diff(str(index.root), (index.latest(commit.seq + 1) or commit).sha)
+    """A Python file `commit` (a merged branch's: its merge, all of the branch) added a definition of `name` to,
+    or renamed to a path defining it (`git mv httpx/_transports/mock.py httpx/testing.py`: no line added);
+    in `scope` when given; or None."""
+    sha = (index.latest(commit.seq + 1) or commit).sha
+    diff = _python_diff(str(index.root), sha)
     if diff is None:
         return None
     added = re.compile(rf"^\+[ \t]*(?:(?:async[ \t]+)?(?:def|class)[ \t]+{re.escape(name)}\b|{re.escape(name)}[ \t]*(?::[^=\n]*)?=(?!=))")
     path = None
     for line in diff.split("\n"):
+        dest = line[len("rename to "):] if line.startswith("rename to ") else ""
+        if dest and (not scope or dest in scope or index.path_now(dest, commit.seq) in scope) and defines(
+                index, sha, dest, name, member=True):
+            return dest
         if line.startswith("+++ "):
             path = line[6:] if line.startswith("+++ b/") else None
         elif path is not None and added.match(line) and (not scope or path in scope
