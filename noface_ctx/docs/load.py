@@ -18,6 +18,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from noface_ctx.docs.cache import ParseCache
 from noface_ctx.docs.discover import discovered_globs
 from noface_ctx.docs.docset import DocSet
 from noface_ctx.docs.forms import doc_forms, doc_header
+from noface_ctx.docs.gallery import GALLERY_SCRIPT, gallery_dirs, gallery_text, is_gallery_script
 from noface_ctx.docs.notebook import MAX_NOTEBOOK_BYTES, NOTEBOOK_SUFFIX, is_notebook, read_notebook
 from noface_ctx.errors import ConfigError
 
@@ -175,17 +177,22 @@ def glob_match(path: str, pattern: str) -> bool:
     return _glob_compiled(pattern).match(path) is not None
 
 
-def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault) -> tuple[str, list[tuple[str, Path]]]:
-    """(vault label, [(doc path, absolute file)]) — repo files through `repo_files` only."""
+def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault,
+               scripts: bool = False) -> tuple[str, list[tuple[str, Path]]]:
+    """(vault label, [(doc path, absolute file)]) — repo files through `repo_files` only;
+    `scripts`: the sphinx-gallery scripts whose text is a page (with the default globs)."""
     root = Path(repo_files.root).resolve()
     if vault.path is None:
         globs = config.context.doc_globs
+        galleries: tuple[str, ...] = ()
         if globs == DEFAULT_DOC_GLOBS:  # a user's own globs are taken as written
             globs += discovered_globs(repo_files)
+            galleries = gallery_dirs([f.path for f in repo_files.files], partial(_repo_text, root)) if scripts else ()
         hits = [
             f.path
             for f in repo_files.files
-            if f.path.lower().endswith(GLOB_EXTS) and any(glob_match(f.path, g) for g in globs)
+            if ((f.path.lower().endswith(GLOB_EXTS) and any(glob_match(f.path, g) for g in globs))
+                or is_gallery_script(f.path, galleries))
             and doc_stem(f.path) not in PEOPLE_DOCS  # credits and licences are neither design nor records
             and ".ipynb_checkpoints/" not in f.path  # Jupyter's autosaves, not the notebook
         ]
@@ -208,19 +215,20 @@ def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault) -> tuple[str
     return label, out
 
 
-def load_docs(config: Config, repo_files: RepoFiles, *, whole: bool = True) -> DocSet:
+def load_docs(config: Config, repo_files: RepoFiles, *, whole: bool = True, scripts: bool = False) -> DocSet:
     """Read every doc of the vault (or `doc_globs`), skipping drafts; never raises for bad docs.
 
     Parsed docs are cached by content (in memory and in `cache_dir`); while no doc file changed
     its stat since the last call in this process, that call's `DocSet` is returned again.
     `whole=False` reads only each doc's frontmatter (no sections, links or link warnings): what
-    freshness needs, ten times faster than decoding the parse cache on a large vault.
+    freshness needs, ten times faster than decoding the parse cache on a large vault. `scripts`:
+    sphinx-gallery scripts too, their rendered text as reStructuredText (`gallery`; code to a prompt).
     """
     vault = resolve_vault(config)
-    label, files = _doc_files(config, repo_files, vault)
+    label, files = _doc_files(config, repo_files, vault, scripts)
     files = sorted(files)
     stamps = tuple((path, _stat(abs_path)) for path, abs_path in files)
-    memo_key = (str(config.root), label, vault.warnings, config.max_file_size_kb, whole)
+    memo_key = (str(config.root), label, vault.warnings, config.max_file_size_kb, whole, scripts)
     memo = _SET_MEMO.get(memo_key)
     if memo is not None and memo[0] == stamps:
         return memo[1]
@@ -264,6 +272,11 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
                 warnings.append(f"{path}: {notebook.problem}; skipped")
                 continue
             text = notebook.text
+        elif path.endswith(GALLERY_SCRIPT):  # a gallery script `_doc_files` took: its page, line for line
+            page = gallery_text(text)
+            if page is None:  # no docstring: no page
+                continue
+            text = page
         if os.path.isabs(path):  # outside the repo, the scan's exclusion rules never saw it
             why = _outside_problem(path, text, config)
             if why:
@@ -282,6 +295,13 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
     docset = DocSet(tuple(docs), (), label, tuple(drafts))
     warnings += _link_warnings(docset)
     return DocSet(docset.docs, tuple(warnings), docset.vault, docset.drafts, tuple(not_read))
+
+
+def _repo_text(root: Path, path: str) -> str | None:
+    try:
+        return (root / path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
 
 
 def read_doc_file(path: str, abs_path: Path) -> str:

@@ -181,7 +181,8 @@ def judge_inputs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTabl
     """The `JudgeInputs` of a run over these docs (the repository's), read from the config."""
     ctx = config.context
     records = frozenset(d.path for d in docs if is_record(d.path, ctx.record_dirs) or names_old_apis(d.path))
-    return JudgeInputs(repo_files, symbols, state, tuple(d.path for d in docs), records, ctx.stale_after_days,
+    not_code = tuple(d.path for d in docs if not d.path.endswith(".py"))  # a gallery script (`docs.gallery`) is code too
+    return JudgeInputs(repo_files, symbols, state, not_code, records, ctx.stale_after_days,
                        _cache_file(config, "history.sqlite"), _cache_file(config, "words.sqlite"))
 
 

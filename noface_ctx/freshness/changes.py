@@ -64,8 +64,10 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
     out: dict[str, list[ChangedRef]] = {}
     index.prefetch(  # the versions every doc's symbols are first looked up in, read in one pass
         (since.sha, path) for s, since in plans for ref, files in s.symbols
-        if ref.source != "autodoc" for path in files if tree.changed_since(index, path, since))
+        if ref.source != "autodoc" and not s.doc.path.endswith(".py") for path in files if tree.changed_since(index, path, since))
     for s, since in plans:
+        if s.doc.path.endswith(".py"):  # a gallery script's page (`docs.gallery`): the docs build runs its calls
+            continue
         seen: set[tuple[str, tuple[str, ...]]] = set()  # a symbol told once, however the doc names it (`pkg.Flask`, `Flask`)
         tried: set[tuple[object, ...]] = set()  # ... asked once in prose, once in examples: a mention notices less than a call
         for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first

@@ -100,7 +100,7 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     building = start_history(config)  # a first run: `git log` while the files are scanned
     repo_files = scan_repo(config)
     judged_files = with_large_docs(repo_files)  # the size limit is for prompts: every doc is judged
-    docset = load_docs(config, judged_files, whole=False)  # freshness reads no sections
+    docset = load_docs(config, judged_files, whole=False, scripts=True)  # freshness reads no sections; gallery pages too
     # symbols=None: a regex symbol table instead of the tree-sitter index keeps the hook fast
     # (no parsers, no numpy) and writes no index cache into the user's repository.
     fresh = assess_docs(docset.docs, judged_files, None, config, building=building)

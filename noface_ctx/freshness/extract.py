@@ -1,18 +1,17 @@
 """Finding a doc's code references (`extract_references`), each kept with its line:
 
-- backticked spans that are calls (`get_user()`, `Auth.login(x)`), dotted names (`Class.method`,
-  `pkg::item`), code-shaped identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps)
-  or repository paths (`src/auth/login.py`, `src/a.py:42`);
-- Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose;
+- backticked spans that are calls (`get_user()`, `Auth.login(x)`; `fig.tight()` on a variable: its
+  method, `references.receiver_member`), dotted names (`Class.method`, `pkg::item`), code-shaped
+  identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps) or repository paths (`src/a.py:42`);
+- Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose; member lists (`member_lists`);
 - in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`,
   `.. method:: Paginator.page(number)`, `.. autofunction:: pkg.name`), read like a span;
 - in code examples in a language the repository is written in: `noface_ctx.freshness.examples`.
 
-Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`,
-`--json`), `$VARS`, `~`/absolute paths, globs and placeholders (`<name>`, `foo`, `my_thing`),
-plain words (`true`, `None`, `json`), ALL_CAPS constants, language builtins and keywords,
-well-known library roots (`os.path`, `console.log`, `Vec::new`), `self.x`, lines carrying
-`noface-ctx: ignore`, and docs that are changelogs (`CHANGELOG.md`, `HISTORY.md`, ...).
+Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`, `--json`), `$VARS`,
+`~`/absolute paths, globs and placeholders (`<name>`, `foo`, `my_thing`), plain words (`true`, `None`, `json`),
+ALL_CAPS constants, language builtins and keywords, well-known library roots (`os.path`, `console.log`,
+`Vec::new`), `self.x`, lines carrying `noface-ctx: ignore`, and changelogs (`CHANGELOG.md`, `HISTORY.md`, ...).
 """
 
 from __future__ import annotations
@@ -51,6 +50,7 @@ from noface_ctx.freshness.references import (
     keyword_refs,
     norm_path,
     placeholder,
+    receiver_member,
     signature_after,
     title_word,
 )
@@ -97,7 +97,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     prose: list[Reference] = []
     blocks: list[tuple[list[tuple[int, str]], str]] = []
     start = frontmatter_end(lines)
-    rst = doc.path.lower().endswith((".rst", ".txt"))  # Sphinx projects write .txt in reStructuredText too
+    rst = doc.path.lower().endswith((".rst", ".txt", ".py"))  # .txt in Sphinx projects too; a gallery script: docs.gallery
     fence: tuple[str, str] | None = None  # (marker, language)
     block: list[tuple[int, str]] = []
     module = ""  # the `currentmodule` / `module` / `automodule` context of what follows
@@ -316,7 +316,7 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
         if ref is not None:
             ref = signature_after(ref, line[m.end():]) if kind in _OBJECT_ROLES or not kind else ref
             refs.append(ref)
-            refs += _passed(ref) + (annotation_refs(m.group(2).strip(), lineno) if not kind else [])
+            refs += _passed(ref) + (annotation_refs(m.group(2).strip(), lineno) + receiver_member(ref) if not kind else [])
     if roles_only:
         return refs
     prose = _URL.sub(" ", _SPAN.sub(" ", line))

@@ -131,6 +131,20 @@ def signature_after(ref: Reference, rest: str) -> Reference:
     return replace(ref, ref=f"{ref.ref}({', '.join(out)})", kind="method" if "." in ref.name else "call")
 
 
+_RECEIVER_CALL = re.compile(rf"^([a-z_][A-Za-z0-9_]*)\.({IDENT})\(")
+
+
+def receiver_member(ref: Reference) -> list[Reference]:
+    """A literal span calling a method on a variable (``fig.set_tight_layout(True)``): inline example
+    code whose receiver no example assigns, its code-shaped method a `member` (checked for removal
+    only), as `examples` reads such a call in a code block."""
+    m = _RECEIVER_CALL.match(ref.ref)
+    if m is None or ref.kind != "method" or m.group(1) in EXTERNAL_NAMES or m.group(1) in SELF_NAMES:
+        return []
+    name = m.group(2)
+    return [Reference(ref.ref, name, "member", ref.line, True, ref.source)] if codeish(name) and not placeholder(name) else []
+
+
 def annotation_refs(signature: str, lineno: int) -> list[Reference]:
     """The classes a signature written in prose annotates with (`_eval(context: RuleContext) ->
     Optional[LintResult]`: `RuleContext`, `LintResult`): `symbol` references, strict when

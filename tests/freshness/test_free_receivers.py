@@ -68,3 +68,17 @@ def test_a_method_renamed_everywhere_is_stale_where_a_free_receiver_calls_it(rep
     got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
     assert set(got) == {("docs/dialect.rst", 8)}  # `copy_as` still defined: no finding
     assert "removed in" in got["docs/dialect.rst", 8] and "insert_lexer_matchers" in got["docs/dialect.rst", 8]
+
+
+def test_a_literal_span_calling_a_method_on_a_variable_names_the_method(repo_factory):
+    # matplotlib's tight layout guide: "you can call ``fig.set_tight_layout(True)``" in prose; the
+    # method gone from the code is stale there, ``fig.savefig()`` (kept) and ``np.insert_matchers()``
+    # (a library's receiver) are not
+    doc = ("# Dialects\n\nCopy one with ``dialect.copy_as('tsql')`` and save it with\n"
+           "``dialect.insert_matchers(ms, before)``; ``np.insert_matchers(a)`` is numpy's.\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/dialects.py": BASE, "docs/dialects.md": doc}, date=JAN)
+    (root / "pkg/dialects.py").write_text(BASE.replace("def insert_matchers", "def insert_segments"))
+    commit(root, "insert_matchers is insert_segments", date=FEB)
+    assert [(f.path, f.line) for f in check_docs(repo=root).findings] == [("docs/dialects.md", 4)]
+    names = {(r.kind, r.name) for r in extract_references(Doc("docs/dialects.md", "d", "d", doc))}
+    assert ("member", "copy_as") in names and ("member", "insert_matchers") in names
