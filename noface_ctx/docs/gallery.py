@@ -5,7 +5,7 @@ lines) as reStructuredText, between runs of the code it executes.
 Which files: the `.py` files under a gallery folder (`gallery_dirs`): a top folder holding
 sphinx-gallery section headers (`discover.doc_sites`: matplotlib's `galleries/`), or an
 `examples_dirs` a Sphinx `conf.py` names in its `sphinx_gallery_conf` (a string or a list of
-strings, written there or in a module-level name: `"examples_dirs": ["../../examples"]`). The
+strings, written there or in module-level names: `"examples_dirs": [sg_examples_dir]`). The
 `conf.py` is untrusted: it is parsed (`ast`), never run; a value it computes is not read.
 
 `gallery_text(raw)` is the page's prose as reStructuredText, line for line with the script (a
@@ -100,14 +100,17 @@ def _examples_dirs(text: str) -> list[str]:
         if target == "sphinx_gallery_conf" and isinstance(value, ast.Dict):
             for key, item in zip(value.keys, value.values, strict=True):
                 if isinstance(key, ast.Constant) and key.value == "examples_dirs":
-                    found += _strings(names.get(item.id) if isinstance(item, ast.Name) else item)
+                    found += _strings(item, names)
     return found
 
 
-def _strings(node: ast.expr | None) -> list[str]:
-    """A string constant, or a list / tuple of them (anything else: nothing)."""
+def _strings(node: ast.expr | None, names: dict[str, ast.expr], depth: int = 0) -> list[str]:
+    """A string constant, or a list / tuple of them, each possibly a module-level name bound to
+    one (`[sg_examples_dir]`); anything else: nothing."""
+    if isinstance(node, ast.Name) and depth < 2:
+        return _strings(names.get(node.id), names, depth + 1)
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [e.value for e in node.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)]
+    if isinstance(node, (ast.List, ast.Tuple)) and depth < 2:
+        return [s for e in node.elts for s in _strings(e, names, depth + 1)]
     return []
