@@ -6,8 +6,9 @@ it is now (`code_words` keeps them per file) and for any commit (`presence`, `hi
 - `names`: what a doc can mean by a bare or qualified name — a `def` or `class` at any depth, a
   function's parameter, an assignment or annotation outside function bodies (module level, in an
   `if` / `try` there, or in a class body: dataclass fields and enum members too), a name an
-  `import` outside function bodies binds (a re-export), a string in `__all__`, and a string a module-level
-  `__getattr__` answers for (an alias or a deprecation shim);
+  `import` outside function bodies binds (a re-export), a string in `__all__`, and a string the module's
+  `__getattr__` answers for (an alias or a deprecation shim: a name it compares against, a key of a
+  dict it looks up; the function at module level or in a module-level `if not TYPE_CHECKING:` / `try`);
 - `attributes`: instance attributes set in methods (`self.name = ...`), which a doc can reach
   as a member (`Flask.config`), never as a bare name;
 - `top`: the module's own names (`pkg.models.check_password`): `names` less what only a class
@@ -105,7 +106,8 @@ def _read(text: str) -> Declared:
         indent = len(m.group("indent").expandtabs(4))
         end = block_end(text, m.end(), indent)
         bodies.append((m.end(), end))
-        if name == "__getattr__" and indent == 0:  # a module's aliases and deprecation shims
+        if name == "__getattr__" and at >= class_end:  # a module's aliases and deprecation shims (at
+            # module level, or in a module-level `if not TYPE_CHECKING:` / `try`: still the module's)
             shims = set(_STRING_NAME.findall(text, m.end(), end)) | _table_keys(text, text[m.end():end])
             names.update(shims)
             outer.update(shims)
