@@ -111,6 +111,22 @@ def indented_block(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int
     return body, j
 
 
+_MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode"})
+_MYST_DOCTEST = {"doctest": "pycon", "testcode": "python", "testsetup": "python", "testcleanup": "python"}
+
+
+def myst_code_lang(directive: str, argument: str) -> str | None:
+    """The language of a MyST directive's body when it is an example, else None: ```{code-cell}
+    ipython3, ```{code-block} python (its argument, Python when none), and sphinx.ext.doctest's
+    directives as reStructuredText's: ```{doctest} is `pycon`, ```{testcode} / {testsetup} /
+    {testcleanup} Python (their argument names a group, not a language)."""
+    if directive in _MYST_DOCTEST:
+        return _MYST_DOCTEST[directive]
+    if directive not in _MYST_CODE:
+        return None
+    return (argument or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"
+
+
 def fenced(lines: list[str], i: int) -> tuple[list[tuple[int, str]], int]:
     """A MyST directive's fenced body (options `:x:` aside) and the index after its closing fence."""
     marker = lines[i].strip()[:3]

@@ -86,7 +86,6 @@ _TITLED_ROLES = frozenset({"ref", "doc", "numref"})  # a cross-reference to a se
 _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$")  # `.. currentmodule:: xarray`
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
-_MYST_CODE = frozenset({"code-cell", "ipython", "jupyter-execute", "code-block", "code", "sourcecode", "testcode"})
 _IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
 
 
@@ -111,8 +110,8 @@ def extract_references(doc: Doc) -> list[Reference]:
         myst = _MYST.match(line) if fence is None and not rst else None
         if myst is not None:  # a MyST directive: a module context, autosummary entries, an autodoc target
             body, i = fenced(lines, i)
-            if myst.group(1) in _MYST_CODE:  # ```{code-cell}, ```{ipython}, ```{code-block} python: an example
-                blocks.append((ipython_code(body) if _IPYTHON.match(line) else body, (myst.group(2) or "python").lower().removeprefix("ipython3").replace("ipython", "python") or "python"))
+            if (lang := doc_blocks.myst_code_lang(myst.group(1), myst.group(2))) is not None:  # an example
+                blocks.append((ipython_code(body) if _IPYTHON.match(line) else body, lang))
                 continue
             module, found = _directive(myst.group(1), myst.group(2), body, module, lineno) if myst.group(1) != "eval-rst" else (
                 doc_blocks.eval_rst(lines, lineno - 1, module, lambda rst: extract_references(replace(doc, path=f"{doc.path}.rst", text=rst))))
