@@ -85,7 +85,8 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
         reported = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
         outside = {r.name.rsplit(".", 1)[-1] for r in s.refs if "." in r.name and (  # `logging.getLogger`: the library's
             r.name.split(".", 1)[0] in EXTERNAL_NAMES or code.names_a_standard_module(r.name))}
-        todo = [c for c in s.candidates if c[0].kind != "path" and (c[0].ref, c[0].line) not in reported
+        told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in reported}  # a lookup is reported once
+        todo = [c for c in s.candidates if c[0].kind != "path" and c[1] not in told
                 and c[0].source != "autodoc" and c[1] not in outside and (c[2] or codeish(c[1]))]
         if not todo or _versions(index, s.doc.path) > ORIGIN_LIMIT:
             continue  # a doc changed that often is not read back (its own versions alone say so: one query)
@@ -164,8 +165,9 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
                 index, versions[path], seq, lookups[path, m.ref, m.line], kind)]
             out[path] = Removals([*(before.missing if before else ()), *gone], {**more.files, **(before.files if before else {})})
         settled = {(p, m.ref, m.line) for p, r in out.items() for m in r.missing}
+        done = {(s.doc.path, c[1]) for s, _grid in left for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) in settled}
         left = [(replace(s, candidates=rest), grid) for s, grid in left
-                if (rest := tuple(c for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) not in settled))]
+                if (rest := tuple(c for c in s.candidates if (s.doc.path, c[1]) not in done))]
     return out
 
 

@@ -210,8 +210,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
     for s in no_history:  # no history to tell: only members of the repository's modules and classes
         before = out.get(s.doc.path, DocHistory())
         out[s.doc.path] = DocHistory(before.commit, before.editing,
-                                     [MissingRef(ref.ref, ref.line, proven=False) for ref, _lookup, scope in s.candidates
-                                      if scope])
+                                     [MissingRef(ref.ref, ref.line, proven=False) for i, (ref, lookup, scope) in enumerate(
+                                         s.candidates) if scope and lookup not in {c[1] for c in s.candidates[:i] if c[2]}])
     return out
 
 

@@ -209,7 +209,12 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
     for (s, since), found in zip(plans, found_at, strict=True):
         missing: list[MissingRef] = []
         defined_in: dict[str, int] = {}
+        told, before, last = set(), 0, ""  # lookups reported: told once, by the first of their candidates proved removed
         for ref, lookup, scope in s.candidates:
+            told.update([last] if len(missing) > before else [])
+            before, last = len(missing), lookup
+            if lookup in told and ref.kind != "path":
+                continue  # (another reference of it, in another scope, is tried only while none was proved removed)
             if ref.kind == "path":
                 missing.extend(removed_path(ref, lookup, since, index))
                 continue

@@ -152,10 +152,10 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             sig = SIGNATURE.match(ref.ref)
             if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
                 signatures.append((ref.name, sig.group(1)))
-        elif res.status == "missing" and all(lookup != res.lookup or (star(ref) and scope != res.scope)
-                                              for _, lookup, scope in candidates) and (
+        elif res.status == "missing" and all(lookup != res.lookup or scope != res.scope for _, lookup, scope in candidates) and (
                 ref.line not in gone):  # a table of removed names says they are gone
-            candidates.append((ref, res.lookup, res.scope))
+            candidates.append((ref, res.lookup, res.scope))  # one per lookup and scope: the next is tried when the
+            # first cannot be proved removed (`presence.record_removals`), a name is reported once
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
 
