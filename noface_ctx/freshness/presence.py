@@ -26,16 +26,16 @@ from noface_ctx._filetypes import FILE_TYPES, bare
 from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
 from noface_ctx.freshness.ancestry import in_class_body
-from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
+from noface_ctx.freshness.defined_then import declared_in, defines, module_level, role_target
 from noface_ctx.freshness.definitions import replacements
-from noface_ctx.freshness.deleted import deleted_module, module_left, module_name, removed_path
+from noface_ctx.freshness.deleted import deleted_module, module_left, removed_path
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.merges import merged_change
-from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, FENCE_LANGS, Reference, file_ext
+from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
 
 # code files changed from a doc's earlier version to its last commit beyond which that version
@@ -234,7 +234,8 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             if ref.kind == "keyword" and ref.source in FENCE_LANGS and "py" in FENCE_LANGS[ref.source]:
                 within = [p for p in within if file_ext(p) in PYTHON_DECLARING]  # a Python call's keyword: a
                 # parameter Python code declares, not a property of a JavaScript file (`aspect` in a removed jquery)
-            held = _declared(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
+            held = declared_in(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
+            held = held or (role_target(index, ref, lookup, at.sha, files, member=member, top=top) if scope else set())
             removals = [r for path in sorted(held) if (r := _removal(index, lookup, path, at, member=member, top=top, dirty=bool(
                 dirty & {path, index.path_now(path, at.seq)}))) is not None]  # gone with its last definition:
             removals += [r for p in modules if held.intersection(modules) and (
@@ -343,41 +344,6 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
                     index, name, newer[0], {p for p in (then, newer[1]) if p}))
             newer = (commit, then)
     return None
-
-
-def _declared(index: HistoryIndex, name: str, sha: str, paths: Iterable[str], *, member: bool,
-              top: bool = False) -> set[str]:
-    """The files of `paths` (holding the word `name` at commit `sha`) that define it there as a
-    doc could mean it (`defines`)."""
-    return {p for p in paths if defines(index, sha, p, name, member=member, top=top)}
-
-
-def module_level(ref: Reference, lookup: str) -> bool:
-    """Whether the missing `lookup` is a module's name in the dotted `ref`, written from its
-    package (`django.contrib.auth.models.check_password`: a method `check_password` of a class in
-    `models.py` is not it), not a class's member (`ValidationError.messages`) nor one of an
-    example's variable named like a module (`config.addinivalue_line`)."""
-    parts = ref.name.split(".")
-    at = parts.index(lookup) if ref.kind == "method" and lookup in parts[1:] else 0
-    # `pkg.mod.name`: `config.addinivalue_line` is a variable's, `ModelChain.results.ac` a class's attribute's
-    return at > 1 and all(part[:1].islower() for part in parts[:at])
-
-
-def defines(index: HistoryIndex, sha: str, path: str, name: str, *, member: bool = False, top: bool = False) -> bool:
-    """Whether `path` at commit `sha` defines `name`: a Python file by its definition table
-    (`declarations.declared`; as a `member`, instance attributes too), a file in another
-    language by holding the word, anything else (data, notebooks) never."""
-    ext = file_ext(path)
-    if ext not in CODE_EXTS:
-        return False
-    if ext in PYTHON_EXTS and module_name(path) == name:  # a module is defined by its file (`scripts/flaskext_compat.py`)
-        return index.versions.blob(sha, path) is not None  # while it is there (a merged branch's deleting it: the removal)
-    text = index.versions.text_at(sha, path)
-    if text is None:
-        return False
-    if ext in PYTHON_EXTS:
-        return text_defines(text, name, member=member, top=top)
-    return name in text and re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,
