@@ -37,6 +37,7 @@ from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
+from noface_ctx.freshness.star_reexports import star_homes
 
 # code files changed from a doc's earlier version to its last commit beyond which that version
 # is not searched (`Presence._unlaundered`): a bound on one search's cost that depends on the
@@ -229,6 +230,8 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope  # a module turned into a
                       or p.removesuffix(".py") + "/__init__.py" in scope  # package since (no rename record), or back
                       or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
+            if scope and not within:  # its modules then re-exported it through `*` imports since replaced
+                within = [p for p in star_homes(index, at.sha, scope, lookup) if p in files]
             modules = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))]  # `pkg.lookup`'s files
             within = [*within, *(p for p in modules if p not in within and index.existed(p, at.seq))]  # need not hold the word
             if ref.kind == "keyword" and ref.source in FENCE_LANGS and "py" in FENCE_LANGS[ref.source]:
