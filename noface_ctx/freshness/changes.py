@@ -23,6 +23,7 @@ from noface_ctx.freshness.coded_defaults import coded
 from noface_ctx.freshness.defaults import Stated, stated_defaults
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.definitions import definition
+from noface_ctx.freshness.deprecated_paths import deprecated_paths
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
@@ -199,6 +200,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                                 _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
+        shims = {s.doc.path: found for s, _since in checked if (found := deprecated_paths(s.refs, code, tree.read, index))}
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)
@@ -206,7 +208,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             changed = [c for c in symbols.get(p, ()) if not c.what.startswith("keyword ") or c.what.split()[1] not in passed]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
-                                [*changed, *defaults.get(p, ()), *values.get(p, ())], gone.files if gone else {})
+                                [*changed, *defaults.get(p, ()), *values.get(p, ()), *shims.get(p, ())], gone.files if gone else {})
     for s in no_history:  # no history to tell: only members of the repository's modules and classes
         before = out.get(s.doc.path, DocHistory())
         out[s.doc.path] = DocHistory(before.commit, before.editing,

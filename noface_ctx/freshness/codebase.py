@@ -294,7 +294,7 @@ class Codebase:
                 return Resolution("found", ref.name, path=hit)
         if as_path in self.dirs:
             return Resolution("found", ref.name)
-        k, holder = self._holder(parts)  # `pkg.mod.name[.member]`: `name` must be defined in pkg/mod.py
+        k, holder = self.module_holder(parts)  # `pkg.mod.name[.member]`: `name` must be defined in pkg/mod.py
         if holder:
             part = parts[k]
             imported = bool(ref.binds) and part in _STDLIB  # `from marshmallow import pprint`: the package's, if any
@@ -329,7 +329,7 @@ class Codebase:
             return Resolution("skip")  # a library, a variable or an imported name
         return Resolution("missing", lookup=root)
 
-    def _holder(self, parts: list[str]) -> tuple[int, str]:
+    def module_holder(self, parts: list[str]) -> tuple[int, str]:
         """(k, the module file of the longest `parts[:k]` that is a module: `pkg/mod.py` or
         `pkg/__init__.py`), or (0, "")."""
         for k in range(len(parts) - 1, 0, -1):

@@ -79,6 +79,9 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
         return f"default of `{c.ref}` ({c.path}) changed in {c.commit}: this doc states its value before"
     if c.what == "accepted values":  # `setting_values.ACCEPTED`: a value the setting no longer takes
         return f"`{c.ref}`: not a value the setting accepts ({c.path}); it was taken out in {c.commit}"
+    if c.what.startswith("deprecated path "):  # `deprecated_paths.DEPRECATED_PATH`: reached through a deprecation shim
+        return (f"`{c.ref}` is a deprecated import path: the module's `__getattr__` ({c.path}) hands it out with a "
+                f"deprecation warning since {c.commit}; it lives in `{c.what.split()[2]}`")
     if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""
