@@ -198,9 +198,9 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         defaults = defaults_found()
         values = value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(s.doc.text))},
                                 _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)
+        shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
-        shims = {s.doc.path: found for s, _since in checked if (found := deprecated_paths(s.refs, code, tree.read, index))}
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)

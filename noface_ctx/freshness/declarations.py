@@ -32,6 +32,7 @@ from noface_ctx.freshness.definitions import blank_docstrings, block_end
 _HEADER = re.compile(r"\n(?=(?P<indent>[ \t]*))(?P=indent)(?:async\s+)?(?P<kw>def|class)\s+(?P<name>[A-Za-z_]\w*)")
 _PARAMS = re.compile(r"\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)", re.S)
 _PARAM = re.compile(r"(?:^|,)\s*\**\s*([A-Za-z_]\w*)\s*(?=[:=,]|$)")
+_PARAM_COMMENT = re.compile(r"(^|,)[ \t]*#[^\n]*", re.M)  # a comment line, or after a comma: the next parameter follows it
 # possessive (`*+`): what a name, a blank or a type took never ends in what may follow it, so
 # giving it back never helps (and retrying, line by line, was most of the time)
 _ASSIGN = re.compile(r"\n[ \t]*+(?P<names>(?:[A-Za-z_]\w*+[ \t]*+,[ \t]*+)*+[A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*+)?[-+*/|&]?=(?!=)")
@@ -100,7 +101,7 @@ def _read(text: str) -> Declared:
             continue
         params = _PARAMS.match(text, m.end())
         if params is not None:
-            names.update(p for p in _PARAM.findall(params.group(1)) if p not in ("self", "cls"))
+            names.update(p for p in _PARAM.findall(_PARAM_COMMENT.sub(r"\1", params.group(1))) if p not in ("self", "cls"))
         if in_body:
             continue  # a nested function: inside a body already
         indent = len(m.group("indent").expandtabs(4))

@@ -18,7 +18,7 @@ home (`return globals()["_OptionParser"]`) is another matter (an API going away)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping, Sequence
 
 from noface_ctx.datatypes import ChangedRef
 from noface_ctx.freshness.codebase import Codebase
@@ -62,30 +62,42 @@ def shim_home(text: str, package: str, name: str) -> str | None:
     return source
 
 
-def deprecated_paths(refs: Iterable[Reference], code: Codebase, read: Callable[[str], str | None],
-                     index: HistoryIndex) -> list[ChangedRef]:
-    """The doc's dotted references `pkg.mod.name` (an example's import, a role: `refs`) whose
-    module file (`read` gives its text now) hands `name` out through a deprecation shim; not when
-    the doc names the new path too."""
-    refs = list(refs)
-    mentioned = {r.name for r in refs}
-    out: list[ChangedRef] = []
-    for ref in refs:
-        parts = ref.name.split(".")
-        if ref.kind != "method" or len(parts) < 3 or ref.name in {c.ref for c in out}:
-            continue
-        k, path = code.module_holder(parts)
-        if k != len(parts) - 1 or not code.module_defines(path, "__getattr__"):
-            continue
-        package = ".".join(parts[:-1] if path.endswith("/__init__.py") else parts[:-2])
-        text = read(path)
-        home = shim_home(text, package, parts[-1]) if text is not None else None
-        if home is None or home == ".".join(parts[:-1]) or f"{home}.{parts[-1]}" in mentioned:
-            continue
-        commit = _made_a_shim(index, path, package, parts[-1])
-        if commit is not None:
-            out.append(ChangedRef(ref.name, ref.line, path, commit, f"{DEPRECATED_PATH} {home}.{parts[-1]}"))
+def deprecated_paths(docs: Mapping[str, Sequence[Reference]], code: Codebase, read: Callable[[str], str | None],
+                     index: HistoryIndex) -> dict[str, list[ChangedRef]]:
+    """By doc: its dotted references `pkg.mod.name` (an example's import, a role) whose module
+    file (`read` gives its text now) hands `name` out through a deprecation shim; not when the
+    doc names the new path too. Each dotted name is looked at once for every doc."""
+    shims: dict[str, tuple[str, str, str] | None] = {}  # dotted name -> (module file, new home, commit label)
+    out: dict[str, list[ChangedRef]] = {}
+    for doc, refs in docs.items():
+        mentioned = {r.name for r in refs}
+        for ref in refs:
+            if ref.kind != "method" or ref.name.count(".") < 2:
+                continue
+            if ref.name not in shims:
+                shims[ref.name] = _shim(ref.name.split("."), code, read, index)
+            found = shims[ref.name]
+            if found is not None and f"{found[1]}.{ref.name.rsplit('.', 1)[1]}" not in mentioned and all(
+                    c.ref != ref.name for c in out.get(doc, ())):
+                out.setdefault(doc, []).append(ChangedRef(ref.name, ref.line, found[0], found[2],
+                                                          f"{DEPRECATED_PATH} {found[1]}.{ref.name.rsplit('.', 1)[1]}"))
     return out
+
+
+def _shim(parts: list[str], code: Codebase, read: Callable[[str], str | None],
+          index: HistoryIndex) -> tuple[str, str, str] | None:
+    """(the module file, the new home, the label of the commit that made the shim) when the
+    module `parts[:-1]` hands `parts[-1]` out through a deprecation shim, else None."""
+    k, path = code.module_holder(parts)
+    if k != len(parts) - 1 or not code.module_defines(path, "__getattr__"):
+        return None
+    package = ".".join(parts[:-1] if path.endswith("/__init__.py") else parts[:-2])
+    text = read(path)
+    home = shim_home(text, package, parts[-1]) if text is not None else None
+    if home is None or home == ".".join(parts[:-1]):
+        return None
+    commit = _made_a_shim(index, path, package, parts[-1])
+    return (path, home, commit) if commit is not None else None
 
 
 def _made_a_shim(index: HistoryIndex, path: str, package: str, name: str) -> str | None:

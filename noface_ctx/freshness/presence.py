@@ -25,7 +25,6 @@ from noface_ctx import _git as git
 from noface_ctx._filetypes import FILE_TYPES, bare
 from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
-from noface_ctx.freshness.ancestry import in_class_body
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.defined_then import declared_in, defines, module_level, role_target
@@ -34,6 +33,7 @@ from noface_ctx.freshness.deleted import deleted_module, module_left, removed_pa
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
+from noface_ctx.freshness.launder_reach import Deep, by_doc, further_back, is_field, reach, reach_pairs
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -144,28 +144,35 @@ class Presence:
         """No laundering: a name a doc still uses, found neither at the doc's commit nor its
         parent, is looked for where the doc *started* using it — the oldest of its earlier
         versions (6 at most, back through renames and format conversions) that hold the word
-        without a break — so that a later edit of the doc (a typo fixed, a conversion to
-        Markdown) does not turn a stale reference into no reference."""
+        without a break, and for a plain field of a class the doc names that all six hold, also
+        further back (`launder_reach`) — so that a later edit of the doc (a typo fixed, a
+        conversion to Markdown) does not turn a stale reference into no reference."""
         origins: dict[str, tuple[Commit, Commit, set[str]]] = {}  # "origin<doc's commit" -> both, the names
-        asked: list[dict[str, str]] = []  # per ask: name -> its key in `origins`
+        asked: list[dict[str, list[str]]] = []  # per ask: name -> its keys in `origins`
+        classes, deep = by_doc(self.plain), list[Deep]()  # doc -> its plain names' classes; docs read further back
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
             lacking = {n for n in names if n not in held}
             start: dict[str, Commit] = {}
-            for commit, path in self.index.earlier(doc, at.seq) if lacking else ():
+            versions = self.index.earlier(doc, at.seq) if lacking else []
+            for commit, path in versions:
                 text = self.index.versions.text_at(commit.sha, path) or ""
                 lacking &= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break
+            if (fields := lacking & classes.get(doc, {}).keys()) and len(versions) == 6:  # a class's field all six hold
+                deep.append((len(asked), at, fields, classes[doc], reach(self.index, doc, at)))
             for n, commit in start.items():
                 origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
-            asked.append({n: f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}" for n, commit in start.items()})
+            asked.append({n: [f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}"] for n, commit in start.items()})
         # a file not touched from the origin to the doc's commit is one version at both: it was
         # searched at the doc's commit (or the origin's version is the one now). A window of more
-        # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there)
+        # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there); one walk
+        # back from each doc's commit reads the windows of its further versions too
         unsettled = {key: (origin.seq, at.seq) for key, (origin, at, names) in origins.items()
                      if names - self.index.greps(key, names).keys()}
-        found_windows = windows(self.index, unsettled.values(), _is_code, LAUNDER_SCOPE)
+        found_windows = windows(self.index, {*unsettled.values(), *reach_pairs(deep)}, _is_code, LAUNDER_SCOPE)
+        further_back(self.index, deep, found_windows, (origins, asked, unsettled), LAUNDER_SCOPE)
         searches: dict[str, SearchAsk] = {
             key: (origin.sha, names, found_windows.get(unsettled[key]) or [] if key in unsettled else [], False)
             for key, (origin, at, names) in origins.items()}
@@ -174,9 +181,9 @@ class Presence:
         def finish() -> None:  # (the search's answers, once it is done)
             found = search.result() if search is not None else {}
             for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
-                for n, key in keys.items():
+                for n, key in ((n, key) for n, ks in keys.items() for key in ks):
                     files, at = found.get(key, {}).get(n), origins[key][0]
-                    if files and n not in held and ((doc, n) not in self.plain or any(in_class_body(
+                    if files and n not in held and ((doc, n) not in self.plain or any(is_field(
                             self.index.versions.text_at(at.sha, p) or "", n, self.plain[doc, n]) for p in sorted(files)[:3])):
                         held[n] = (at, files)
         return finish

@@ -14,6 +14,7 @@ from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.history import HistoryIndex
 
 DEPTH = 3  # `*` imports followed through this many modules
+_STAR = re.compile(r"^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*", re.M)  # a text without one is not parsed
 
 
 def star_homes(index: HistoryIndex, sha: str, paths: Iterable[str], name: str) -> list[str]:
@@ -32,7 +33,7 @@ def star_sources(index: HistoryIndex, sha: str, paths: Iterable[str]) -> set[str
         found = []
         for path in todo:
             text = index.versions.text_at(sha, path)
-            for module in declared(text).stars if text is not None else ():
+            for module in declared(text).stars if text is not None and _STAR.search(text) else ():
                 source = _source(index, sha, path, module)
                 if source and source not in out:
                     out.add(source)

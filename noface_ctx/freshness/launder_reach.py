@@ -1,0 +1,107 @@
+"""How far back a doc's use of a class's field is followed past its six earlier versions
+(`further_starts`), and a class's constructor keyword read as one of its fields (`takes_keyword`).
+
+`Presence._unlaundered` looks for a name the code lacks where the doc started using it: the
+oldest of its last six versions holding the word. A page edited often keeps a stale word through
+many more edits: httpx's docs/advanced.md listed `max_keepalive` among `httpx.Limits`' settings
+through twenty edits after 0.15.0 removed the argument. A plain name (a literal the doc writes
+beside the classes it names: `Presence`'s `plain`) that every one of those six versions holds is
+looked for further back, at the doc's 12th, 24th and 48th earlier versions (or its first, when
+nearer: three reads, not forty), as long as each still holds the word and one of its classes
+(the reference it makes: `Limits` was `PoolLimits` before) and the code files touched from there
+to the doc's commit stay within the laundering bound (what makes one search cheap); found there
+only as a field or constructor keyword of one of those classes. Other names stay within six
+versions: a role or an example's name held that long (flask's `:data:`DEBUG``, a config key; an
+example's `allow_redirects=...` passed to requests) is found far back in some long-gone example
+file, a different thing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Set
+
+from noface_ctx.freshness.ancestry import in_class_body
+from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.history import Commit, HistoryIndex
+
+REACH = (12, 24, 48)  # the doc's earlier versions looked at past the sixth, newest first
+# a doc read further back: its place among the asks, its commit, the fields, their classes, its versions (`reach`)
+Deep = tuple[int, Commit, set[str], dict[str, frozenset[str]], list[tuple[Commit, str]]]
+Windows = Mapping[tuple[int, int], list[str] | None]
+
+
+def by_doc(plain: Mapping[tuple[str, str], frozenset[str]]) -> dict[str, dict[str, frozenset[str]]]:
+    """doc -> its plain names -> the classes it names (`Presence`'s `plain`, by doc)."""
+    out: dict[str, dict[str, frozenset[str]]] = {}
+    for (doc, name), named in plain.items():
+        out.setdefault(doc, {})[name] = named
+    return out
+
+
+def reach_pairs(deep: Iterable[Deep]) -> set[tuple[int, int]]:
+    """The windows (a further version's commit, the doc's commit) the docs read further back need."""
+    return {(c.seq, at.seq) for _i, at, _f, _c, picks in deep for c, _p in picks}
+
+
+def further_back(index: HistoryIndex, deep: Iterable[Deep], fits: Windows,
+                 searched: tuple[dict[str, tuple[Commit, Commit, set[str]]], list[dict[str, list[str]]], dict[str, tuple[int, int]]],
+                 bound: int) -> None:
+    """Add to `Presence._unlaundered`'s searches (`searched`: the origins, each ask's keys by name,
+    the keys not answered yet) each deep field's further start (`further_starts`): searched at
+    its sixth version too, the first found counts."""
+    origins, asked, unsettled = searched
+    for i, at, fields, owners, picks in deep:
+        for name, commit in further_starts(index, picks, at, fields, owners, fits).items():
+            key = f"{commit.sha}<{at.sha}/{bound}"
+            origins.setdefault(key, (commit, at, set()))[2].add(name)
+            asked[i][name].append(key)
+            if name not in index.greps(key, {name}):
+                unsettled[key] = (commit.seq, at.seq)
+
+
+def is_field(text: str, name: str, classes: frozenset[str]) -> bool:
+    """Whether `text` defines `name` as a field of one of `classes`: in its body (`in_class_body`)
+    or as a keyword of its constructor (`takes_keyword`)."""
+    return in_class_body(text, name, classes) or takes_keyword(text, name, classes)
+_INIT = re.compile(r"^[ \t]+def[ \t]+__init__[ \t]*\(((?:[^()]|\((?:[^()]|\([^()]*\))*\))*)\)", re.M)
+
+
+def reach(index: HistoryIndex, doc: str, at: Commit) -> list[tuple[Commit, str]]:
+    """The doc's earlier versions before `at` looked at past its sixth, newest first: (commit, its path then)."""
+    versions = index.earlier(doc, at.seq, limit=REACH[-1])
+    return [versions[i - 1] for i in dict.fromkeys([*(i for i in REACH if i < len(versions)), min(len(versions), REACH[-1])])
+            if i > 6]  # and the oldest there is (the doc's first version, when within reach)
+
+
+def further_starts(index: HistoryIndex, picks: list[tuple[Commit, str]], at: Commit, names: Set[str],
+                   classes: Mapping[str, frozenset[str]], fits: Windows) -> dict[str, Commit]:
+    """name → the oldest of `picks` (`reach`) from which every one looked at holds the word and
+    one of its `classes`, among those whose window of code files up to `at` (`fits`: None when
+    beyond the laundering bound) is searched."""
+    out: dict[str, Commit] = {}
+    todo = set(names)
+    for commit, path in picks:
+        if not todo or fits.get((commit.seq, at.seq)) is None:
+            break
+        text = index.versions.text_at(commit.sha, path) or ""
+        todo = {n for n in todo if _word(n, text) and any(_word(c, text) for c in classes.get(n, ()))}
+        out.update(dict.fromkeys(todo, commit))
+    return out
+
+
+def takes_keyword(text: str, name: str, classes: frozenset[str]) -> bool:
+    """Whether `text` has one of `classes` take `name` as a keyword of its constructor (a
+    setting the class is made with: `Limits(max_keepalive=...)`)."""
+    for m in re.finditer(r"(?:^|\n)([ \t]*)class[ \t]+(\w+)", text) if name in text else ():
+        if m.group(2) in classes:
+            body = text[m.end():block_end(text, m.end(), len(m.group(1).expandtabs(4)))]
+            init = _INIT.search(body)
+            if init is not None and re.search(rf"(?:^|,)\s*{re.escape(name)}\s*(?=[:=,]|$)",
+                                                  re.sub(r"#[^\n]*", "", init.group(1))):
+                return True
+    return False
+
+
+def _word(word: str, text: str) -> bool:
+    return word in text and re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", text) is not None
