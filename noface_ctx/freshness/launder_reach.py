@@ -39,6 +39,14 @@ def by_doc(plain: Mapping[tuple[str, str], frozenset[str]]) -> dict[str, dict[st
     return out
 
 
+def deeper(index: HistoryIndex, doc: str, at: Commit, held: Set[str], classes: Mapping[str, Mapping[str, frozenset[str]]],
+           read: int, place: int) -> list[Deep]:
+    """The doc (the `place`-th ask) read further back when all six (`read`) of its earlier versions hold a
+    plain field of a class it names (`held`, `classes`: `by_doc`), else nothing."""
+    fields = set(held) & classes.get(doc, {}).keys()
+    return [(place, at, fields, dict(classes[doc]), reach(index, doc, at))] if fields and read == 6 else []
+
+
 def reach_pairs(deep: Iterable[Deep]) -> set[tuple[int, int]]:
     """The windows (a further version's commit, the doc's commit) the docs read further back need."""
     return {(c.seq, at.seq) for _i, at, _f, _c, picks in deep for c, _p in picks}

@@ -33,7 +33,7 @@ from noface_ctx.freshness.deleted import deleted_module, module_left, removed_pa
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
-from noface_ctx.freshness.launder_reach import Deep, by_doc, further_back, is_field, reach, reach_pairs
+from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, is_field, reach_pairs
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -141,34 +141,29 @@ class Presence:
         return self._rest
 
     def _unlaundered(self, out: list[Held]) -> Callable[[], None]:
-        """No laundering: a name a doc still uses, found neither at the doc's commit nor its
-        parent, is looked for where the doc *started* using it — the oldest of its earlier
-        versions (6 at most, back through renames and format conversions) that hold the word
-        without a break, and for a plain field of a class the doc names that all six hold, also
-        further back (`launder_reach`) — so that a later edit of the doc (a typo fixed, a
-        conversion to Markdown) does not turn a stale reference into no reference."""
+        """No laundering: a name a doc still uses, found neither at the doc's commit nor its parent, is
+        looked for where the doc *started* using it — the oldest of its earlier versions (6 at most, through
+        renames and format conversions; further for a class's field: `launder_reach`) that hold the word
+        without a break — so that a later edit (a typo fixed, a conversion to Markdown) keeps it a reference."""
         origins: dict[str, tuple[Commit, Commit, set[str]]] = {}  # "origin<doc's commit" -> both, the names
         asked: list[dict[str, list[str]]] = []  # per ask: name -> its keys in `origins`
-        classes, deep = by_doc(self.plain), list[Deep]()  # doc -> its plain names' classes; docs read further back
+        classes, deep = by_doc(self.plain), list[Deep]()  # doc -> plain names' classes; the docs read further back
         for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
             lacking = {n for n in names if n not in held}
             start: dict[str, Commit] = {}
-            versions = self.index.earlier(doc, at.seq) if lacking else []
-            for commit, path in versions:
+            for commit, path in (versions := self.index.earlier(doc, at.seq) if lacking else []):
                 text = self.index.versions.text_at(commit.sha, path) or ""
                 lacking &= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break
-            if (fields := lacking & classes.get(doc, {}).keys()) and len(versions) == 6:  # a class's field all six hold
-                deep.append((len(asked), at, fields, classes[doc], reach(self.index, doc, at)))
+            deep += deeper(self.index, doc, at, lacking, classes, len(versions), len(asked))  # a class's field all six hold
             for n, commit in start.items():
                 origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
             asked.append({n: [f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}"] for n, commit in start.items()})
         # a file not touched from the origin to the doc's commit is one version at both: it was
         # searched at the doc's commit (or the origin's version is the one now). A window of more
-        # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there); one walk
-        # back from each doc's commit reads the windows of its further versions too
+        # than `LAUNDER_SCOPE` files is not searched (its names kept as not found there)
         unsettled = {key: (origin.seq, at.seq) for key, (origin, at, names) in origins.items()
                      if names - self.index.greps(key, names).keys()}
         found_windows = windows(self.index, {*unsettled.values(), *reach_pairs(deep)}, _is_code, LAUNDER_SCOPE)
@@ -237,8 +232,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope  # a module turned into a
                       or p.removesuffix(".py") + "/__init__.py" in scope  # package since (no rename record), or back
                       or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
-            if scope and not within:  # its modules then re-exported it through `*` imports since replaced
-                within = [p for p in star_homes(index, at.sha, scope, lookup) if p in files]
+            within = within or [p for p in star_homes(index, at.sha, scope, lookup) if p in files]  # `*` imports then
             modules = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))]  # `pkg.lookup`'s files
             within = [*within, *(p for p in modules if p not in within and index.existed(p, at.seq))]  # need not hold the word
             if ref.kind == "keyword" and ref.source in FENCE_LANGS and "py" in FENCE_LANGS[ref.source]:
