@@ -146,14 +146,14 @@ def param_default(text: str, of: str, name: str) -> str | None:
     found = set()
     for lo, hi in spans:
         for m in re.finditer(rf"\bdef\s+{re.escape(fn)}\s*\(", text[lo:hi]):
-            params = _balanced(text, lo + m.end())
+            params = balanced(text, lo + m.end())
             got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
             if got is not None:
                 found.add(comparable(got.group(1).rstrip(")").strip()))
     return found.pop() if len(found) == 1 else None
 
 
-def _balanced(text: str, start: int) -> str:
+def balanced(text: str, start: int) -> str:
     """The text from `start` (just after an opening parenthesis) to its closing one (a bracket
     in a string or a comment, `sep=")"`, is none), or to the end when it does not close."""
     depth = 1

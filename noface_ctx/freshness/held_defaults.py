@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.coded_defaults import balanced, comparable
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT
 
@@ -36,7 +36,7 @@ def constant_default(text: str, name: str) -> str | None:
         if _NAMED_DEFAULT.search(constant) is None and re.search(
                 rf"def\s+{IDENT}\s*\([^()]*=\s*{re.escape(constant)}\s*[,)]", text) is None:
             continue
-        args = _balanced(text, m.end())
+        args = balanced(text, m.end())
         given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args)
         if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
             found.add(comparable(given.group(1)))
@@ -50,7 +50,7 @@ def optional_default(text: str, function: str) -> str | None:
         return None
     found = set()
     for m in re.finditer(rf"\bdef\s+{re.escape(function)}\s*\(", text):
-        params = [p for p in _split(_balanced(text, m.end())) if p.strip() not in ("*", "/") and not p.strip().startswith("*")]
+        params = [p for p in _split(balanced(text, m.end())) if p.strip() not in ("*", "/") and not p.strip().startswith("*")]
         given = [p.split("=", 1)[1] for p in params if re.match(rf"\s*{IDENT}\s*(?::[^=]+)?=", p)]
         if len(given) != 1:
             return None
@@ -92,14 +92,3 @@ def _split(params: str) -> list[str]:
             out.append(params[start:m.start()])
             start = m.end()
     return [p for p in [*out, params[start:]] if p.strip()]
-
-
-def _balanced(text: str, start: int) -> str:
-    """The text from `start` (just after an opening parenthesis) to its closing one, or to the end."""
-    depth = 1
-    for m in SOURCE_TOKEN.finditer(text, start):
-        depth += m.group() in ("(", "[", "{")
-        depth -= m.group() in (")", "]", "}")
-        if not depth:
-            return text[start:m.start()]
-    return text[start:]
