@@ -54,6 +54,7 @@ class Declared:
     attributes: frozenset[str]
     stars: tuple[str, ...] = ()  # modules imported with `from x import *` (as written: `.x` is relative)
     top: frozenset[str] = frozenset()  # the module's own names: `names` but for class members, parameters, locals
+    getattrs: tuple[tuple[int, int], ...] = ()  # the module's `__getattr__` functions: (offset of `def`, end of the body)
 
     def defines(self, name: str, *, member: bool = False, top: bool = False) -> bool:
         """Whether the file itself defines `name` (as a member: instance attributes too; `top`:
@@ -88,6 +89,7 @@ def _read(text: str) -> Declared:
     bodies: list[tuple[int, int]] = []  # the outermost function bodies, in order: (start, end)
     classes: list[tuple[int, int]] = []  # class bodies: (start, end)
     class_end = 0  # the furthest end of a class body so far: a header before it is in a class
+    getattrs: list[tuple[int, int]] = []  # offsets in the text as given (one less than here)
     for m in _HEADER.finditer(text):
         kind, name, at = m.group("kw"), m.group("name"), m.start("kw")
         names.add(name)
@@ -112,6 +114,7 @@ def _read(text: str) -> Declared:
             shims = set(_STRING_NAME.findall(text, m.end(), end)) | _table_keys(text, text[m.end():end])
             names.update(shims)
             outer.update(shims)
+            getattrs.append((at - 1, end - 1))
     gaps = [(0 if i == 0 else bodies[i - 1][1], start) for i, (start, _end) in enumerate(bodies)]
     gaps.append((bodies[-1][1] if bodies else 0, len(text)))  # the text outside function bodies
     in_class = _Spans(classes)
@@ -140,7 +143,7 @@ def _read(text: str) -> Declared:
         outer.update(_STRING_NAME.findall(block))
     names.difference_update(_KEYWORDS)
     attributes = {a for pattern in _SELF_ATTR for a in pattern.findall(text)}
-    return Declared(frozenset(names), frozenset(attributes), tuple(stars), frozenset(outer - _KEYWORDS))
+    return Declared(frozenset(names), frozenset(attributes), tuple(stars), frozenset(outer - _KEYWORDS), tuple(getattrs))
 
 
 class _Spans:

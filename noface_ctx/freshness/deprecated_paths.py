@@ -1,5 +1,6 @@
 """Names a doc reaches through a deprecation shim (`deprecated_paths`): a module whose own
-definition of a name is gone, and whose module-level `__getattr__` hands it out from its new
+definition of a name is gone, and whose own `__getattr__` (at module level, or in a module-level
+`if not TYPE_CHECKING:` / `try`: `declarations.Declared.getattrs`) hands it out from its new
 module only after `warnings.warn(..., DeprecationWarning)`. click's 3630addf53 moved
 `split_arg_string` to `click.shell_completion` and left in `click.parser`:
 
@@ -22,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from noface_ctx.datatypes import ChangedRef
 from noface_ctx.freshness.codebase import Codebase
-from noface_ctx.freshness.declarations import text_defines
+from noface_ctx.freshness.declarations import declared, text_defines
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import HistoryIndex
 from noface_ctx.freshness.merges import merged_change
@@ -30,7 +31,7 @@ from noface_ctx.freshness.references import Reference
 
 DEPRECATED_PATH = "deprecated path"  # a ChangedRef's `what` is "deprecated path NEW.NAME" (`judgement.changed_reason`)
 VERSIONS_READ = 64  # the module file's versions looked through for the one that made the shim
-_GETATTR = re.compile(r"^def[ \t]+__getattr__[ \t]*\([^)]*\)[^:\n]*:", re.M)
+_GETATTR = re.compile(r"def[ \t]+__getattr__[ \t]*\([^)]*\)[^:\n]*:")
 _WARNING = re.compile(r"\b(?:Deprecation|PendingDeprecation|Future)Warning\b")
 
 
@@ -38,10 +39,11 @@ def shim_home(text: str, package: str, name: str) -> str | None:
     """The dotted module `name` moved to, when a module file's `text` hands `name` out only
     through a deprecation shim in its `__getattr__`, else None. `package`: the dotted package
     its relative imports start from."""
-    m = _GETATTR.search(text) if "__getattr__" in text and name in text else None
+    spans = declared(text).getattrs if "__getattr__" in text and name in text else ()
+    m = _GETATTR.match(text, spans[0][0]) if spans else None  # the module's own, as `declarations` reads it
     if m is None:
         return None
-    end = block_end(text, m.end(), 0)
+    end = spans[0][1]
     body = text[m.end():end]
     if text_defines(text[:m.start()] + text[end:], name, top=True):
         return None  # defined apart from the shim too

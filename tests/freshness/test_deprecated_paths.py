@@ -86,3 +86,33 @@ def test_what_is_a_deprecation_shim_and_what_is_not():
     assert shim_home(SHIM.replace("from .completion", "from ..completion"), "pkg", "split_arg_string") is None
     future = SHIM.replace("DeprecationWarning", "FutureWarning")
     assert shim_home(future, "pkg", "split_arg_string") == "pkg.completion"
+
+
+def _guarded(text: str, guard: str) -> str:
+    """`text` with its module-level `__getattr__` nested under `guard` (one indent deeper)."""
+    head, _, shim = text.partition("def __getattr__")
+    body = "\n".join(("    " + line) if line else line for line in ("def __getattr__" + shim).split("\n"))
+    return f"import typing as t\n\n{head}{guard}\n{body}"
+
+
+def test_a_shim_nested_in_a_module_level_if_or_try_is_the_modules_as_declarations_reads_it():
+    guarded = _guarded(SHIM, "if not t.TYPE_CHECKING:")
+    assert shim_home(guarded, "pkg", "split_arg_string") == "pkg.completion"
+    tried = _guarded(SHIM, "try:\n    import readline\nfinally:")
+    assert shim_home(tried, "pkg", "split_arg_string") == "pkg.completion"
+    assert shim_home(guarded, "pkg", "normalize_opt") is None
+    # a class's `__getattr__` answers for its instances, one in a function is a local: neither is the module's
+    assert shim_home(_guarded(SHIM, "class Lazy:"), "pkg", "split_arg_string") is None
+    assert shim_home(_guarded(SHIM, "def install():"), "pkg", "split_arg_string") is None
+
+
+def test_an_import_through_a_guarded_shim_is_reported_like_one_at_module_level(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/parser.py": PARSER, "docs/completion.md": DOC}, date=JAN)
+    (root / "pkg/parser.py").write_text(_guarded(SHIM, "if not t.TYPE_CHECKING:"))
+    (root / "pkg/completion.py").write_text(COMPLETION)
+    commit(root, "deprecate the parser", date=FEB)
+    shim = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    got = check_docs(repo=root).lines()
+    assert got == [f"docs/completion.md:5: changed-ref: warning: `pkg.parser.split_arg_string` is a deprecated import "
+                   f"path: the module's `__getattr__` (pkg/parser.py) hands it out with a deprecation warning since "
+                   f"{shim} (2025-02-01, \"deprecate the parser\"); it lives in `pkg.completion.split_arg_string`"], got
