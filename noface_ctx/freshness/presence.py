@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 from noface_ctx import _git as git
@@ -338,16 +338,24 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
     """The commit before `at` that took the module-level `name` out of a module file of `scope`
     (its last 12 versions read, newest first), with the name that took its place there: django's
     `fe914341c8` dropped `check_password` from `auth/models.py` and edited the doc importing it
-    in the same change; a class renamed before a doc's rewording keeps its suggestion."""
+    in the same change; a class renamed before a doc's rewording keeps its suggestion. A merge
+    names the commit of its branch that took the name out (`merges.merged_change`)."""
     for path in (p for p in scope if p.endswith(".py")):
         newer: tuple[Commit, str | None] | None = None
         for commit, then in index.earlier(path, at.seq + 1, limit=12):
             text = index.versions.text_at(commit.sha, then)
             if text is not None and text_defines(text, name, top=True):
-                return None if newer is None else (newer[0], _replacement(
-                    index, name, newer[0], {p for p in (then, newer[1]) if p}))
+                if newer is None:
+                    return None
+                took = merged_change(index, newer[0], then, partial(_lost, index, then, name))  # a merge: its branch's commit
+                return took, _replacement(index, name, took, {p for p in (then, newer[1]) if p})
             newer = (commit, then)
     return None
+
+
+def _lost(index: HistoryIndex, path: str, name: str, sha: str) -> bool:
+    """Whether `path` at commit `sha` no longer defines the module-level `name`."""
+    return not text_defines(index.versions.text_at(sha, path) or "", name, top=True)
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,

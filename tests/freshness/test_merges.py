@@ -95,3 +95,27 @@ def test_a_package_deleted_on_a_merged_branch_names_the_branch_commit_that_delet
     got = [f.message for f in check_docs(repo=root).findings]
     assert got and all(change in m and merge not in m for m in got), got
     assert any("`pkg.ext`" in m for m in got), got
+
+
+def test_a_name_a_module_lost_on_a_merged_branch_before_the_doc_was_written_names_the_branch_commit(repo_factory):
+    # werkzeug's "Refactor the routing code into multiple files" (88125bee), merged as "Merge pull request
+    # #2433": `routing.py` became the package `routing/` whose `__init__` no longer imports `NotFound`; a
+    # doc written after the merge imports it from there still
+    rules = "".join(f"class Rule{i}:\n    def match(self, path):\n        return path == {i!r}\n\n\n" for i in range(12))
+    routing = f"from .exceptions import NotFound\n\n\n{rules}class Map:\n    pass\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/exceptions.py": "class NotFound(Exception):\n    pass\n",
+                         "pkg/routing.py": routing, "README.md": "A project.\n"}, date=JAN)
+
+    def edit():
+        (root / "pkg/routing").mkdir()
+        git(root, "mv", "pkg/routing.py", "pkg/routing/__init__.py")
+        (root / "pkg/routing/__init__.py").write_text(routing.replace("from .exceptions import NotFound\n", ""))
+
+    change = _merged(root, "Refactor the routing code into multiple files", edit)
+    merge = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs").mkdir()
+    (root / "docs/routing.rst").write_text("Routing\n=======\n\nMatch a URL::\n\n    from pkg.routing import Map, NotFound\n\n"
+                                           "    urls = Map()\n")
+    commit(root, "docs: routing", date=APR)  # written after the merge: `NotFound` was gone from `pkg.routing` then
+    got = [f.message for f in check_docs(repo=root).findings]
+    assert len(got) == 1 and "`NotFound`" in got[0] and change in got[0] and merge not in got[0], got
