@@ -132,7 +132,7 @@ class Codebase:
         self._abspath = repo_files.abspath
         self._tables: dict[str, Declared | None] = {}
         self._tops: frozenset[str] | None = None  # `importable`'s names, read when first asked
-        self.ancestry = Ancestry(self.defining_files, lambda path: _read_text(self._abspath(path)))
+        self.ancestry = Ancestry(self.defining_files, self.text)
         self.symbols: SymbolTable | LightSymbols
         self.is_bare: Callable[[str], bool]  # some symbol's last part
         self.is_qualified: Callable[[str], bool]  # some nested symbol's qualified name (`Class.method`)
@@ -158,6 +158,10 @@ class Codebase:
 
     def _defines_member(self, path: str, name: str) -> bool:
         return self._own(path).defines(name, member=True)
+
+    def text(self, path: str) -> str | None:
+        """A repository file's text now (None when it cannot be read)."""
+        return _read_text(self._abspath(path))
 
     def _own(self, path: str) -> Declared:
         """What the file `path` itself defines now (nothing for a file not read as Python)."""

@@ -25,6 +25,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
+from noface_ctx.freshness.doctest_setup import with_doctest_setup
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
@@ -74,9 +75,10 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     """Resolve the doc's references (`refs` when already read): found ones give its files,
     symbols and stated signatures; unresolved strict ones become `candidates` (history tells
     whether they were removed)."""
-    refs = extract_references(doc) if refs is None else refs
+    refs = extract_references(doc) if refs is None else refs  # what the doc's text says: kept by that text
+    read = with_doctest_setup(refs, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
     words: set[str] = set()
-    for ref in refs:
+    for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
     words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
     keys: list[str] = []
@@ -89,7 +91,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
     stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
-    for ref in _in_imported_modules(refs, code):
+    for ref in _in_imported_modules(read, code):
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
             foreign |= {ref.binds, ref.name.split(".", 1)[0]}  # `np`, and `numpy` an alias's call is spelled through
@@ -99,8 +101,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     gone = gone_tables(lines)  # lines of tables listing removed names
     starred = {(r.line, r.ref) for r, res in resolved if (star(r) or r.source == "word") and res.status == "found"}
     kept = {r for r, _ in resolved}
-    foreign_star = any(star(r) and r not in kept for r in refs)  # `from numpy import *`: a name no module of ours has
-    typed = {(r.line, r.ref) for r in refs if r.kind == "method" and r.name.split(".", 1)[0] in foreign}
+    foreign_star = any(star(r) and r not in kept for r in read)  # `from numpy import *`: a name no module of ours has
+    typed = {(r.line, r.ref) for r in read if r.kind == "method" and r.name.split(".", 1)[0] in foreign}
     for ref, res in resolved:
         if ref.name.split(".", 1)[0] in foreign or (ref.kind in ("member", "keyword") and (
                 ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign or (ref.line, ref.ref) in typed)):

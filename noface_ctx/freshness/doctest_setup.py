@@ -1,0 +1,107 @@
+"""Names a Sphinx project's doctests get from its `conf.py` (`with_doctest_setup`): the imports of
+`doctest_global_setup`, which `sphinx.ext.doctest` runs before every doctest of the project, so
+an example may call `Factory(list)` with no import of its own (attrs' `from attr import define,
+frozen, field, validators, Factory`).
+
+The `conf.py` is untrusted: it is parsed (`ast`), never run, and so is the setup's string; a
+setup the file computes (a call, an f-string) is not read. The setup of the nearest `conf.py` at
+or above a doc applies to the doc's interactive examples (`>>>`, a `doctest` block: `pycon`).
+
+For an example's call of a capitalised name neither the doc nor its examples bind (a call kept
+but not reported when it does not resolve: it may be any library's class):
+
+- the setup binds it now: it is the setup's import, resolved like one the doc wrote
+  (`from attr import Factory`), a library's dropped with the library;
+- the setup binds it no more and no code defines it now: the doctest only ran with the name the
+  setup bound, so the call is the repository's name, reported like any other when the
+  repository defined it at the doc's commit (attrs renaming `Factory`, conf.py's import with it).
+"""
+
+from __future__ import annotations
+
+import ast
+import posixpath
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import replace
+from functools import lru_cache
+
+from noface_ctx.freshness.references import Reference
+
+CONF = "conf.py"
+SETUP = "doctest_global_setup"
+MAX_CONF_BYTES = 512 * 1024  # a conf.py larger than this is not parsed
+INTERACTIVE = "pycon"  # the examples the setup runs before: `>>>` lines and `doctest` blocks
+TRACEBACK = "Traceback"  # `Traceback (most recent call last):`, an expected exception's output
+
+
+def with_doctest_setup(refs: Sequence[Reference], doc_path: str, paths: Collection[str],
+                       read: Callable[[str], str | None], defined: Callable[[str], bool]) -> list[Reference]:
+    """`refs` with the doc's unbound interactive calls read through the setup of its `conf.py`
+    (see the module docstring); `paths`: the repository's files, `read(path)` a file's text,
+    `defined(name)`: whether the code defines a name now (one it does is left as it was)."""
+    free = [r for r in refs if r.source == INTERACTIVE and r.kind == "call" and not r.strict
+            and "." not in r.name and r.name[:1].isupper() and r.name != TRACEBACK]
+    if not free:
+        return list(refs)
+    bound = {r.binds for r in refs if r.binds}
+    free = [r for r in free if r.name not in bound]
+    conf = _conf_of(doc_path, paths)
+    text = read(conf) if free and conf is not None else None
+    if text is None or SETUP not in text or len(text) > MAX_CONF_BYTES:
+        return list(refs)
+    imports = setup_imports(text)
+    if not imports:
+        return list(refs)
+    unbound = {id(r) for r in free if r.name not in imports and not defined(r.name)}
+    out = [replace(r, strict=True) if id(r) in unbound else r for r in refs]
+    for name in dict.fromkeys(r.name for r in free if r.name in imports):  # the setup's import, as if the doc wrote it
+        first = next(r for r in free if r.name == name)
+        out.append(Reference(name, imports[name], "method", first.line, True, first.source, name))
+    return out
+
+
+def _conf_of(doc_path: str, paths: Collection[str]) -> str | None:
+    """The nearest `conf.py` at or above the doc's folder, or None."""
+    folder = posixpath.dirname(doc_path)
+    while True:
+        conf = posixpath.join(folder, CONF) if folder else CONF
+        if conf in paths:
+            return conf
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+@lru_cache(maxsize=16)
+def setup_imports(conf_text: str) -> dict[str, str]:
+    """The names the `doctest_global_setup` string a conf.py assigns binds by its imports: the
+    bound name → the dotted name imported (`Factory` → `attr.Factory`, `np` → `numpy`)."""
+    setup = _setup_string(conf_text)
+    if setup is None:
+        return {}
+    try:
+        tree = ast.parse(setup)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    out: dict[str, str] = {}
+    for node in tree.body:  # its top-level statements; an import in an `if` or `try` may not run
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            out.update({a.asname or a.name: f"{node.module}.{a.name}" for a in node.names if a.name != "*"})
+        elif isinstance(node, ast.Import):
+            out.update({a.asname or a.name.split(".", 1)[0]: a.name if a.asname else a.name.split(".", 1)[0]
+                        for a in node.names})
+    return out
+
+
+def _setup_string(conf_text: str) -> str | None:
+    """The string constant a conf.py assigns to `doctest_global_setup` (the last one), or None."""
+    try:
+        tree = ast.parse(conf_text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    found = None
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == SETUP for t in node.targets)
+                and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            found = node.value.value
+    return found
