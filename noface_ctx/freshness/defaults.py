@@ -35,6 +35,7 @@ from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 from noface_ctx.freshness.setting_defaults import setting_statements
+from noface_ctx.freshness.subject_defaults import subject_statements
 
 _OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
 _DIRECTIVE = re.compile(rf"^\s*\.\.\s+[\w:-]+::\s+({IDENT}(?:\.{IDENT})*)")
@@ -118,7 +119,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
                 out.append(Stated(names, i + 1, value))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
-    return out + [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
+    out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
+    said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
+    return out + [Stated(names, at, value) for names, at, value in subject_statements(lines) if (at, names[0]) not in said]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 
@@ -354,7 +357,8 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
             if len({default_now(p, name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in st.names if n != name)]
-                homes = named if len(named) == 1 else []
+                homes = named if len(named) == 1 else _agreeing(homes, st.value, lambda p: _default_of(
+                    index.versions.text_at(since.sha, p) or "", name, st, p))  # noqa: B023 (called at once)
             for path in homes:
                 if not touched(path):
                     continue
@@ -372,6 +376,13 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                     lambda text, path: _default_of(text, name, st, path))):  # noqa: B023 (called at once)
                 out, seen = [*out, old], seen | {name}
     return out
+
+
+def _agreeing(homes: list[str], value: str, then: Callable[[str], str | None]) -> list[str]:
+    """Of the files coding a name's default differently, the one whose default (`then`) was the stated value when
+    the doc was written (the doc agreed with it then: Map's `merge_slashes=True`, not Rule's `None`), or none."""
+    agreed = [p for p in homes if value and (was := then(p)) is not None and options.same_value(value, was)]
+    return agreed if len(agreed) == 1 else []
 
 
 def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str) -> str:

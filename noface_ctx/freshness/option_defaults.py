@@ -20,6 +20,7 @@ from collections.abc import Callable, Collection
 from functools import lru_cache
 
 from noface_ctx._filetypes import is_test_path
+from noface_ctx.freshness.written_numbers import same_number
 
 CONFIG_EXTS = frozenset({"cfg", "ini", "toml"})
 MAX_CONFIG = 1 << 20  # a shipped config file is read up to 1 MB
@@ -46,11 +47,12 @@ def truth(value: str) -> str:
 
 
 def same_value(stated: str, coded: str) -> bool:
-    """Whether a stated value is the coded one (`off` is `False`, `true` in a config is `True`, `5` is `5.0`)."""
+    """Whether a stated value is the coded one (`off` is `False`, `true` in a config is `True`, `5` is `5.0`,
+    `500kB` is `500_000`: `written_numbers`)."""
     if truth(stated) == truth(coded):
         return True
     numbers = [re.fullmatch(r"-?\d+(?:\.\d*)?", v) for v in (stated, coded)]
-    return all(numbers) and float(stated) == float(coded)
+    return (all(numbers) and float(stated) == float(coded)) or same_number(stated, coded)  # `500kB` is `500_000`
 
 
 def option_statements(lines: list[str], comparable: Callable[[str], str]) -> list[Statement]:

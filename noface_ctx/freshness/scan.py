@@ -42,6 +42,7 @@ from noface_ctx.freshness.references import (
 )
 from noface_ctx.freshness.setting_defaults import setting_words
 from noface_ctx.freshness.setting_values import value_words
+from noface_ctx.freshness.subject_defaults import subject_words
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,7 +81,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     words: set[str] = set()
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
-    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
+    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text) | subject_words(doc.text)  # an option's or setting's default: its line names only `default`
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []

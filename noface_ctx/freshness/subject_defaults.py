@@ -1,0 +1,119 @@
+"""Defaults a doc states about the subject of its sentence or list item (issue 25, rule 5), in phrasings
+`defaults` and `default_phrases` do not read:
+
+- a switch: "If ``merge_slashes`` is enabled (the default)", "``strict_slashes`` is on by default",
+  "By default, ``debug`` is disabled": the name's default is `True` (enabled, on) or `False` (disabled, off);
+- "The default is 500kB." / "The default value is ``'auto'``." / "Defaults to 1000." in a list item whose head is
+  one name in a role or literal ("-   :attr:`~Request.max_form_memory_size` - Stop reading request data ...") or
+  in a paragraph that starts with one (a definition list's term too): the head's default, when nothing from the
+  head to that sentence writes another name as code.
+
+`subject_statements` gives (names, line, value) for each, at the line saying "default"; `subject_words` the names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.references import IDENT
+
+Statement = tuple[tuple[str, ...], int, str]  # (names: the name, then its owner when written), line, value)
+
+_SPAN = r"(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1"
+_STATE = r"(?:(?:turned|switched|set)\s+)?(enabled|disabled|on|off)"
+_SWITCH = re.compile(rf"(?i){_SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
+_SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{_SPAN}\s+(?:is|are)\s+{_STATE}\b")
+_ON = frozenset({"enabled", "on"})
+_VALUE = r"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
+_THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
+                          rf"default:)\s+(?:{_VALUE})(?![\w`])")
+_HEAD = re.compile(rf"^\s*(?:[-*+]\s+)?{_SPAN}")
+_BULLET = re.compile(r"^\s*[-*+]\s")
+_CODE_SPAN = re.compile(_SPAN)
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")  # `.. note::`: prose in its body
+_CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode|doctest|testcode|testsetup|ipython|literalinclude)::")
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+
+
+def subject_statements(lines: list[str]) -> list[Statement]:
+    """The defaults `lines` state as the module docstring says."""
+    if not any("efault" in line for line in lines):
+        return []
+    code = _code_lines(lines)
+    out: list[Statement] = []
+    for lo, hi in _blocks(lines, code):
+        text = "\n".join(lines[lo:hi])
+        if "efault" not in text:
+            continue
+        for m in [*_SWITCH.finditer(text), *_SWITCH_AFTER.finditer(text)]:
+            names = _code_name(m.group(2))
+            if names:
+                at = lo + text.count("\n", 0, m.end()) + 1  # the line of "default"
+                out.append((names, at, "True" if m.group(3).lower() in _ON else "False"))
+        out += _the_default(lines, lo, text)
+    return sorted(set(out), key=lambda st: (st[1], st))
+
+
+def subject_words(text: str) -> set[str]:
+    """The names these statements are about (what a doc's judgement depends on through them)."""
+    if "efault" not in text:
+        return set()
+    return {n for names, _line, _value in subject_statements(text.split("\n")) for n in names}
+
+
+def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
+    """"The default is V" in the item or paragraph `text` (from line `lo`) whose head is one code name."""
+    head = _HEAD.match(text)
+    names = _code_name(head.group(2)) if head is not None else ()
+    out: list[Statement] = []
+    for m in _THE_DEFAULT.finditer(text) if names else ():
+        if head is not None and any(_code_name(s.group(2)) for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
+            break
+        value = comparable(m.group("span") if m.group("span") is not None else m.group("plain"))
+        if value and value not in ("true", "false", "none"):  # "the default is none": a word, not `None`
+            out.append((names, lo + text.count("\n", 0, m.start() + len(m.group(0)) - len(m.group(0).lstrip())) + 1, value))
+    return out
+
+
+def _code_name(span: str) -> tuple[str, ...]:
+    """The name a span writes (`~Request.max_form_memory_size` → (max_form_memory_size, Request)), or () for a
+    value or an expression."""
+    text = span.strip().lstrip("~.!").removesuffix("()")
+    if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", text) is None or text in ("True", "False", "None"):
+        return ()
+    return tuple(text.split(".")[-2:][::-1])
+
+
+def _blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
+    """(first, after last) of each list item and paragraph outside code: a bullet starts an item, a blank line
+    or a code line ends one."""
+    out: list[tuple[int, int]] = []
+    lo: int | None = None
+    for i, line in enumerate([*lines, ""]):
+        starts = _BULLET.match(line) is not None
+        if lo is not None and (not line.strip() or i in code or starts):
+            out.append((lo, i))
+            lo = None
+        if lo is None and line.strip() and i not in code and i < len(lines):
+            lo = i
+    return out
+
+
+def _code_lines(lines: list[str]) -> set[int]:
+    """Lines of fenced blocks, literal blocks after a line ending in "::", and interpreter sessions."""
+    out: set[int] = set()
+    fence, literal = False, -1  # literal: the indentation a "::" block must pass (-1: none open)
+    for i, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        if _FENCE.match(line):
+            fence = not fence
+            out.add(i)
+            continue
+        if literal >= 0 and line.strip() and indent <= literal:
+            literal = -1
+        if fence or (literal >= 0 and line.strip()) or line.lstrip().startswith((">>>", "...")):
+            out.add(i)
+        elif (line.rstrip().endswith("::") and not _DIRECTIVE.match(line)) or _CODE_DIRECTIVE.match(line):
+            literal = indent
+    return out
