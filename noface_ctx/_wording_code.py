@@ -3,12 +3,16 @@ pointers to code not shown, and the tests shown beside the code (see `wording` f
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 
-def test_reason(seeds: list[str], named_after: str) -> str:
+
+def test_reason(seeds: list[str], named_after: str, issue_words: Sequence[str] = ()) -> str:
     """Why a test is offered beside the code (the explain table and the JSON carry it)."""
     parts = []
     if seeds:
         parts.append("uses " + ", ".join(f"`{s}`" for s in seeds[:3]) + (" ..." if len(seeds) > 3 else ""))
+    if issue_words:
+        parts.append("named with the issue's words " + ", ".join(issue_words))
     if named_after:
         parts.append(f"its file goes with {named_after}")
     return "test beside the code: " + "; ".join(parts or ["matches the issue"])

@@ -12,8 +12,13 @@ Evidence, per test function (a definition named `test*` in a test file):
   tree without history);
 - the issue's own words (BM25 of the test against the issue, scaled to the best test).
 
+A file's tests are ordered by that evidence, but the one whose body matches the issue best leads
+when its name also carries two or more of the issue's words beyond the tested code's names
+(`test_json_key_sorting` for "... the JSON provider sorts keys", among six `test_jsonify_*`): the
+name says it tests what the issue describes, not only the function.
+
 The best test file gives its one or two best tests in full (when it clearly leads the next
-one) and a pointer naming its other relevant tests with the `NEED_CODE` line that fetches one;
+one, or, named after a best-ranked module, its leading test matches the issue best of every test found) and a pointer naming its other relevant tests with the `NEED_CODE` line that fetches one;
 the next test files, when their evidence is close, give a one-line pointer only. Nothing is
 offered without call, naming or history evidence.
 """
@@ -37,11 +42,13 @@ from noface_ctx.datatypes import Candidate, Form
 from noface_ctx.rank.cochange import co_changed, ensure_history
 from noface_ctx.rank.code_lexical import ChunkScores, CodeRun
 from noface_ctx.rank.test_names import (
+    issue_named,
     mirrors,
     module_of,
     named,
     named_by_folder,
     placed,
+    prose_words,
     tested_name,
     title_named,
     title_words,
@@ -84,6 +91,9 @@ NAMED_ABOVE = 0.0  # ... whose best definition scores above the pool's average (
 # file gives its pointer (issue 26: on the dev rows the best test file was the gold one in 1 of the 15
 # rows where the runner-up scored 85 % of it or more, against 21 of 30 under 70 %)
 LEADS_BY = 0.8
+LEAD_WORDS = 2  # a test named with this many of the issue's words (beyond the code's names) leads its file ...
+# ... when its body matches the issue best of the file's tests; it is shown even when the runner-up file is
+# close, if its file is named after a best-ranked module and no test found matches the issue better
 TEST_MAX_TOKENS = 900  # a test function longer than this is not shown in full (its pointer names it)
 
 
@@ -97,6 +107,8 @@ class TestFile:
     score: float = 0.0
     seeds: list[str] = field(default_factory=list)
     preferred: bool = False  # named after a best-ranked module (found by the lookup) or with the title's words
+    lead_words: tuple[str, ...] = ()  # the issue's words its first test is named with (`LEAD_WORDS` or more)
+    lead_clear: bool = False  # ... and that test's body matches the issue best of every test found
 
 
 def _test_function(r: CodeRun, i: int) -> bool:
@@ -217,7 +229,24 @@ def find_tests(r: CodeRun, ranked_ids: Sequence[int], score: dict[int, float], s
         tf.seeds = list(dict.fromkeys(sym for t in tf.tests[:POINTER_NAMES] for sym in t[2]))
         out.append(tf)
     out.sort(key=lambda tf: (-tf.score, tf.path))
+    _lead_by_name(r, out, s, seeds, issue_best)
     return out
+
+
+def _lead_by_name(r: CodeRun, found: Sequence[TestFile], s: ChunkScores, seeds: Sequence[int], issue_best: float) -> None:
+    """In each file, the test whose body matches the issue best goes first when its name carries
+    `LEAD_WORDS` of the issue's own words beyond the names of the code it tests (`issue_named`)."""
+    idx = r.index
+    issue_words = prose_words(r.issue.title, r.issue.description)
+    code_words = frozenset(w for i in seeds for w in tokenize(idx.symbol(i)))
+    for tf in found:
+        lead = max(tf.tests, key=lambda t: float(s.bm25[t[0]]))  # the first of equals, in evidence order
+        said = float(s.bm25[lead[0]])
+        words_named = issue_named(idx.symbol(lead[0]), issue_words, code_words) if said > 0 else ()
+        if len(words_named) >= LEAD_WORDS:
+            tf.tests.remove(lead)
+            tf.tests.insert(0, lead)
+            tf.lead_words, tf.lead_clear = words_named, said >= issue_best
 
 
 def _enter(r: CodeRun, path: str, calls: dict[int, float]) -> None:
@@ -294,17 +323,19 @@ def _title_test_files(r: CodeRun, test_file: np.ndarray) -> list[str]:
 
 def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int], str]) -> list[Candidate]:
     """The candidates for the tests found, in the order the budget takes them: the best file's
-    pointer and its best test in full (when it leads the runner-up clearly, `LEADS_BY`), a pointer for each file named after a best-ranked module or
+    pointer and its best test in full (when it leads the runner-up clearly, `LEADS_BY`, or its leading test
+    is the one for this issue, `lead_clear`), a pointer for each file named after a best-ranked module or
     with the title's words, then for each close runner-up file, and the best file's second test in
     full. `render(i)` gives chunk `i`'s full block."""
     if not found:
         return []
     best = found[0]
     out: list[Candidate] = []
-    top = best.tests[0][1]
+    top = max(t[1] for t in best.tests)
     shown: list[tuple[int, float, tuple[str, ...]]] = []
     unsure = len(found) > 1 and found[1].score >= LEADS_BY * best.score  # which file is the test file is unclear
-    for t in best.tests[:0 if unsure else SHOWN_TESTS]:
+    named_lead = best.preferred and best.lead_clear  # ... but its leading test is the one for this issue
+    for t in best.tests[:(1 if named_lead else 0) if unsure else SHOWN_TESTS]:
         if t[1] <= 0 or (shown and t[1] < SECOND_SHOWN * top):
             break
         shown.append(t)
@@ -317,7 +348,7 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
     full = []
     for j, sc, seeds, text in blocks:
         start, end = r.index.lines(j)
-        why = test_reason(list(seeds), best.named_after)
+        why = test_reason(list(seeds), best.named_after, best.lead_words if j == best.tests[0][0] else ())
         full.append(Candidate(kind="code", path=best.path, ref=r.index.symbol(j), title=f"test {r.index.symbol(j)}",
                               forms=(Form("full", text, count_tokens(text)),), score=sc,
                               request=need_code(best.path, r.index.symbol(j)), reasons=(why,),
@@ -328,7 +359,8 @@ def test_candidates(r: CodeRun, found: Sequence[TestFile], render: Callable[[int
     for tf in order:  # each file once, at its first place
         if all(tf.path != m.path for m in more):
             more.append(tf)
-    pointers = [_pointer(r, tf, [], tf.tests[0][1], limit=MORE_NAMES, runner_up=True) for tf in more[:MORE_FILES]]
+    pointers = [_pointer(r, tf, [], max(t[1] for t in tf.tests), limit=MORE_NAMES, runner_up=True)
+                for tf in more[:MORE_FILES]]
     return out + full[:1] + pointers + full[1:]  # the other files' pointers before a second test in full
 
 

@@ -140,3 +140,36 @@ def words(folder: str) -> set[str]:
     """The words of a folder path (`tests/forms_tests/tests` → forms, ...), test folders aside."""
     return {w for part in folder.split("/") for w in part.split("_")
             if len(w) > 2 and w not in ("test", "tests", "testing", "src", "lib")}
+
+
+_FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
+_CODE_LINE = re.compile(r"^(?:    |\t)|^\s*(?:>>>|\.\.\. |\$ |Traceback \(|File \"|In \[\d|Out\[\d)")
+NAME_WORD = 3  # a test name's word counts from this many letters (`key`, not `ok`)
+
+
+def prose_words(title: str, description: str) -> frozenset[str]:
+    """The words an issue says in its own sentences: its title and the description's lines outside
+    code blocks, indented code, sessions and tracebacks (a pasted traceback names every module it
+    passed through, not what the issue is about)."""
+    from noface_ctx._lexical import tokenize
+
+    kept, fenced = [title], False
+    for line in description.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+        elif not fenced and not _CODE_LINE.match(line):
+            kept.append(line)
+    return frozenset(tokenize("\n".join(kept)))
+
+
+def issue_named(test_symbol: str, issue_words: frozenset[str], code_words: frozenset[str]) -> tuple[str, ...]:
+    """The words of a test's name (`test_json_key_sorting` → json, key, sorting) the issue says in
+    any of their forms, leaving out the words of the code it tests (`code_words`): the test is named
+    after what the issue describes (key sorting), not only after the function (`test_jsonify_*`)."""
+    from noface_ctx._lexical import tokenize
+
+    bare = test_symbol.rpartition(".")[2]
+    name = [w for w in tokenize(bare) if "_" not in w and w != bare.lower() and len(w) >= NAME_WORD
+            and w not in ("test", "tests")]
+    return tuple(w for w in dict.fromkeys(name) if not any(same_word(w, c) for c in code_words)
+                 and any(same_word(w, u) for u in issue_words))

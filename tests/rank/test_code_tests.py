@@ -286,3 +286,96 @@ def test_no_test_is_shown_in_full_when_two_test_files_are_about_as_likely(tmp_pa
     monkeypatch.setattr(code_tests, "LEADS_BY", float("inf"))  # the closeness is what held them back
     shown = build_prompt(HEADER_ISSUE, repo, budget=6000, embed=False)
     assert any(r["form"] == "full" for r in shown.code if r["path"].startswith("tests/"))
+
+
+CODEC = textwrap.dedent('''\
+    """Writing records as JSON text."""
+    import json
+
+
+    class Encoder:
+        """Turns records into JSON text; keys must all be strings."""
+
+        sort_keys = True
+
+        def dumps(self, obj):
+            return json.dumps(obj, sort_keys=self.sort_keys)
+
+
+    def encode(obj):
+        """The JSON text of `obj`."""
+        return Encoder().dumps(obj)
+    ''')
+
+TEST_CODEC = textwrap.dedent('''\
+    from store.codec import Encoder, encode
+
+
+    def test_encode_basic_types():
+        for value in (1, "a", None, 2.5):
+            assert encode(value)
+
+
+    def test_encode_nested_dicts():
+        assert encode({"a": {"b": 1}}) == '{"a": {"b": 1}}'
+
+
+    def test_encode_lists():
+        assert encode([1, 2]) == "[1, 2]"
+
+
+    def test_codec_NAME():
+        text = encode({"b": 1, "a": 2})
+        assert text.index('"a"') < text.index('"b"')  # the keys come sorted
+        assert Encoder.sort_keys
+    ''')
+
+TEST_API = textwrap.dedent('''\
+    from store.codec import encode
+
+
+    def test_encode_response_body():
+        assert encode({"ok": True}) == '{"ok": true}'
+
+
+    def test_encode_error_body():
+        assert encode({"error": "x"})
+
+
+    def test_encode_empty_body():
+        assert encode({}) == "{}"
+    ''')
+
+MIXED_KEYS_ISSUE = {
+    "id": "s-1",
+    "title": "encode fails when a dict has keys of mixed types",
+    "description": "`encode({1: 'a', 'b': 2})` raises TypeError because the encoder sorts keys. Sorting should "
+                   "not crash on mixed key types, or the sorting option should be easy to turn off.\n\n"
+                   "```\nTraceback (most recent call last):\n  File \"store/codec.py\", line 12, in dumps\n"
+                   "TypeError: '<' not supported between instances of 'str' and 'int'\n```",
+}
+
+
+@pytest.mark.parametrize("name", ["key_sorting", "roundtrip"])
+def test_the_test_named_with_the_issues_words_leads_its_file(tmp_path, name):
+    """Three tests named after `encode` and one named after what the issue describes (key sorting),
+    whose body matches the issue best: that one leads its file, and is shown in full although
+    another test file is about as likely, its file being named after the module. Named otherwise
+    (`test_codec_roundtrip`), it is one test among others and the close runner-up holds every test
+    back as a pointer."""
+    repo = make_repo(tmp_path / "repo", {"store/__init__.py": "", "store/codec.py": CODEC,
+                                         "tests/test_codec.py": TEST_CODEC.replace("NAME", name),
+                                         "tests/test_store_api.py": TEST_API})
+    prompt = build_prompt(MIXED_KEYS_ISSUE, repo, budget=6000, embed=False)
+    tests = [r for r in prompt.code if r["path"].startswith("tests/")]
+    assert {r["path"] for r in tests} == {"tests/test_codec.py", "tests/test_store_api.py"}
+    full = [r for r in tests if r["form"] == "full"]
+    line = next(ln for ln in prompt.text.splitlines() if ln.startswith("tests/test_codec.py — tests of"))
+    if name == "key_sorting":
+        assert [r["symbol"] for r in full] == ["test_codec_key_sorting"]
+        assert "named with the issue's words key, sorting" in full[0]["reason"]
+        assert "assert text.index('\"a\"') < text.index('\"b\"')" in prompt.text  # in full
+        assert "shown below: test_codec_key_sorting" in line and "test_encode_nested_dicts" in line
+    else:  # (a test may still come as a ranked definition, not as the test beside the code)
+        assert not [r for r in full if r["reason"].startswith("test beside the code")]
+        assert "relevant tests: test_encode_" in line  # the tests named after `encode` come first

@@ -117,3 +117,17 @@ def test_a_test_app_named_with_the_issue_titles_words_is_pointed_at(shop):
                      or rows[0]["form"] == "full")  # pointed at, or shown (then its pointer would repeat it)
     assert re.search(r"NEED_CODE: tests/test_ordersave\.py::test_saving_twice_keeps_one_row", prompt.text)
     assert "tests/billing/tests.py" not in prompt.text  # named with no word of the title
+
+
+def test_a_test_name_carries_the_issues_own_words_not_its_tracebacks_or_the_codes_names():
+    from noface_ctx.rank.test_names import issue_named, prose_words
+
+    said = prose_words("jsonify fails when a dict has keys of mixed types",
+                       "The provider sorts keys.\n\n```\nFile \"app/cli.py\", line 3, in run_command\n```\n"
+                       "    stdin_reader = open_stream()\nSorting should not crash.")
+    assert {"keys", "sorts", "sorting", "dict"} <= said and not {"run_command", "stdin", "stream"} & said
+    code = frozenset({"jsonify", "json", "default", "provider"})
+    assert issue_named("test_json_key_sorting", said, code) == ("key", "sorting")  # json: the code's own name
+    assert issue_named("TestJSON.testKeySorting", said, code) == ("key", "sorting")
+    assert issue_named("test_jsonify_dicts", said, code) == ("dicts",)
+    assert issue_named("test_cli_stdin_command", said, code) == ()  # words only a traceback said
