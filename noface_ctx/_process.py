@@ -46,8 +46,8 @@ def in_forks(*calls: tuple[Callable[..., Any], tuple[Any, ...]]) -> list[Callabl
                 return fn(*args)
             finally:
                 collected.add(i)
-                if len(collected) == len(calls):
-                    pool.shutdown(wait=False, cancel_futures=True)
+                if len(collected) == len(calls):  # its threads and workers gone: the caller may fork again
+                    pool.shutdown(wait=True, cancel_futures=True)
         return collect
 
     return [collector(i) for i in range(len(calls))]
@@ -82,11 +82,14 @@ def start_forked(fn: Callable[..., object], *args: object) -> Callable[[], None]
     return wait
 
 
-def start_server(serve: Callable[..., None], *args: object) -> tuple[Connection, BaseProcess] | None:
+def start_server(serve: Callable[..., None], *args: object,
+                 keep_inherited: bool = False) -> tuple[Connection, BaseProcess] | None:
     """Start `serve(connection, *args)` in a forked worker process that answers requests on a
     pipe (`multiprocessing.connection.Connection`) until the caller's end is closed or the
     caller dies; (the caller's end, the process), or None where no process can be forked or
-    other threads run (see `in_forks`)."""
+    other threads run (see `in_forks`). `keep_inherited`: the worker keeps the caller's
+    descriptors (a short-lived one reading the caller's sqlite files: sqlite's per-process
+    state, copied, names them), else it lets go of them (`_close_inherited`)."""
     if threading.active_count() > 1:
         return None
     try:
@@ -94,7 +97,8 @@ def start_server(serve: Callable[..., None], *args: object) -> tuple[Connection,
 
         context = multiprocessing.get_context("fork")
         mine, theirs = context.Pipe()
-        child = context.Process(target=_serve_as_worker, args=(os.getpid(), mine, serve, theirs, *args), daemon=True)
+        child = context.Process(target=_serve_as_worker, args=(os.getpid(), mine, serve, theirs, keep_inherited, *args),
+                                daemon=True)
         child.start()
     except (OSError, ValueError, RuntimeError, ImportError):
         return None
@@ -103,10 +107,11 @@ def start_server(serve: Callable[..., None], *args: object) -> tuple[Connection,
 
 
 def _serve_as_worker(parent: int, callers_end: Connection, serve: Callable[..., None], conn: Connection,
-                     *args: Any) -> None:
+                     keep_inherited: bool, *args: Any) -> None:
     _worker_setup(parent)
     callers_end.close()  # the worker's copy of the caller's end: the caller closing its own ends the pipe
-    _close_inherited(keep=conn.fileno())
+    if not keep_inherited:
+        _close_inherited(keep=conn.fileno())
     serve(conn, *args)
 
 

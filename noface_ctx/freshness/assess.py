@@ -50,7 +50,7 @@ from noface_ctx._process import in_forks, start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import DEPRECATION_WORDS, is_record, names_old_apis
-from noface_ctx.freshness.changes import read_history
+from noface_ctx.freshness.changes import Defaults, read_history, start_defaults
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.code_words import Handed, contents, handed_out
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
@@ -260,9 +260,9 @@ def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None
     stored: dict[str, list[Reference] | None] = {}  # references kept for a doc's text (None: damaged)
     head_edits = edits_since(inputs.root, state.head, state.dirty) if state.head is not None else None
     if first:  # nothing judged yet: read the docs and the code while `git log` builds the index
-        scans, history, code = _first_scans(docs, inputs, building)
+        scans, history, code, defaults = _first_scans(docs, inputs, building)
     else:
-        history = open_history(inputs, building)
+        history, defaults = open_history(inputs, building), None
         misses = docs
         if history is not None and head_edits is not None:
             out, misses = reuse_judgements(docs, keys, history, state, head_edits, inputs.stale_after_days)
@@ -275,7 +275,7 @@ def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None
         stored = {key: references_from_json(value) for key, value in kept.items()}
         scans = read_docs(misses, code, {d.path: stored.get(keys[d.path]) for d in misses})
     histories = read_history(scans, history.index if history is not None else None,
-                             history.head if history is not None else None, code, state.dirty, state.shallow)
+                             history.head if history is not None else None, code, state.dirty, state.shallow, defaults)
     judged, rows = judge(scans, histories, keys, history, state, head_edits, inputs.stale_after_days)
     out.update(judged)
     new = [(keys[s.doc.path], references_to_json(s.refs)) for s in scans if stored.get(keys[s.doc.path]) is None]
@@ -289,7 +289,6 @@ def _judge_batch(docs: list[Doc], inputs: JudgeInputs, building: Building | None
 def _plain_file(inputs: JudgeInputs) -> Path | None:
     """Where a repository without commits keeps its docs' references (`scan.PLAIN_REFERENCES`)."""
     return inputs.history_db.with_name(PLAIN_REFERENCES) if inputs.history_db is not None else None
-
 
 
 def judgement_key(doc: Doc, stale_after_days: int) -> str:
@@ -362,11 +361,11 @@ def read_docs(docs: Sequence[Doc], code: Codebase, refs: Mapping[str, list[Refer
 
 
 def _first_scans(docs: list[Doc], inputs: JudgeInputs,
-                 building: Building | None) -> tuple[list[DocScan], History | None, Codebase]:
-    """A first run's scans, history and code. On a large repository the index is built (if
-    `start_history` has not started it) and the docs read in processes of their own (each is
-    seconds of pure Python work, as is reading the code here); else, or where no process
-    can be forked, the index is built in a thread."""
+                 building: Building | None) -> tuple[list[DocScan], History | None, Codebase, Defaults | None]:
+    """A first run's scans, history, code and defaults' answer (None: not started). On a large repository the index
+    is built (if `start_history` has not started it), the docs read and their defaults judged (`start_defaults`) in
+    processes of their own (each is seconds of pure Python work, as is reading the code here); else, or where no
+    process can be forked, the index is built in a thread."""
     head = inputs.state.head
     if building is None and len(docs) >= 50 and inputs.history_db is not None and head is not None:
         building = start_forked(build_index, inputs.root, inputs.history_db, head)
@@ -377,9 +376,10 @@ def _first_scans(docs: list[Doc], inputs: JudgeInputs,
         thread = pool.submit(open_history, inputs) if building is None else None
         code = codebase(inputs, (frozenset(handed), reading[1]) if reading is not None and handed else None)
         refs = reading[0]() if reading is not None else {}
-        scans = read_docs(docs, code, refs)
         history = thread.result() if thread is not None else open_history(inputs, building)
-        return scans, history, code
+        defaults = start_defaults(docs, history.index, history.head, code, inputs.state.dirty, inputs.state.shallow
+                                  ) if history is not None else None  # forked after the readers above, before any thread
+        return read_docs(docs, code, refs), history, code, defaults
 
 
 # --------------------------------------------------------------------------- step 4: history

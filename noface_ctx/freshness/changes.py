@@ -1,6 +1,7 @@
 """What history says of each doc's names since its commit (`read_history` → `DocHistory`): the
 removed ones (`presence.record_removals`, in two processes: `removals_split`), the changed definitions of the symbols it names
-(`changed_symbols`) and of the defaults it states (`changed_defaults`). Functions of explicit
+(`changed_symbols`) and of the defaults it states (`changed_defaults`; a first run over many docs
+starts it in a forked worker early: `start_defaults`, `defaults_apart`). Functions of explicit
 inputs: the docs' scans with the commit each is checked against, the history index and the work
 tree (`Worktree`); each returns its findings by doc path."""
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from noface_ctx import _git as git
 from noface_ctx._filetypes import is_test_path
-from noface_ctx.datatypes import ChangedRef, MissingRef
+from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.ancestry import Ancestry, named_classes
 from noface_ctx.freshness.born import born_stale
 from noface_ctx.freshness.code_words import PYTHON_EXTS
@@ -22,6 +23,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import coded
 from noface_ctx.freshness.defaults import Stated, stated_defaults
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
+from noface_ctx.freshness.defaults_apart import defaults_apart
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.deprecated_paths import deprecated_paths
 from noface_ctx.freshness.grep_plan import END, windows
@@ -37,6 +39,7 @@ from noface_ctx.freshness.scan import DocHistory, DocScan
 from noface_ctx.freshness.setting_values import stated_values, value_findings
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
+Defaults = Callable[[], dict[str, list[ChangedRef]]]  # the answer of `changed_defaults` started
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +114,13 @@ def _making(index: HistoryIndex, commit: Commit | None, path: str, name: str) ->
     return merged_change(index, commit, path, lambda sha: index.def_at(sha, path, name) == final) if commit and final else commit
 
 
-def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
-                     code: Codebase) -> Callable[[], dict[str, list[ChangedRef]]]:
+def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, tree: Worktree,
+                     code: Codebase) -> Defaults:
     """Defaults the docs state whose code default changed since (`defaults`), by doc path: one
     `git grep` at HEAD for every name, in the code files changed since the oldest of these docs'
     commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`). The
     grep runs in the background: call the answer for the findings."""
-    asks = [(s, since, stated) for s, since in plans if (stated := stated_defaults(s.doc))]
+    asks = [(doc, since, stated) for doc, since in plans if (stated := stated_defaults(doc))]
     if not asks:
         return dict
     names = {n for _, _, stated in asks for st in stated for n in st.names}
@@ -138,7 +141,7 @@ def changed_defaults(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                                    source, index, tree, code)
 
 
-def _defaults_found(asks: list[tuple[DocScan, Commit, list[Stated]]], names: set[str], keyed: set[str],
+def _defaults_found(asks: list[tuple[Doc, Commit, list[Stated]]], names: set[str], keyed: set[str],
                     shaped: list[str], spelt: dict[str, set[str]], words: list[str], found: dict[str, set[str]],
                     source: Callable[[str], bool], index: HistoryIndex, tree: Worktree,
                     code: Codebase) -> dict[str, list[ChangedRef]]:
@@ -160,39 +163,36 @@ def _defaults_found(asks: list[tuple[DocScan, Commit, list[Stated]]], names: set
                     if not is_test_path(p))
     out: dict[str, list[ChangedRef]] = {}
     known: dict[tuple[object, ...], str | None] = {}  # the code defaults now, read once for every doc
-    for s, since, stated in asks:
+    for doc, since, stated in asks:
         changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since), known)
         if changed:
-            out.setdefault(s.doc.path, []).extend(changed)
+            out.setdefault(doc.path, []).extend(changed)
     return out
 
 
 def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Commit | None, code: Codebase,
-                 dirty: frozenset[str], shallow: bool) -> dict[str, DocHistory]:
+                 dirty: frozenset[str], shallow: bool,
+                 started: Defaults | None = None) -> dict[str, DocHistory]:
     """Each doc's last commit, and what history says of its names (`DocHistory`, by path): the
-    removed ones (`missing`), the changed definitions and defaults (`changed`). Without history
-    (no git, or a doc at a shallow clone's boundary) only members of the repository's modules and
-    classes are checked."""
+    removed ones (`missing`), the changed definitions and defaults (`changed`; `started`:
+    `start_defaults`' answer for these docs, when started). Without history (no git, or a doc at
+    a shallow clone's boundary) only members of the repository's modules and classes are checked."""
     out: dict[str, DocHistory] = {}
     no_history = list(scans) if index is None else []
     if index is not None:
         last = {s.doc.path: index.last_touch(s.doc.path) for s in scans}
         editing = {p for p, commit in last.items() if commit is None or p in dirty}
-        if shallow:  # a doc last changed at the shallow boundary: its real commit is cut off
-            no_history = [s for s in scans if (c := last[s.doc.path]) is not None and c.seq == 1]
-            scans_with = [s for s in scans if s not in no_history]
-        else:
-            scans_with = list(scans)
-        checked = [(s, since) for s in scans_with
-                   if (since := head if s.doc.path in editing else last[s.doc.path]) is not None]
+        by_path = {s.doc.path: s for s in scans}
+        checked = [(by_path[doc.path], since) for doc, since in checked_docs([s.doc for s in scans], index, head, dirty, shallow)]
+        no_history = [s for s in scans if shallow and (c := last[s.doc.path]) is not None and c.seq == 1]
         plans = [(s, since) for s, since in checked if s.candidates]
         asks = [(since, {c[1] for c in s.candidates if c[0].kind != "path"}, s.doc.path in editing, s.doc.path)
                 for s, since in plans]
         plain = {(s.doc.path, c[1]): named_classes(r.name for r in s.refs) for s, _since in plans for c in s.candidates
                  if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
-        presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
         tree = Worktree(index.root, dirty)
-        defaults_found = changed_defaults(checked, index, tree, code)  # its grep too
+        presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
+        defaults_found = started or changed_defaults([(s.doc, since) for s, since in checked], index, tree, code)  # its grep too
         symbols = changed_symbols(checked, index, tree, code.ancestry)
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults = defaults_found()
@@ -215,6 +215,25 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                                      [MissingRef(ref.ref, ref.line, proven=False) for i, (ref, lookup, scope) in enumerate(
                                          s.candidates) if scope and lookup not in {c[1] for c in s.candidates[:i] if c[2]}])
     return out
+
+
+def checked_docs(docs: Sequence[Doc], index: HistoryIndex, head: Commit | None, dirty: frozenset[str],
+                 shallow: bool) -> list[tuple[Doc, Commit]]:
+    """The docs whose history is read, each with the commit it is checked against: its last
+    commit, HEAD while it is being edited; not a doc last changed at a shallow clone's boundary
+    (its real commit is cut off)."""
+    last = {d.path: index.last_touch(d.path) for d in docs}
+    return [(d, since) for d in docs if not (shallow and (c := last[d.path]) is not None and c.seq == 1)
+            and (since := head if last[d.path] is None or d.path in dirty else last[d.path]) is not None]
+
+
+def start_defaults(docs: Sequence[Doc], index: HistoryIndex, head: Commit | None, code: Codebase,
+                   dirty: frozenset[str], shallow: bool) -> Defaults | None:
+    """`changed_defaults` of these docs started in a forked worker now, before their references
+    are resolved (`defaults_apart`: a first run over many docs), for `read_history(defaults=)`;
+    None when not started."""
+    return defaults_apart(changed_defaults, checked_docs(docs, index, head, dirty, shallow), index,
+                          Worktree(index.root, dirty), code)
 
 
 def _source_of(paths: set[str]) -> Callable[[str], bool]:

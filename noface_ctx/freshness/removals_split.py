@@ -29,7 +29,7 @@ def split_removals(plans: Plans, found_at: Sequence[Held], index: HistoryIndex, 
              dirty: set[str]) -> dict[str, Removals]:
     """`record_removals(plans, found_at, index, code, dirty)`: the same answer, in two processes
     where it pays (see the module docstring)."""
-    stored = _file_of(index.db)
+    stored = file_of(index.db)
     if len(plans) < FORK_AFTER or not stored:
         return record_removals(plans, found_at, index, code, dirty)
     _JOB[:] = [(os.getpid(), plans, found_at, index, code, dirty, code.words.stored_in())]
@@ -55,17 +55,17 @@ def _odd_docs(history_file: str) -> dict[str, Removals]:
     parent, plans, found_at, index, code, dirty, words_file = _JOB[0]
     if os.getpid() != parent:
         index.versions.blobs = git.Blobs(index.root)
-        index.db = _read_only(history_file)
+        index.db = read_only(history_file)
         if words_file:
-            code.words.read_through(_read_only(words_file))
+            code.words.read_through(read_only(words_file))
     return record_removals(plans[1::2], found_at[1::2], index, code, dirty)
 
 
-def _file_of(db: sqlite3.Connection) -> str:
+def file_of(db: sqlite3.Connection) -> str:
     """The file a connection reads ("" in memory)."""
     row = db.execute("PRAGMA database_list").fetchone()
     return str(row[2]) if row and row[2] else ""
 
 
-def _read_only(path: str) -> sqlite3.Connection:
+def read_only(path: str) -> sqlite3.Connection:
     return sqlite3.connect(f"{Path(path).as_uri()}?mode=ro", uri=True, check_same_thread=False)

@@ -57,18 +57,21 @@ class VersionWords:
         patterns such as `*.po`) left out."""
         return self.grep_many([(sha, set(words), list(paths) if paths is not None else None)], exclude)[0]
 
-    def grep_many(self, asks: Sequence[Ask], exclude: Sequence[str] = ()) -> list[Hits]:
+    def grep_many(self, asks: Sequence[Ask], exclude: Sequence[str] = (), part: tuple[int, int] = (0, 1)) -> list[Hits]:
         """`grep_words` of each `(sha, words, paths)`, in order; a blob several of them list is
-        read once, for all their words."""
+        read once, for all their words. `part` (k, n): only what the files whose blob is of
+        share k of n hold (`share`; other words: share 0's), so n readers' answers joined are the
+        whole answer."""
         out: list[Hits] = []
         lists: list[tuple[list[tuple[str, bytes]], frozenset[bytes]]] = []
         skip = _excluded(exclude)
         for sha, words, paths in asks:
             plain = {w for w in words if _WORD.fullmatch(w)}
-            other = set(words) - plain
+            other = set(words) - plain if part[0] == 0 else set()
             out.append(git.grep_words(self.root, [sha], other, exclude=exclude, paths=paths) if other else {})
             files = self._tree(sha, paths) if plain and paths != [] else []
-            lists.append(([(p, oid) for p, oid in files if not skip(p)], frozenset(w.encode("ascii") for w in plain)))
+            lists.append(([(p, oid) for p, oid in files if not skip(p) and share(oid, part[1]) == part[0]],
+                          frozenset(w.encode("ascii") for w in plain)))
         listed: dict[bytes, list[int]] = {}  # blob id -> the asks listing it
         for number, (files, _words) in enumerate(lists):
             for _path, oid in files:
@@ -175,6 +178,11 @@ class VersionWords:
                     self._drivers[key[len("diff."):-len(".binary")]] = value.strip().lower() in (
                         "true", "yes", "on", "1", "")
         return self._drivers.get(driver)
+
+
+def share(oid: bytes, parts: int) -> int:
+    """Which of `parts` shares a blob is read in (by its id)."""
+    return int(oid[:8], 16) % parts if parts > 1 else 0
 
 
 def _excluded(patterns: Sequence[str]) -> Callable[[str], bool]:

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from multiprocessing.process import BaseProcess
 
 _STOP_WAIT_S = 2.0  # how long the end of a run waits for the worker to go before killing it
+WORKERS = 2  # each reads the blobs of its share (`version_words.share`): while the run waits, both cores work
 
 
 class WordsProcess:
@@ -39,52 +40,62 @@ class WordsProcess:
         self.root = root
         self._lock = threading.Lock()
         self._here: VersionWords | None = None  # the reader of this process, made when first needed
-        self._conn: Connection | None = None
+        self._conns: list[Connection] = []  # one per worker, the k-th reading share k of `WORKERS`
         self._tried = False
         self._pid = os.getpid()  # a process forked from this one never asks this one's worker
 
     @property
     def forked(self) -> bool:
-        """Whether a worker answers (started, and not failed)."""
-        return self._conn is not None
+        """Whether the workers answer (started, and none failed)."""
+        return bool(self._conns)
 
     def start(self) -> None:
-        """Fork the worker, once a run, before the caller starts threads (a fork copies the
-        locks they hold); nothing when it cannot be forked (the searches are answered here)."""
+        """Fork the workers, once a run, before the caller starts threads (a fork copies the
+        locks they hold); none when one cannot be forked (the searches are answered here)."""
         with self._lock:
             if self._tried or os.getpid() != self._pid:
                 return
             self._tried = True
-            started = start_server(_serve, self.root)
-            if started is not None:
-                self._conn, process = started
-                weakref.finalize(self, _stop, self._conn, process)
+            for share in range(WORKERS):
+                started = start_server(_serve, self.root, share)
+                if started is None:
+                    self._conns = []  # (those started end with their pipes)
+                    return
+                self._conns.append(started[0])
+                weakref.finalize(self, _stop, *started)
 
     def grep_many(self, asks: Sequence[Ask], exclude: Sequence[str] = ()) -> list[Hits]:
-        """`VersionWords.grep_many(asks, exclude)`: the worker's answer, or this process's."""
+        """`VersionWords.grep_many(asks, exclude)`: the workers' answers joined, or this process's."""
         asks = [(sha, set(words), list(paths) if paths is not None else None) for sha, words, paths in asks]
         with self._lock:
-            if self._conn is not None and asks and os.getpid() == self._pid:
+            if self._conns and asks and os.getpid() == self._pid:
                 try:
-                    self._conn.send(("grep", asks, tuple(exclude)))
-                    reply = self._conn.recv()
-                except (OSError, EOFError, ValueError):  # the worker died: answered here from now on
-                    self._conn = None
+                    for conn in self._conns:
+                        conn.send(("grep", asks, tuple(exclude)))
+                    replies = [conn.recv() for conn in self._conns]
+                except (OSError, EOFError, ValueError):  # a worker died: answered here from now on
+                    self._conns = []
                 else:
-                    if reply[0] == "found":
-                        git.note_unread(self.root, reply[2])  # a partial clone's blobs it could not read
-                        return list(reply[1])
-            return self._reader().grep_many(asks, exclude)  # the worker failed: the same call, here
+                    if all(reply[0] == "found" for reply in replies):
+                        out: list[Hits] = [{} for _ in asks]
+                        for reply in replies:
+                            git.note_unread(self.root, reply[2])  # a partial clone's blobs it could not read
+                            for hits, found in zip(out, reply[1], strict=True):
+                                for word, paths in found.items():
+                                    hits.setdefault(word, set()).update(paths)
+                        return out
+            return self._reader().grep_many(asks, exclude)  # a worker failed: the same call, here
 
     def close(self) -> None:
-        """End the `git cat-file` process reading the blobs (the worker's or this one's); what
-        was read is kept, the worker stays for the next search."""
+        """End the `git cat-file` processes reading the blobs (the workers' or this one's); what
+        was read is kept, the workers stay for the next search."""
         with self._lock:
-            if self._conn is not None and os.getpid() == self._pid:
+            if self._conns and os.getpid() == self._pid:
                 try:
-                    self._conn.send(("close",))
+                    for conn in self._conns:
+                        conn.send(("close",))
                 except (OSError, ValueError):
-                    self._conn = None
+                    self._conns = []
             if self._here is not None:
                 self._here.close()
 
@@ -94,8 +105,8 @@ class WordsProcess:
         return self._here
 
 
-def _serve(conn: Connection, root: str | Path) -> None:
-    """The worker: answer each request until the caller's end closes."""
+def _serve(conn: Connection, root: str | Path, share: int) -> None:
+    """The worker: answer each request, for the blobs of its `share`, until the caller's end closes."""
     reader = VersionWords(root)
     try:
         while True:
@@ -109,7 +120,7 @@ def _serve(conn: Connection, root: str | Path) -> None:
             if request[0] != "grep":
                 return
             try:
-                found = reader.grep_many(request[1], request[2])
+                found = reader.grep_many(request[1], request[2], (share, WORKERS))
             except Exception:  # the caller makes the same call and meets the same error itself
                 conn.send(("failed",))
                 continue
