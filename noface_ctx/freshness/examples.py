@@ -9,7 +9,9 @@ attribute access on the objects an example makes, typed by the example's own ass
   reference to the method name alone (kind `member`): it never tells what the doc is about,
   but a method this repository defined, has since removed, and nothing defines now, is stale
   wherever an example calls it. Only code-shaped names (`to_netcdf`, `getItem`) count, so
-  that a library's `ax.plot(...)` never stands for a method the repository once had;
+  that a library's `ax.plot(...)` never stands for a method the repository once had; a plain
+  word too on what a function the example defines is handed (`_plain_method`: a hook's
+  `for field in fields: field.evolve(...)`);
 - so is a call on a free lowercase name the example never assigns (`bigquery.insert_matchers(...)`,
   a module-level object of the code, or a module: `pkg.mod.function` is judged as a dotted name too);
 - a call through a module's import alias (`sns.histplot(data, binwidth=3)` after `import seaborn
@@ -55,6 +57,10 @@ _PY_FROM = re.compile(rf"^\s*from\s+({DOTTED})\s+import\s+\(?([\w\s,]+)\)?\s*$")
 _PY_IMPORT = re.compile(rf"^\s*import\s+({IDENT}(?:\.{IDENT})*)(?:\s+as\s+({IDENT}))?\s*$")
 _CLASS_HEADER = re.compile(rf"^\s*class\s+{IDENT}\s*\(([^()]*)\)\s*:")  # its bases and keywords (`metaclass=`)
 PYTHON = frozenset({"python", "py", "python3", "py3", "pycon"})
+_LOOP_VAR = re.compile(rf"\bfor\s+({IDENT})\s+in\s+({IDENT})\b")  # `for field in fields:`, a comprehension's too
+# what a builtin value answers (`results.append`, `text.split`, `d.items`): never the repository's method
+_BUILTIN_METHODS = frozenset(m for t in (str, bytes, bytearray, list, tuple, dict, set, frozenset, int, float, complex,
+                                         object, type, range, memoryview, BaseException) for m in dir(t))
 _IPY_PROMPT = re.compile(r"^(\s*)(?:In \[\d*\]:|\.\.\.+:)(?: |$)")  # `In [3]: x = f(`, `   ...:     a,`
 _IPY_PSEUDO = re.compile(r"^\s*@(?:savefig|suppress|verbatim|doctest|okexcept|okwarning)\b")  # IPython's, not Python's
 
@@ -274,6 +280,7 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
     typed_attr = re.compile(rf"(?<![\w.])({'|'.join(map(re.escape, types))})\.({IDENT})((?:\.{IDENT})*)\b(?!\s*\()") if types else None
     refs: list[Reference] = []
     params = _parameters(block) if python else set()
+    handed = params | {m.group(1) for _, raw in block for m in _LOOP_VAR.finditer(raw) if m.group(2) in params}
     for lineno, raw in block:
         if IGNORE_MARK in raw:
             continue
@@ -311,7 +318,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 continue
             if root in local or (rest and root in params):
                 last = name.rsplit(".", 1)[-1]
-                if rest and python and last not in local and codeish(last) and not placeholder(last):
+                plain = root in handed and "." not in rest and _plain_method(last)  # `field.evolve()`, `field` a hook's
+                if rest and python and last not in local and (codeish(last) or plain) and not placeholder(last):
                     refs.append(Reference(name + "()", last, "member", lineno, True, lang))
                 continue
             if name in EXTERNAL_NAMES or placeholder(name):
@@ -331,3 +339,14 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 if am.group(3):
                     refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}{am.group(3)}", "method", lineno, True, lang))
     return refs
+
+
+def _plain_method(name: str) -> bool:
+    """A lowercase word called as a method on what a function the example defines is handed (a
+    parameter, or a loop variable over one: `def auto_convert(cls, fields): for field in
+    fields: ... field.evolve(...)`, a hook the repository calls with its own objects) is the
+    method name alone, as a code-shaped one is, when it is no builtin value's method nor a word
+    Python itself has. On a variable the example assigns (`con = engine.connect()`) a plain
+    word may be any library's: not read."""
+    return name.isalpha() and name.islower() and len(name) > 3 and name not in _BUILTIN_METHODS and (
+        name not in EXTERNAL_NAMES)
