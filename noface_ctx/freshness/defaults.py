@@ -34,6 +34,7 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import IDENT, STRING, codeish
+from noface_ctx.freshness.review_defaults import review_statements, stems
 from noface_ctx.freshness.setting_defaults import setting_statements
 from noface_ctx.freshness.subject_defaults import subject_statements
 
@@ -67,6 +68,7 @@ class Stated:
     keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
     held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter
+    near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -108,7 +110,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         lo, hi = _paragraph(lines, i)
         sentences = _sentences(lines, lo, hi, i)
         names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
-        out += _passed_keywords(lines, lo, hi, i + 1, _stems(" ".join(sentences)))
+        out += _passed_keywords(lines, lo, hi, i + 1, stems(" ".join(sentences)))
         if names:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names and not _OPTION_SPAN.fullmatch(s)]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
@@ -121,7 +123,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
-    return out + [Stated(names, at, value) for names, at, value in subject_statements(lines) if (at, names[0]) not in said]
+    out += [Stated(names, at, value) for names, at, value in subject_statements(lines) if (at, names[0]) not in said]
+    stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
+    return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
 _OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
 
@@ -225,18 +229,11 @@ def _sentence_names(sentences: list[str]) -> list[str]:
     return out
 
 
-def _stems(text: str) -> set[str]:
-    """The first four letters of each word of four letters or more, split at `_` and humps
-    (`max_retries` → max, retr; "retry" → retr)."""
-    words = re.findall(r"[A-Za-z][a-z]*", re.sub(r"([a-z])([A-Z])", r"\1 \2", text))
-    return {w[:4].lower() for w in words if len(w) >= 4}
-
-
 def _passed_keywords(lines: list[str], lo: int, hi: int, line: int, about: set[str]) -> list[Stated]:
     """A paragraph stating a default ("By default, Requests does not retry") that shows a call
     passing a keyword (`HTTPAdapter(max_retries=retries)` in the example it introduces,
     `ds.copy(deep=True)` in its text) states that keyword's default when the keyword or the
-    callable shares a word with the sentence (`about`: its `_stems`; retry / max_retries, copy /
+    callable shares a word with the sentence (`about`: its `stems`; retry / max_retries, copy /
     copy): one `Stated` per keyword, `of` the callable (`Dataset.copy` when the paragraph names
     `Dataset.copy`)."""
     code = [m.group(2) for m in _SPAN.finditer("\n".join(lines[lo:hi]))]
@@ -254,7 +251,7 @@ def _passed_keywords(lines: list[str], lo: int, hi: int, line: int, about: set[s
         for callee, keyword in _keyword_calls(text):
             last = callee.rsplit(".", 1)[-1]
             of = last if last[:1].isupper() else qualified.get(last, last)
-            if len(keyword) > 2 and keyword not in ("self", "cls") and _stems(f"{keyword} {last}") & about:
+            if len(keyword) > 2 and keyword not in ("self", "cls") and stems(f"{keyword} {last}") & about:
                 out.append(Stated((keyword, *of.split(".")), line, "", of))
     return list(dict.fromkeys(out))
 
@@ -356,8 +353,8 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 touched(p) for p in holders.get(name, ())) else []  # else nothing changed where it is coded since
             if len({default_now(p, name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
-                                                 for n in st.names if n != name)]
-                homes = named if len(named) == 1 else _agreeing(homes, st.value, lambda p: _default_of(
+                                                 for n in (*st.names, *st.near) if n != name)]
+                homes = named if len(named) == 1 or (st.near and named) else _agreeing(homes, st.value, lambda p: _default_of(
                     index.versions.text_at(since.sha, p) or "", name, st, p))  # noqa: B023 (called at once)
             for path in homes:
                 if not touched(path):

@@ -20,17 +20,17 @@ from noface_ctx.freshness.references import IDENT
 
 Statement = tuple[tuple[str, ...], int, str]  # (names: the name, then its owner when written), line, value)
 
-_SPAN = r"(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1"
+SPAN = r"(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1"
 _STATE = r"(?:(?:turned|switched|set)\s+)?(enabled|disabled|on|off)"
-_SWITCH = re.compile(rf"(?i){_SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
-_SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{_SPAN}\s+(?:is|are)\s+{_STATE}\b")
+_SWITCH = re.compile(rf"(?i){SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
+_SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{SPAN}\s+(?:is|are)\s+{_STATE}\b")
 _ON = frozenset({"enabled", "on"})
 _VALUE = r"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
 _THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
                           rf"default:)\s+(?:{_VALUE})(?![\w`])")
-_HEAD = re.compile(rf"^\s*(?:[-*+]\s+)?{_SPAN}")
+_HEAD = re.compile(rf"^\s*(?:[-*+]\s+)?{SPAN}")
 _BULLET = re.compile(r"^\s*[-*+]\s")
-_CODE_SPAN = re.compile(_SPAN)
+_CODE_SPAN = re.compile(SPAN)
 _DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")  # `.. note::`: prose in its body
 _CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode|doctest|testcode|testsetup|ipython|literalinclude)::")
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
@@ -40,14 +40,14 @@ def subject_statements(lines: list[str]) -> list[Statement]:
     """The defaults `lines` state as the module docstring says."""
     if not any("efault" in line for line in lines):
         return []
-    code = _code_lines(lines)
+    code = code_lines(lines)
     out: list[Statement] = []
-    for lo, hi in _blocks(lines, code):
+    for lo, hi in blocks(lines, code):
         text = "\n".join(lines[lo:hi])
         if "efault" not in text:
             continue
         for m in [*_SWITCH.finditer(text), *_SWITCH_AFTER.finditer(text)]:
-            names = _code_name(m.group(2))
+            names = code_name(m.group(2))
             if names:
                 at = lo + text.count("\n", 0, m.end()) + 1  # the line of "default"
                 out.append((names, at, "True" if m.group(3).lower() in _ON else "False"))
@@ -65,10 +65,10 @@ def subject_words(text: str) -> set[str]:
 def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
     """"The default is V" in the item or paragraph `text` (from line `lo`) whose head is one code name."""
     head = _HEAD.match(text)
-    names = _code_name(head.group(2)) if head is not None else ()
+    names = code_name(head.group(2)) if head is not None else ()
     out: list[Statement] = []
     for m in _THE_DEFAULT.finditer(text) if names else ():
-        if head is not None and any(_code_name(s.group(2)) for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
+        if head is not None and any(code_name(s.group(2)) for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
             break
         value = comparable(m.group("span") if m.group("span") is not None else m.group("plain"))
         if value and value not in ("true", "false", "none"):  # "the default is none": a word, not `None`
@@ -76,16 +76,16 @@ def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
     return out
 
 
-def _code_name(span: str) -> tuple[str, ...]:
+def code_name(span: str) -> tuple[str, ...]:
     """The name a span writes (`~Request.max_form_memory_size` → (max_form_memory_size, Request)), or () for a
     value or an expression."""
-    text = span.strip().lstrip("~.!").removesuffix("()")
+    text = span.strip().lstrip("~.!@").removesuffix("()")
     if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", text) is None or text in ("True", "False", "None"):
         return ()
     return tuple(text.split(".")[-2:][::-1])
 
 
-def _blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
+def blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     """(first, after last) of each list item and paragraph outside code: a bullet starts an item, a blank line
     or a code line ends one."""
     out: list[tuple[int, int]] = []
@@ -100,7 +100,7 @@ def _blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _code_lines(lines: list[str]) -> set[int]:
+def code_lines(lines: list[str]) -> set[int]:
     """Lines of fenced blocks, literal blocks after a line ending in "::", and interpreter sessions."""
     out: set[int] = set()
     fence, literal = False, -1  # literal: the indentation a "::" block must pass (-1: none open)
