@@ -129,7 +129,7 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
-    keyed = {n for _, _, stated in asks for st in stated if st.keyed or st.held == "word" for n in st.names}
+    keyed = {n for _, _, stated in asks for st in stated if st.keyed or st.held == "word" or st.near for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     spelt = {n: _spellings(n) for n in names if n.startswith("-")}
     words = sorted({*shaped, *(w for forms in spelt.values() for w in forms)})
@@ -159,8 +159,8 @@ def _defaults_found(asks: list[tuple[Doc, Commit, list[Stated]]], names: set[str
         for name in st.names:
             if _plain(name, keyed):
                 holders.setdefault(name, set()).update(
-                    p for other in st.names if other != name and other in near | set(shaped) for p in code.defining_files(other)
-                    if not is_test_path(p))
+                    p for other in (*st.names, *st.near) if other != name and (other in near | set(shaped) or other in st.near)
+                    for p in code.defining_files(other) if not is_test_path(p))
     out: dict[str, list[ChangedRef]] = {}
     known: dict[tuple[object, ...], str | None] = {}  # the code defaults now, read once for every doc
     for doc, since, stated in asks:

@@ -12,9 +12,10 @@ The diffs are read once a file (`_FileDiffs`): the commits the history index say
 in one `git log --no-walk -p` (each commit against its first parent, as `git log --first-parent
 --diff-merges=first-parent -G` reads a merge), searched here with the regex `-G` would run.
 An index with gaps, or a path git would read as a glob, is asked with that `-G` command instead.
-Only the newest matching commit is tried: the rule as measured (its `-G` output carried each
-commit's patch, so the second and third "commits" it tried were `diff --git`), the one whose
-findings the pinned repositories were read with.
+The newest `TRIES` matching commits are tried, newest first: a later commit may touch a line matching
+"name.*value" without changing the default (astropy's `boundary=None` comment lines, 2017-2019, above the
+2013 commit that made `convolve`'s boundary 'fill'). When several files code the name, the one defining
+what the doc's sentence names (`def convolve`) is read, if exactly one does.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from __future__ import annotations
 import json
 import re
 import weakref
-from collections.abc import Callable, Set
+from collections.abc import Callable, Sequence, Set
+from itertools import islice
 
 from noface_ctx import _git as git
 from noface_ctx.datatypes import ChangedRef
@@ -36,13 +38,19 @@ _GLOB = re.compile(r"[*?\[\\]")  # a pathspec git would match as a pattern, not 
 _HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _COMMIT_MARK = "\x01"
 SHAS_PER_CALL = 2000  # commits named on one `git log --no-walk` command line
+TRIES = 8  # matching commits tried, newest first
 
 
 def stated_before(value: str, line: int, name: str, holders: Set[str], index: HistoryIndex, since: Commit,
-                  now_text: Callable[[str], str | None], default_of: Callable[[str, str], str | None]) -> ChangedRef | None:
+                  now_text: Callable[[str], str | None], default_of: Callable[[str, str], str | None],
+                  names: Sequence[str] = ()) -> ChangedRef | None:
     """The finding for a default the doc states (`value` of `name`, on `line`) that differs from the code's
     now and was the code's before `since` (the doc's last commit), in the one file coding `name`
-    (`holders`); `default_of(text, path)` reads a version's default. None when history does not say so."""
+    (`holders`; of several, the one defining another of `names`); `default_of(text, path)` reads a version's
+    default. None when history does not say so."""
+    if len(holders) > 1 and (others := [re.escape(n) for n in names if n != name]):
+        defining = re.compile(rf"(?m)^[ \t]*(?:async\s+)?(?:def|class)\s+(?:{'|'.join(others)})\b")
+        holders = {p for p in holders if defining.search(now_text(p) or "")}
     if len(holders) != 1 or not _PLAIN_VALUE.fullmatch(value):
         return None
     path = next(iter(holders))
@@ -50,19 +58,18 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
     if now is None or same_value(value, now):
         return None
     pattern = f"{re.escape(name)}.*{re.escape(value)}".replace(r"\-", "-")
-    commit = _diffs(index).newest_match(path, pattern, since)
-    before = index.earlier(path, commit.seq, limit=1) if commit is not None else []
-    after_text = index.versions.text_at(commit.sha, path) if commit is not None else None
-    before_text = index.versions.text_at(before[0][0].sha, before[0][1]) if before else None
-    if commit is None or after_text is None or before_text is None:
-        return None
-    then, after = default_of(before_text, path), default_of(after_text, path)
-    if then is not None and after is not None and same_value(value, then) and not same_value(value, after):
-        def gone(sha: str) -> bool:  # on a merged branch: the value no longer the doc's at that commit
-            text = index.versions.text_at(sha, path)
-            coded = default_of(text, path) if text is not None else None
-            return coded is not None and not same_value(value, coded)
-        return ChangedRef(name, line, path, merged_change(index, commit, path, gone).label(), OLD_DEFAULT)
+    for commit in _diffs(index).matches(path, pattern, since)[:TRIES]:
+        before = index.earlier(path, commit.seq, limit=1)
+        after_text = index.versions.text_at(commit.sha, path)
+        before_text = index.versions.text_at(before[0][0].sha, before[0][1]) if before else None
+        then = default_of(before_text, path) if before_text is not None else None
+        after = default_of(after_text, path) if after_text is not None else None
+        if then is not None and after is not None and same_value(value, then) and not same_value(value, after):
+            def gone(sha: str) -> bool:  # on a merged branch: the value no longer the doc's at that commit
+                text = index.versions.text_at(sha, path)
+                coded = default_of(text, path) if text is not None else None
+                return coded is not None and not same_value(value, coded)
+            return ChangedRef(name, line, path, merged_change(index, commit, path, gone).label(), OLD_DEFAULT)
     return None
 
 
@@ -80,12 +87,16 @@ class _FileDiffs:
     def newest_match(self, path: str, pattern: str, since: Commit) -> Commit | None:
         """The newest commit up to `since` whose diff of `path` has a line matching `pattern`
         (what `git log --first-parent --diff-merges=first-parent -G pattern since -- path` lists first)."""
+        return next(iter(self.matches(path, pattern, since, 1)), None)
+
+    def matches(self, path: str, pattern: str, since: Commit, most: int = TRIES) -> list[Commit]:
+        """The newest `most` such commits, newest first."""
         if not self.whole or _GLOB.search(path):
-            return self._asked(path, pattern, since)
+            return self._asked(path, pattern, since, most)
         if path not in self._lines:
             self._lines[path] = self._read(path)
         found = re.compile(pattern)
-        return next((c for c, lines in self._lines[path] if c.seq <= since.seq and found.search(lines)), None)
+        return list(islice((c for c, lines in self._lines[path] if c.seq <= since.seq and found.search(lines)), most))
 
     def _read(self, path: str) -> list[tuple[Commit, str]]:
         commits = [Commit(*row) for row in self.index.db.execute(
@@ -103,14 +114,13 @@ class _FileDiffs:
             _changed_lines(out, changed)
         return [(c, "\n".join(changed.get(c.sha, ()))) for c in commits]
 
-    def _asked(self, path: str, pattern: str, since: Commit) -> Commit | None:
+    def _asked(self, path: str, pattern: str, since: Commit, most: int) -> list[Commit]:
         try:
             out = git.run(self.index.root, "log", "--first-parent", "--diff-merges=first-parent", "--format=%H",
-                          "-G", pattern, since.sha, "--", path)
+                          f"--max-count={most}", "-G", pattern, since.sha, "--", path)
         except git.GitError:
-            return None
-        first = out.split()[:1]
-        return self.index.commit(first[0]) if first else None
+            return []
+        return [c for sha in out.split() if (c := self.index.commit(sha)) is not None]
 
 
 def _changed_lines(out: str, changed: dict[str, list[str]]) -> None:

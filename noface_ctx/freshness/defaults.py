@@ -29,6 +29,7 @@ from noface_ctx.freshness.coded_defaults import code_default, coded, comparable,
 from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
+from noface_ctx.freshness.distant_defaults import distant_statements
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
@@ -124,6 +125,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
     out += [Stated(names, at, value) for names, at, value in subject_statements(lines) if (at, names[0]) not in said]
+    out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
@@ -325,7 +327,7 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
         return optional_default(text, name) if st.held == "optional" else constant_default(text, name)
     if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
-    found = code_default(text, name, st.names, keyed=st.keyed)
+    found = code_default(text, name, (*st.names, *st.near), keyed=st.keyed)
     if found in (None, "None") and (held := constant_default(text, name)) is not None:  # `Limits(..., name=20)` as the default
         return held
     if found == "None" and (held := docstring_default(text, name)) is not None:  # the body or a callee picks it
@@ -370,7 +372,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 break
             if name not in seen and not st.not_value and (old := stated_before(  # a value the code had before
                     st.value, st.line, name, holders.get(name, set()), index, since, now_text,
-                    lambda text, path: _default_of(text, name, st, path))):  # noqa: B023 (called at once)
+                    lambda text, path: _default_of(text, name, st, path), st.names)):  # noqa: B023 (called at once)
                 out, seen = [*out, old], seen | {name}
     return out
 

@@ -24,7 +24,7 @@ from noface_ctx.freshness.subject_defaults import SPAN, blocks, code_lines, code
 Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, of: the callable the parameter belongs
 # to or "", near: the names of the section, whose files are the ones meant when several code the name differently)
 
-_PARAMETER = re.compile(r"(?i)\bthe\s+(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1\s+(?:parameter|argument|keyword(?:\s+argument)?)\b"
+PARAMETER = re.compile(r"(?i)\bthe\s+(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1\s+(?:parameter|argument|keyword(?:\s+argument)?)\b"
                         r"(?:\s+(?:of|to|for)\s+(?:the\s+)?(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\3)?")
 _KEYWORD = re.compile(rf"^\s*({IDENT})\s*=(?!=)")
 _CODE = re.compile(SPAN)
@@ -41,7 +41,7 @@ def review_statements(lines: list[str]) -> list[Statement]:
         text = "\n".join(lines[lo:hi])
         if DEFAULT_WORD.search(text) is None:
             continue
-        for m in _PARAMETER.finditer(text):
+        for m in PARAMETER.finditer(text):
             end = SENTENCE_END.search(text, m.end())
             if end is None or DEFAULT_WORD.search(text, end.end()) is None:  # what it does by default: said after it
                 continue
@@ -50,7 +50,7 @@ def review_statements(lines: list[str]) -> list[Statement]:
             if len(names) == 1 and names[0].islower():
                 of = ".".join(owner[::-1]) if len(owner) > 1 and owner[1][:1].isupper() else owner[0] if owner else ""
                 out.append(((names[0], *owner[:1]), lo + text.count("\n", 0, m.start(2)) + 1, of, ()))
-        out += _unnamed(lo, text, _section_names(lines, lo, hi))
+        out += _unnamed(lo, text, section_names(lines, lo, hi))
     return sorted(set(out), key=lambda st: (st[1], st))
 
 
@@ -79,18 +79,18 @@ def _unnamed(lo: int, text: str, near: tuple[str, ...]) -> list[Statement]:
         if said is None or "`" in sentence:
             continue
         words = stems(re.sub(r"\(.*?\)", "", sentence)) - _NOT_STEMS
-        named = {n for j, (_a, other) in enumerate(sentences) if j != k for n in _parameters(other) if stems(n) & words}
+        named = {n for j, (_a, other) in enumerate(sentences) if j != k for n in parameters(other) if stems(n) & words}
         if len(named) == 1:
             out.append(((named.pop(),), lo + text.count("\n", 0, start + said.start()) + 1, "", near))
     return out
 
 
-def _section_names(lines: list[str], lo: int, hi: int) -> tuple[str, ...]:
+def section_names(lines: list[str], lo: int, hi: int) -> tuple[str, ...]:
     """The names written as code from the start of the section holding lines `lo:hi` to their end: an indented
     block's section starts at the entry it is indented under (a glossary term, a directive), another's at the
     title before it."""
     start, indented = lo, _indent(lines[lo]) > 0
-    while start > 0 and not ((indented and lines[start].strip() and not _indent(lines[start])) or _title(lines, start)):
+    while start > 0 and not ((indented and lines[start].strip() and not _indent(lines[start])) or is_title(lines, start)):
         start -= 1
     found = [code_name(m.group(2)) for line in lines[start:hi] for m in _CODE.finditer(line)]
     return tuple(dict.fromkeys(n[0] for n in found if n and len(n[0]) > 2))  # not `s`: "def s" begins many a def
@@ -100,12 +100,12 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def _title(lines: list[str], i: int) -> bool:
+def is_title(lines: list[str], i: int) -> bool:
     """Line `i` is a Markdown heading or a reStructuredText title (the line over an underline)."""
     return lines[i].startswith("#") or (i + 1 < len(lines) and bool(lines[i].strip()) and _UNDERLINE.fullmatch(lines[i + 1]) is not None)
 
 
-def _parameters(sentence: str) -> set[str]:
+def parameters(sentence: str) -> set[str]:
     """The parameters and fields a sentence writes as code: a keyword passed (`weakref_slot=False`) or a
     lowercase name with an underscore (``cache_dir``)."""
     out = set()

@@ -25,6 +25,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
+from noface_ctx.freshness.distant_defaults import distant_words
 from noface_ctx.freshness.doctest_setup import with_doctest_setup
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
@@ -40,6 +41,7 @@ from noface_ctx.freshness.references import (
     file_ext,
     keyword_refs,
 )
+from noface_ctx.freshness.review_defaults import review_words
 from noface_ctx.freshness.setting_defaults import setting_words
 from noface_ctx.freshness.setting_values import value_words
 from noface_ctx.freshness.subject_defaults import subject_words
@@ -81,7 +83,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     words: set[str] = set()
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
-    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text) | subject_words(doc.text)  # an option's or setting's default: its line names only `default`
+    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
+    words |= subject_words(doc.text) | review_words(doc.text) | distant_words(doc.text)
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []
