@@ -12,10 +12,12 @@ The diffs are read once a file (`_FileDiffs`): the commits the history index say
 in one `git log --no-walk -p` (each commit against its first parent, as `git log --first-parent
 --diff-merges=first-parent -G` reads a merge), searched here with the regex `-G` would run.
 An index with gaps, or a path git would read as a glob, is asked with that `-G` command instead.
-The newest `TRIES` matching commits are tried, newest first: a later commit may touch a line matching
-"name.*value" without changing the default (astropy's `boundary=None` comment lines, 2017-2019, above the
-2013 commit that made `convolve`'s boundary 'fill'). When several files code the name, the one defining
-what the doc's sentence names (`def convolve`) is read, if exactly one does.
+The newest matching commit is tried, then the newest `TRIES` whose diff declares the value ("name = value",
+a parameter or an assignment): a later commit may touch a line matching "name.*value" without changing the
+default (astropy's `boundary=None` messages and comments, 2017-2019, above the 2013 commit that made
+`convolve`'s boundary 'fill'), while a registration call moved into a platform branch (sphinx's
+`'image_converter', 'convert'`) is not read as the value going. When several files code the name, the one
+defining what the doc's sentence names (`def convolve`) is read, if exactly one does.
 """
 
 from __future__ import annotations
@@ -58,7 +60,12 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
     if now is None or same_value(value, now):
         return None
     pattern = f"{re.escape(name)}.*{re.escape(value)}".replace(r"\-", "-")
-    for commit in _diffs(index).matches(path, pattern, since)[:TRIES]:
+    diffs = _diffs(index)
+    tried = diffs.matches(path, pattern, since, 1)
+    if diffs.reads(path):  # then older commits whose diff declares it: `boundary=None`, not `'image_converter', 'convert'`
+        declared = rf"{re.escape(name)}\s*(?::[^=\n]*)?=\s*[\"']?{re.escape(value)}[\"']?(?![\w.])"
+        tried += [c for c in diffs.matches(path, declared, since, TRIES) if c not in tried]
+    for commit in tried:
         before = index.earlier(path, commit.seq, limit=1)
         after_text = index.versions.text_at(commit.sha, path)
         before_text = index.versions.text_at(before[0][0].sha, before[0][1]) if before else None
@@ -89,9 +96,13 @@ class _FileDiffs:
         (what `git log --first-parent --diff-merges=first-parent -G pattern since -- path` lists first)."""
         return next(iter(self.matches(path, pattern, since, 1)), None)
 
+    def reads(self, path: str) -> bool:
+        """Whether `path`'s diffs are read here (else `git log -G` is asked: a POSIX pattern)."""
+        return self.whole and not _GLOB.search(path)
+
     def matches(self, path: str, pattern: str, since: Commit, most: int = TRIES) -> list[Commit]:
         """The newest `most` such commits, newest first."""
-        if not self.whole or _GLOB.search(path):
+        if not self.reads(path):
             return self._asked(path, pattern, since, most)
         if path not in self._lines:
             self._lines[path] = self._read(path)
