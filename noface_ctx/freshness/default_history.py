@@ -16,8 +16,8 @@ The newest matching commit is tried, then the newest `TRIES` whose diff declares
 a parameter or an assignment): a later commit may touch a line matching "name.*value" without changing the
 default (astropy's `boundary=None` messages and comments, 2017-2019, above the 2013 commit that made
 `convolve`'s boundary 'fill'), while a registration call moved into a platform branch (sphinx's
-`'image_converter', 'convert'`) is not read as the value going. When several files code the name, the one
-defining what the doc's sentence names (`def convolve`) is read, if exactly one does.
+`'image_converter', 'convert'`) is not read as the value going. When several files hold a plain word
+(`boundary`), the one defining what the doc's sentence names (`def convolve`) is read, if exactly one does.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
                   names: Sequence[str] = ()) -> ChangedRef | None:
     """The finding for a default the doc states (`value` of `name`, on `line`) that differs from the code's
     now and was the code's before `since` (the doc's last commit), in the one file coding `name`
-    (`holders`; of several, the one defining another of `names`); `default_of(text, path)` reads a version's
+    (`holders`; of several, the one defining another of `names`: a plain word's); `default_of(text, path)` reads a version's
     default. None when history does not say so."""
     if len(holders) > 1 and (others := [re.escape(n) for n in names if n != name]):
         defining = re.compile(rf"(?m)^[ \t]*(?:async\s+)?(?:def|class)\s+(?:{'|'.join(others)})\b")

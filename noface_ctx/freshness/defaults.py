@@ -372,7 +372,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 break
             if name not in seen and not st.not_value and (old := stated_before(  # a value the code had before
                     st.value, st.line, name, holders.get(name, set()), index, since, now_text,
-                    lambda text, path: _default_of(text, name, st, path), st.names)):  # noqa: B023 (called at once)
+                    lambda text, path: _default_of(text, name, st, path), () if coded(name) else st.names)):  # noqa: B023 (called at once)
                 out, seen = [*out, old], seen | {name}
     return out
 

@@ -87,11 +87,12 @@ treat the edge of the array. The values for ``boundary`` can be:
 """
 
 
-@pytest.mark.parametrize("word", ["boundary", "edge_mode"])  # a plain word, read where `convolve` is defined; a
-def test_a_value_the_code_had_before_is_found_past_lines_that_only_look_like_it(repo_factory, word):  # coded name,
-    root = repo_factory({"pkg/__init__.py": "", "pkg/convolve.py": CONVOLVE.replace("boundary", word),  # wherever
-                         "pkg/filters.py": FILTERS.replace("boundary", word), "docs/using.rst": USING.replace("boundary", word)},
-                        date=JAN)  # it is coded: of the two files, the one defining `convolve`
+@pytest.mark.parametrize("spoken", [False, True])  # a plain word, read where `convolve` is defined; when another doc
+def test_a_value_the_code_had_before_is_found_past_lines_that_only_look_like_it(repo_factory, spoken):  # speaks of it,
+    word = "boundary"  # every file holding it is searched: of the two, the one defining `convolve` is read
+    index = "Edges\n=====\n\nThe boundary is filled by default.\nPass `boundary=None` for zeros.\n" if spoken else "Edges\n"
+    root = repo_factory({"pkg/__init__.py": "", "pkg/convolve.py": CONVOLVE, "pkg/filters.py": FILTERS,
+                         "docs/using.rst": USING, "docs/index.rst": index}, date=JAN)
     filled = CONVOLVE.replace("boundary=None", "boundary='fill'").replace("boundary", word)
     (root / "pkg/convolve.py").write_text(filled)
     commit(root, "fill the edges by default", date=FEB)
