@@ -16,7 +16,7 @@ from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, SENTENCE_END
 from noface_ctx.freshness.review_defaults import PARAMETER, is_title, parameters, section_names, stems
-from noface_ctx.freshness.subject_defaults import blocks, code_lines, code_name
+from noface_ctx.freshness.subject_defaults import code_name, prose_blocks
 
 Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, value, near: the section's names)
 
@@ -31,7 +31,7 @@ def distant_statements(lines: list[str]) -> list[Statement]:
     """The defaults `lines` state as the module docstring says."""
     if not any("by default" in line.lower() for line in lines):
         return []
-    spans = blocks(lines, code_lines(lines))
+    spans = prose_blocks(lines)
     out: list[Statement] = []
     for k, (lo, hi) in enumerate(spans):
         text = "\n".join(lines[lo:hi])
@@ -58,7 +58,7 @@ def _sentences(text: str) -> list[tuple[int, str]]:
     return [(a, text[a:b]) for a, b in pairwise(cuts) if b > a]
 
 
-def _later(lines: list[str], spans: list[tuple[int, int]], k: int, text: str, end: int) -> list[str]:
+def _later(lines: list[str], spans: tuple[tuple[int, int], ...], k: int, text: str, end: int) -> list[str]:
     """The sentences after position `end` of block `k` (`text`), and those of the next blocks of its section."""
     out = [s for a, s in _sentences(text) if a >= end]
     for lo, hi in spans[k + 1:k + 1 + _AHEAD]:

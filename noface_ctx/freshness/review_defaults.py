@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT
-from noface_ctx.freshness.subject_defaults import SPAN, blocks, code_lines, code_name
+from noface_ctx.freshness.subject_defaults import SPAN, code_name, prose_blocks
 
 Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, of: the callable the parameter belongs
 # to or "", near: the names of the section, whose files are the ones meant when several code the name differently)
@@ -37,7 +37,7 @@ def review_statements(lines: list[str]) -> list[Statement]:
     if not any("efault" in line for line in lines):
         return []
     out: list[Statement] = []
-    for lo, hi in blocks(lines, code_lines(lines)):
+    for lo, hi in prose_blocks(lines):
         text = "\n".join(lines[lo:hi])
         if DEFAULT_WORD.search(text) is None:
             continue

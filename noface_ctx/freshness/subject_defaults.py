@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.references import IDENT
@@ -40,9 +41,8 @@ def subject_statements(lines: list[str]) -> list[Statement]:
     """The defaults `lines` state as the module docstring says."""
     if not any("efault" in line for line in lines):
         return []
-    code = code_lines(lines)
     out: list[Statement] = []
-    for lo, hi in blocks(lines, code):
+    for lo, hi in prose_blocks(lines):
         text = "\n".join(lines[lo:hi])
         if "efault" not in text:
             continue
@@ -83,6 +83,17 @@ def code_name(span: str) -> tuple[str, ...]:
     if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", text) is None or text in ("True", "False", "None"):
         return ()
     return tuple(text.split(".")[-2:][::-1])
+
+
+def prose_blocks(lines: list[str]) -> tuple[tuple[int, int], ...]:
+    """`blocks` outside `code_lines`, kept for the last docs read: the three default readers ask in turn."""
+    return _prose_blocks("\n".join(lines))
+
+
+@lru_cache(maxsize=16)
+def _prose_blocks(text: str) -> tuple[tuple[int, int], ...]:
+    lines = text.split("\n")
+    return tuple(blocks(lines, code_lines(lines)))
 
 
 def blocks(lines: list[str], code: set[int]) -> list[tuple[int, int]]:
