@@ -26,6 +26,7 @@ from noface_ctx import _state as state
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT, STRING, codeish
+from noface_ctx.freshness.subject_defaults import code_name
 
 Statement = tuple[tuple[str, ...], int, str, str]  # (names, line, value, kind: "" | "word" | "optional")
 
@@ -177,11 +178,10 @@ def _arguments(code: str, start: int) -> list[str] | None:
 def _code_name(span: str) -> tuple[str, ...]:
     """A span naming code (`max_keepalive_connections`, `~Context.max_content_width`) as (name, its owner?),
     or () for a value or an expression."""
-    text = span.strip().lstrip("~.!").removesuffix("()")
-    if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", text) is None or text in ("True", "False", "None"):
+    if span.strip().lstrip("~.!").startswith("@"):  # a decorator is not a setting
         return ()
-    parts = text.split(".")
-    return tuple(parts[-2:][::-1]) if codeish(parts[-1]) or "_" in parts[-1] else ()
+    names = code_name(span)
+    return names if names and (codeish(names[0]) or "_" in names[0]) else ()
 
 
 def _number(word: str) -> float:
