@@ -37,6 +37,7 @@ from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
 from noface_ctx.freshness.setting_values import stated_values, value_findings
+from noface_ctx.freshness.signed_defaults import registered_as
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 Defaults = Callable[[], dict[str, list[ChangedRef]]]  # the answer of `changed_defaults` started
@@ -133,7 +134,8 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     spelt = {n: _spellings(n) for n in names if n.startswith("-")}
     spoken = {st.names[0] for _, _, stated in asks for st in stated if st.near}  # a parameter a section speaks of: its
-    words = sorted({*shaped, *spoken, *(w for forms in spelt.values() for w in forms)})  # files too, still read as plain
+    signed = {st.of for _, _, stated in asks for st in stated if st.signed}  # a callable a signature names: where registered
+    words = sorted({*shaped, *spoken, *signed, *(w for forms in spelt.values() for w in forms)})  # files too, still read as plain
     pool = ThreadPoolExecutor(max_workers=1)
     grep = pool.submit(git.grep_words, tree.root, ["HEAD"], words, exclude=EXCLUDES, paths=scope) if (
         words and scope != []) else None
@@ -162,12 +164,34 @@ def _defaults_found(asks: list[tuple[Doc, Commit, list[Stated]]], names: set[str
                 holders.setdefault(name, set()).update(
                     p for other in (*st.names, *st.near) if other != name and (other in near | set(shaped) or other in st.near)
                     for p in code.defining_files(other) if not is_test_path(p))
+    asks = [(doc, since, _registered(stated, found, holders, tree, code)) for doc, since, stated in asks]
     out: dict[str, list[ChangedRef]] = {}
     known: dict[tuple[object, ...], str | None] = {}  # the code defaults now, read once for every doc
     for doc, since, stated in asks:
         changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since), known)
         if changed:
             out.setdefault(doc.path, []).extend(changed)
+    return out
+
+
+def _registered(stated: list[Stated], found: dict[str, set[str]], holders: dict[str, set[str]], tree: Worktree,
+                code: Codebase) -> list[Stated]:
+    """`stated` with each default a signature states (`signed`) of a callable no file defines tied to the one function
+    the code registers under its name (`signed_defaults.registered_as`; its files added to `holders`), the others
+    dropped (a defined one's signature is `changed_symbols`')."""
+    out = []
+    for st in stated:
+        if st.signed:
+            if code.defining_files(st.of):
+                continue
+            targets = {t for p in sorted(found.get(st.of, ())) if not is_test_path(p) for t in registered_as(tree.read(p) or "", st.of)}
+            target = targets.pop() if len(targets) == 1 else ""
+            files = [p for p in code.defining_files(target) if not is_test_path(p)] if target else []
+            if not files:
+                continue
+            holders.setdefault(st.names[0], set()).update(files)
+            st = replace(st, names=(st.names[0], st.of, target), of=target)
+        out.append(st)
     return out
 
 

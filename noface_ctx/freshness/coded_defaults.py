@@ -77,9 +77,10 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
             if field is not None:
                 chosen.append(comparable(field.group(1)))
+    chosen += [v for n in near if n[:1].isupper() and f"class {n}" in text and (v := param_default(text, n, name)) is not None]
     if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
         return chosen[0] if len(set(chosen)) == 1 else None
-    if params:
+    if params or chosen:  # (a signature the pattern above cannot read, `allow_origins=()`: its class's, when named)
         values = set(chosen or params.values())
         return values.pop() if len(values) == 1 else None
     if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default

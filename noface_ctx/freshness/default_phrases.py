@@ -27,13 +27,13 @@ from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 from noface_ctx.freshness.subject_defaults import code_name
+from noface_ctx.freshness.written_numbers import NUMBER as _NUMBER
+from noface_ctx.freshness.written_numbers import SECONDS as _SECONDS
+from noface_ctx.freshness.written_numbers import number as _number
+from noface_ctx.freshness.written_numbers import written as _written
 
 Statement = tuple[tuple[str, ...], int, str, str]  # (names, line, value, kind: "" | "word" | "optional")
 
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                 "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "sixty": 60}
-_SECONDS = {"millisecond": 0.001, "ms": 0.001, "second": 1, "sec": 1, "s": 1, "minute": 60, "min": 60, "hour": 3600}
-_NUMBER = rf"(?<![\w.,-])(\d+(?:\.\d+)?|{'|'.join(_NUMBER_WORDS)})(?![\w.]\w)"
 _DURATION = re.compile(rf"(?i){_NUMBER}[\s-]+({'|'.join(sorted(_SECONDS, key=len, reverse=True))})s?\b")
 _DURATION_SETTINGS = frozenset({"timeout", "delay", "interval", "expiry", "ttl"})  # what a duration is the value of
 _BEFORE_BY_DEFAULT = re.compile(rf"(?i){_NUMBER}(?:[\s-]+([a-z]+))?\s+by\s+default\b")
@@ -182,14 +182,6 @@ def _code_name(span: str) -> tuple[str, ...]:
         return ()
     names = code_name(span)
     return names if names and (codeish(names[0]) or "_" in names[0]) else ()
-
-
-def _number(word: str) -> float:
-    return _NUMBER_WORDS[word.lower()] if word.lower() in _NUMBER_WORDS else float(word)
-
-
-def _written(value: float) -> str:
-    return str(int(value)) if value == int(value) else repr(value)
 
 
 def _item_start(lines: list[str], i: int) -> str | None:

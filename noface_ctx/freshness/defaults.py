@@ -35,9 +35,11 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import IDENT, STRING, codeish
-from noface_ctx.freshness.review_defaults import review_statements, stems
+from noface_ctx.freshness.review_defaults import heading_names, review_statements, stems
 from noface_ctx.freshness.setting_defaults import setting_statements
+from noface_ctx.freshness.signed_defaults import signed_statements
 from noface_ctx.freshness.subject_defaults import subject_statements
+from noface_ctx.freshness.written_numbers import spoken
 
 _OPTION = re.compile(r"^\s+:default:\s*(.+?)\s*$")
 _DIRECTIVE = re.compile(rf"^\s*\.\.\s+[\w:-]+::\s+({IDENT}(?:\.{IDENT})*)")
@@ -70,6 +72,7 @@ class Stated:
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
     held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter
     near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
+    signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -107,7 +110,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             continue
         if DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
-        around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip()]
+        around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip() and not (  # not another item's
+            (j < i and _ITEM.match(lines[i])) or (j > i and _ITEM.match(lines[j])))]
         lo, hi = _paragraph(lines, i)
         sentences = _sentences(lines, lo, hi, i)
         names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
@@ -116,16 +120,19 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names and not _OPTION_SPAN.fullmatch(s)]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
             after = after if after is not None and after.start() < len(line) else None
-            value = comparable(spans[0]) if spans else comparable(after.group(1)).removesuffix(".") if after else ""  # a full stop ends the sentence
-            value = value if spans or _LITERAL.fullmatch(value) else ""
-            if value:  # a sentence that says what the default is: one that can be wrong
-                out.append(Stated(names, i + 1, value))
+            plain = (spoken(line[after.start(1):]) or comparable(after.group(1)).removesuffix(".")) if after else ""  # a full stop ends it
+            plain = plain if _LITERAL.fullmatch(plain) else ""  # "Defaults to 2 weeks. If set to `None` ...": 1209600
+            value = plain or (comparable(spans[0]) if spans else "")
+            if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
+                out.append(Stated(names, i + 1, value, near=heading_names(lines, i)))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
-    out += [Stated(names, at, value) for names, at, value in subject_statements(lines) if (at, names[0]) not in said]
+    out += [Stated(names, at, value, near=heading_names(lines, at - 1)) for names, at, value in subject_statements(lines)
+            if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
+    out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
@@ -344,7 +351,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     out: list[ChangedRef] = []
     seen: set[str] = set()
     def default_now(path: str, name: str, st: Stated) -> str | None:
-        if (key := (path, name, st.of, st.names, st.keyed, st.held)) not in known:
+        if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near)) not in known:
             known[key] = _default_of(now_text(path) or "", name, st, path)
         return known[key]
     for st in stated:
@@ -364,11 +371,12 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 now = default_now(path, name, st)
                 then_text = index.versions.text_at(since.sha, path)
                 then = _default_of(then_text, name, st, path) if then_text is not None else None
-                if now is None or then is None or now == then or (st.value and options.same_value(st.value, now)) or (
+                if now is None or then is None or options.same_value(then, now) or (st.value and options.same_value(st.value, now)) or (
                         st.not_value and st.not_value != now):
                     continue
                 seen.add(name)
-                out.append(ChangedRef(name, st.line, path, _changed_at(index, path, since, name, st, then), "default"))
+                at = _changed_at(index, path, since, name, st, then)  # a signature's: "default of `n` of `lipsum`"
+                out.append(ChangedRef(st.names[1], st.line, path, at, f"default {name}") if st.signed else ChangedRef(name, st.line, path, at, "default"))
                 break
             if name not in seen and not st.not_value and (old := stated_before(  # a value the code had before
                     st.value, st.line, name, holders.get(name, set()), index, since, now_text,
@@ -390,6 +398,6 @@ def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: St
     def changed(sha: str, at: str | None) -> bool:
         text = index.versions.text_at(sha, at) if at is not None else None
         now = _default_of(text, name, st, at or path) if text is not None else None
-        return text is None or (now == st.not_value if st.not_value else now != then)
+        return text is None or (now == st.not_value if st.not_value else now is None or not options.same_value(then, now))
     found = next(((c, at) for c, at in index.path_history(path, since.seq) if changed(c.sha, at)), None)
     return merged_change(index, found[0], found[1] or path, lambda sha: changed(sha, found[1] or path)).label() if found else UNCOMMITTED

@@ -5,6 +5,8 @@
   `DEFAULT_TIMEOUT_CONFIG = Timeout(timeout=5.0)` behind `timeout=DEFAULT_TIMEOUT_CONFIG`: the keyword the doc
   names, passed a literal in that call, is the default users meet (`constant_default`). A constant counts when its
   name says it is a default (`DEFAULT_...`, `..._DEFAULTS`) or the file uses it as a parameter's default.
+- A dict of defaults keyed by strings: `DEFAULT_POLICIES = {"urlize.rel": "noopener", ...}`, a class's
+  `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`: the literal its key `name` is given.
 - The one optional parameter of a function (`def GramSchmidt(vlist, orthonormal=False)`): what "an optional
   argument ... defaults to ``False``" states (`optional_default`).
 - For a parameter whose signature says `None` and whose body or callee picks the value, the default the code's own
@@ -18,6 +20,7 @@ import re
 
 from noface_ctx.freshness.coded_defaults import balanced, comparable
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
+from noface_ctx.freshness.option_defaults import split_items as _items
 from noface_ctx.freshness.references import IDENT
 
 _CONSTANT_CALL = re.compile(r"(?m)^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]+)?=\s*[A-Za-z_][\w.]*\s*\(")
@@ -26,12 +29,12 @@ _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|\"[^\"\
 
 
 def constant_default(text: str, name: str) -> str | None:
-    """The literal a default constant's call in `text` passes as keyword `name` (see the module docstring), or
-    None when none does, or constants pass different ones."""
-    if name not in text or "(" not in text:
+    """The literal a default constant's call in `text` passes as keyword `name`, or a dict of defaults gives the key
+    `name` (see the module docstring), or None when none does, or they give different ones."""
+    if name not in text:
         return None
     found = set()
-    for m in _CONSTANT_CALL.finditer(text):
+    for m in _CONSTANT_CALL.finditer(text) if "(" in text else ():
         constant = m.group(1)
         if _NAMED_DEFAULT.search(constant) is None and re.search(
                 rf"def\s+{IDENT}\s*\([^()]*=\s*{re.escape(constant)}\s*[,)]", text) is None:
@@ -40,7 +43,27 @@ def constant_default(text: str, name: str) -> str | None:
         given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args)
         if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
             found.add(comparable(given.group(1)))
+    found |= set(_keyed_entries(text, name)) if f'"{name}"' in text or f"'{name}'" in text else set()  # or a dict's key
     return found.pop() if len(found) == 1 else None
+
+
+_DICT = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:[A-Za-z_][\w.]*\(\s*)?\{")
+_DEFAULTS_NAME = re.compile(r"(?i)(?:^|_)defaults?(?:_|$)")
+
+
+def _keyed_entries(text: str, key: str) -> list[str]:
+    """The literals a dict of defaults gives the string key `key` at its top level (`DEFAULT_POLICIES = {"urlize.rel":
+    "noopener", ...}`, `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`): a dict whose name
+    says it holds defaults."""
+    out = []
+    for m in _DICT.finditer(text):
+        if _DEFAULTS_NAME.search(m.group(1)) is None:
+            continue
+        for item in _items(text, m.end()):
+            k, sep, value = item.partition(":")
+            if sep and k.strip()[1:-1] == key and k.strip()[:1] in "\"'" and _LITERAL.fullmatch(value.strip()):
+                out.append(comparable(value))
+    return out
 
 
 def optional_default(text: str, function: str) -> str | None:
@@ -50,7 +73,7 @@ def optional_default(text: str, function: str) -> str | None:
         return None
     found = set()
     for m in re.finditer(rf"\bdef\s+{re.escape(function)}\s*\(", text):
-        params = [p for p in _split(balanced(text, m.end())) if p.strip() not in ("*", "/") and not p.strip().startswith("*")]
+        params = [p for p in split_parameters(balanced(text, m.end())) if p.strip() not in ("*", "/") and not p.strip().startswith("*")]
         given = [p.split("=", 1)[1] for p in params if re.match(rf"\s*{IDENT}\s*(?::[^=]+)?=", p)]
         if len(given) != 1:
             return None
@@ -81,7 +104,7 @@ _ENTRY_DEFAULT = re.compile(r"(?i)\bdefaults?\s+(?:to|is)\s+(?:`+([^`]+)`+|(-?\d
                             r"|(?<![\w.])(-?\d+(?:\.\d+)?)(?:\s+[a-z]+)?\s+by\s+default\b")
 
 
-def _split(params: str) -> list[str]:
+def split_parameters(params: str) -> list[str]:
     """A parameter list's parameters (a comma inside brackets or a string splits none)."""
     out, depth, start = [], 0, 0
     for m in SOURCE_TOKEN.finditer(params):

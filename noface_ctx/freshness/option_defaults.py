@@ -232,6 +232,11 @@ SOURCE_TOKEN = re.compile(r"""\"\"\"[\s\S]*?\"\"\"|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^
 _LEADING_COMMENTS = re.compile(r"^(?:\s*#[^\n]*\n)+")
 
 
+def split_items(text: str, start: int) -> list[str]:
+    """The top-level items of the bracket opened just before `start` (`_split`)."""
+    return _split(text, start, "}")
+
+
 def _split(text: str, start: int, close: str, limit: int = 20_000) -> list[str]:
     """The top-level comma-separated items from `start` (just inside a bracket) to its `close`,
     strings and comments kept whole; at most `limit` characters read ([] when it does not close)."""

@@ -15,11 +15,12 @@ changed since the doc's last commit, whatever it became (what the doc says happe
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
-from noface_ctx.freshness.references import IDENT
-from noface_ctx.freshness.subject_defaults import SPAN, code_name, prose_blocks
+from noface_ctx.freshness.references import IDENT, codeish
+from noface_ctx.freshness.subject_defaults import SPAN, code_lines, code_name, prose_blocks
 
 Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, of: the callable the parameter belongs
 # to or "", near: the names of the section, whose files are the ones meant when several code the name differently)
@@ -30,6 +31,7 @@ _KEYWORD = re.compile(rf"^\s*({IDENT})\s*=(?!=)")
 _CODE = re.compile(SPAN)
 _UNDERLINE = re.compile(r"([=\-~^\"'`*+#])\1{2,}\s*")
 _NOT_STEMS = frozenset({"defa"})  # "default" itself
+_ACRONYMED = re.compile(r"[A-Z]{2,}[a-z]{2,}\w*")  # `CORSMiddleware`, `HTTPAdapter`: a class a title names
 
 
 def review_statements(lines: list[str]) -> list[Statement]:
@@ -94,6 +96,26 @@ def section_names(lines: list[str], lo: int, hi: int) -> tuple[str, ...]:
         start -= 1
     found = [code_name(m.group(2)) for line in lines[start:hi] for m in _CODE.finditer(line)]
     return tuple(dict.fromkeys(n[0] for n in found if n and len(n[0]) > 2))  # not `s`: "def s" begins many a def
+
+
+def heading_names(lines: list[str], i: int) -> tuple[str, ...]:
+    """The code names the title of the section holding line `i` writes ("## SessionMiddleware", "``Request``
+    limits", ":class:`Map` options"): a span's name, or a bare word shaped like a class or a function."""
+    return _headings("\n".join(lines))[i]
+
+
+@lru_cache(maxsize=16)
+def _headings(text: str) -> tuple[tuple[str, ...], ...]:
+    lines, out, names = text.split("\n"), list[tuple[str, ...]](), tuple[str, ...]()
+    code = code_lines(lines)  # a comment in a fence (`# Ensure ...`) or a line over one (```) titles nothing
+    for i, line in enumerate(lines):
+        if i not in code and (line.startswith("#") or (i + 1 < len(lines) and i + 1 not in code and is_title(lines, i))):
+            title = line.strip().lstrip("#")
+            found = [n[0] for m in _CODE.finditer(title) if (n := code_name(m.group(2)))]
+            bare = re.findall(r"(?<![\w`.])[A-Za-z_]\w*(?![\w`(])", _CODE.sub(" ", title))
+            names = tuple(dict.fromkeys([*found, *(w for w in bare if codeish(w) or _ACRONYMED.fullmatch(w))]))
+        out.append(names)
+    return tuple(out)
 
 
 def _indent(line: str) -> int:

@@ -44,6 +44,7 @@ from noface_ctx.freshness.references import (
 from noface_ctx.freshness.review_defaults import review_words
 from noface_ctx.freshness.setting_defaults import setting_words
 from noface_ctx.freshness.setting_values import value_words
+from noface_ctx.freshness.signed_defaults import signed_words
 from noface_ctx.freshness.subject_defaults import subject_words
 
 
@@ -84,7 +85,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
     words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
-    words |= subject_words(doc.text) | review_words(doc.text) | distant_words(doc.text)
+    words |= subject_words(doc.text) | review_words(doc.text) | distant_words(doc.text) | signed_words(doc.text)
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []

@@ -18,6 +18,8 @@ from functools import lru_cache
 
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.references import IDENT
+from noface_ctx.freshness.setting_defaults import SETTING_KEY
+from noface_ctx.freshness.written_numbers import SPOKEN, spoken
 
 Statement = tuple[tuple[str, ...], int, str]  # (names: the name, then its owner when written), line, value)
 
@@ -26,7 +28,7 @@ _STATE = r"(?:(?:turned|switched|set)\s+)?(enabled|disabled|on|off)"
 _SWITCH = re.compile(rf"(?i){SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
 _SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{SPAN}\s+(?:is|are)\s+{_STATE}\b")
 _ON = frozenset({"enabled", "on"})
-_VALUE = r"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
+_VALUE = rf"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<spoken>{SPOKEN})|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
 _THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
                           rf"default:)\s+(?:{_VALUE})(?![\w`])")
 _HEAD = re.compile(rf"^\s*(?:[-*+]\s+)?{SPAN}")
@@ -66,11 +68,14 @@ def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
     """"The default is V" in the item or paragraph `text` (from line `lo`) whose head is one code name."""
     head = _HEAD.match(text)
     names = code_name(head.group(2)) if head is not None else ()
+    parts = set(head.group(2).strip().lstrip("~.!").split(".")) if head is not None else set()
+    if head is not None and SETTING_KEY.fullmatch(key := head.group(2).strip()):  # a dotted key (`urlize.rel`): itself first
+        names = (key, *names)
     out: list[Statement] = []
     for m in _THE_DEFAULT.finditer(text) if names else ():
-        if head is not None and any(code_name(s.group(2)) for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
-            break
-        value = comparable(m.group("span") if m.group("span") is not None else m.group("plain"))
+        if head is not None and any(set(code_name(s.group(2))) - parts for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
+            break  # (not a part of the head's: "``urlize.rel``: ... the `rel` attribute of links of the `urlize` filter")
+        value = spoken(m.group("spoken")) if m.group("spoken") else comparable(m.group("span") if m.group("span") is not None else m.group("plain"))
         if value and value not in ("true", "false", "none"):  # "the default is none": a word, not `None`
             out.append((names, lo + text.count("\n", 0, m.start() + len(m.group(0)) - len(m.group(0).lstrip())) + 1, value))
     return out
