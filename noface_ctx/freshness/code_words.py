@@ -37,6 +37,7 @@ from noface_ctx import _sqlitefile as sqlitefile
 from noface_ctx import _write_gate as write_gate
 from noface_ctx._filebytes import content_hash, looks_binary
 from noface_ctx.datatypes import RepoFiles
+from noface_ctx.freshness.attached import attached
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
@@ -68,7 +69,7 @@ SLASH_COMMENTS = frozenset("c cc cpp cxx h hh hpp hxx ipp cu cs java kt kts scal
                            "cts dart zig proto sol groovy gradle".split())
 _SLASH_COMMENT = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n]){0,4}'|`(?:\\.|[^`\\])*`)|//[^\n]*|/\*.*?\*/""", re.S)
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 8  # 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
+_SCHEMA = 9  # 9: methods attached under another name (`attached`), as definitions and `+name`; 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,
@@ -397,18 +398,17 @@ def _content(path: str, data: bytes, digest: str) -> Content:
     text = data.decode("utf-8", "replace")
     words = set(_WORD.findall(text))
     found = "\n".join(sorted(words))
-    defs = "\n".join(f"{q}\t{n}" for q, n in definitions(text))
     ext = file_ext(path)
+    bound = attached(text) if ext in PYTHON_EXTS else {}  # a method attached under another name: defined there too
+    defs = "\n".join([*(f"{q}\t{n}" for q, n in definitions(text)), *(f"{a}\t{n}" for a, (_f, n) in bound.items())])
     if ext in PYTHON_EXTS:
         table = declared(text)
-        names = set(table.names) | {"." + a for a in table.attributes}
+        names = set(table.names) | {"." + a for a in table.attributes} | {"+" + a for a in bound}
     elif ext in SLASH_COMMENTS:  # a C-family language: every word outside comments (read less closely)
         names = set(_WORD.findall(_SLASH_COMMENT.sub(lambda m: m.group(1) or " ", text)))
     else:  # another language: every word; not code (a notebook, data): nothing
         names = words if ext in CODE_EXTS else set()
     return (digest, found, defs, "\n".join(sorted(names)))
-
-
 
 
 def _read(full: str) -> bytes | None:

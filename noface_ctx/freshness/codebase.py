@@ -21,11 +21,13 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.ancestry import Ancestry
+from noface_ctx.freshness.attached import attaching_file
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
 from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.definitions import definition
@@ -293,8 +295,7 @@ class Codebase:
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
         for cand in (as_path + ".py", as_path + "/__init__.py"):
-            hit = self._module_file(cand)
-            if hit:
+            if hit := self._module_file(cand):
                 return Resolution("found", ref.name, path=hit)
         if as_path in self.dirs:
             return Resolution("found", ref.name)
@@ -315,18 +316,18 @@ class Codebase:
             return Resolution("skip")
         if root in self.modules or root in self.top or self.is_bare(root):
             owner = ""  # the file defining the last part, when a class of ours has it
-            for i, part in enumerate(parts[1:], 1):
-                family = self.ancestry.hierarchy(parts[i - 1]) if parts[i - 1][:1].isupper() else None
+            for i, (cls, part) in enumerate(pairwise(parts), 1):
+                family = self.ancestry.hierarchy(cls) if cls[:1].isupper() else None
                 if family:  # a class of ours: the member lives in its hierarchy (`Response.next`, a builtin's name, too)
-                    if not any(self._own(path).defines(part, member=True) for path in family) and \
-                            part not in self.ancestry.builtin_members(parts[i - 1]) and not self.ancestry.dynamic(parts[i - 1]):
+                    held = any(self._own(p).defines(part, member=True) for p in family) or attaching_file(self, part)
+                    if not held and part not in self.ancestry.builtin_members(cls) and not self.ancestry.dynamic(cls):
                         return Resolution("missing", lookup=part, scope=tuple(family))
-                    owner = self.ancestry.owner(parts[i - 1], part, partial(self._defines_member, name=part)) if (
-                        i == len(parts) - 1) else ""  # a base's file: `App` of `Flask`
+                    owner = (held if isinstance(held, str) else self.ancestry.owner(cls, part, partial(
+                        self._defines_member, name=part))) if i == len(parts) - 1 else ""  # a base's file: `App` of `Flask`
                     continue
                 if not self.defined(part, member=True) and part not in EXTERNAL_NAMES:
                     # a member of `pkg.Class`: it lived in the root's files or in the class's
-                    homes = set(self.home_of(root)) | (set(self.home_of(parts[i - 1])) if i > 1 else set())
+                    homes = set(self.home_of(root)) | (set(self.home_of(cls)) if i > 1 else set())
                     return Resolution("missing", lookup=part, scope=tuple(sorted(homes)))
             return Resolution("found", ref.name, owner=owner)
         if root in EXTERNAL_NAMES or self.known(root) or not root[0].isupper() or root in PROPER_NOUNS:

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from noface_ctx import _state as state
+from noface_ctx.freshness.attached import attached_function
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
@@ -55,8 +56,9 @@ def definition(text: str, name: str) -> str | None:
             hits = [(len(m.group("indent").expandtabs(4)), m.start(), m.end(), m.group("kw"))
                     for m in pattern.finditer(text, lo, hi)]
             hits = [h for h in hits if h[0] > outer]
-        if not hits:
-            return None
+        if not hits:  # a method attached under another name (`obj.extend(name=self._func)`): the function's
+            func = attached_function(headers.text, name) if part == name else None
+            return definition(headers.text, func) if func else None
         top = min(h[0] for h in hits)
         level = [h for h in hits if h[0] == top]
         if len(level) != 1:

@@ -33,6 +33,7 @@ from noface_ctx.freshness.blocks import (
     indented_block,
     rst_block_lang,
 )
+from noface_ctx.freshness.example_comments import comment_refs
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -184,7 +185,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     local = example_names([b for b, _ in code]) | (provided - imported)  # imported in another block: the repository's
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
-    refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases)]
+    refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases) + comment_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
     stars = examples.star_modules(python)

@@ -19,12 +19,16 @@ file, a different thing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Set
+from collections.abc import Callable, Iterable, Mapping, Set
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.freshness.ancestry import in_class_body
+from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.references import codeish, file_ext
 
+SOURCE_READS = 8  # Python files read at a version for a class's definition
 REACH = (12, 24, 48)  # the doc's earlier versions looked at past the sixth, newest first
 # a doc read further back: its place among the asks, its commit, the fields, their classes, its versions (`reach`)
 Deep = tuple[int, Commit, set[str], dict[str, frozenset[str]], list[tuple[Commit, str]]]
@@ -42,9 +46,31 @@ def by_doc(plain: Mapping[tuple[str, str], frozenset[str]]) -> dict[str, dict[st
 def deeper(index: HistoryIndex, doc: str, at: Commit, held: Set[str], classes: Mapping[str, Mapping[str, frozenset[str]]],
            read: int, place: int) -> list[Deep]:
     """The doc (the `place`-th ask) read further back when all six (`read`) of its earlier versions hold a
-    plain field of a class it names (`held`, `classes`: `by_doc`), else nothing."""
-    fields = set(held) & classes.get(doc, {}).keys()
-    return [(place, at, fields, dict(classes[doc]), reach(index, doc, at))] if fields and read == 6 else []
+    plain field of a class it names (`held`, `classes`: `by_doc`) or a class-shaped name (its own class), else nothing."""
+    owners = {**{n: frozenset({n}) for n in held if class_shaped(n)}, **classes.get(doc, {})}
+    fields = set(held) & owners.keys()
+    return [(place, at, fields, owners, reach(index, doc, at))] if fields and read == 6 else []
+
+
+def class_shaped(name: str) -> bool:
+    """`DatabaseMiddleware`: a capitalised name with two humps, which no prose word, setting or URL name is;
+    not one that says when it goes (`RemovedInSphinx40Warning`: a page that has named it for years tells
+    the deprecation schedule with it)."""
+    return name[:1].isupper() and codeish(name) and not any(c.isdigit() for c in name)
+
+
+def proves(text_at: Callable[[str], str], files: Set[str], name: str, classes: frozenset[str] | None, deep: bool) -> bool:
+    """Whether the files holding `name` at a doc's earlier version (`text_at`: a path's text there) make it a
+    name the code had there: any word, for a name read within six versions; a plain literal (`classes`: the
+    classes the doc names) only as a field of one of them; a class-shaped name also as that class itself,
+    written (`class Name`) in Python source outside the tests, the one proof a name read further back takes."""
+    if classes is None and not deep:
+        return True
+    python = [p for p in sorted(files) if file_ext(p) in PYTHON_EXTS and not is_test_path(p)][:SOURCE_READS]
+    written = re.compile(rf"^[ \t]*class[ \t]+{re.escape(name)}\b", re.M)
+    if class_shaped(name) and any(written.search(text_at(p)) for p in python):
+        return True
+    return classes is not None and any(is_field(text_at(p), name, classes) for p in sorted(files)[:3])
 
 
 def reach_pairs(deep: Iterable[Deep]) -> set[tuple[int, int]]:

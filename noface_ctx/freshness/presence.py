@@ -33,7 +33,7 @@ from noface_ctx.freshness.deleted import deleted_module, module_left, removed_pa
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
-from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, is_field, reach_pairs
+from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, proves, reach_pairs
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -176,12 +176,15 @@ class Presence:
         def finish() -> None:  # (the search's answers, once it is done)
             found = search.result() if search is not None else {}
             for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
-                for n, key in ((n, key) for n, ks in keys.items() for key in ks):
+                for n, key, deep in ((n, key, i > 0) for n, ks in keys.items() for i, key in enumerate(ks)):
                     files, at = found.get(key, {}).get(n), origins[key][0]
-                    if files and n not in held and ((doc, n) not in self.plain or any(is_field(
-                            self.index.versions.text_at(at.sha, p) or "", n, self.plain[doc, n]) for p in sorted(files)[:3])):
+                    if files and n not in held and proves(partial(self._text, at.sha), files, n, self.plain.get((doc, n)), deep):
                         held[n] = (at, files)
         return finish
+
+
+    def _text(self, sha: str, path: str) -> str:
+        return self.index.versions.text_at(sha, path) or ""
 
 
 @lru_cache(maxsize=1 << 16)

@@ -113,6 +113,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
                 ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign or (ref.line, ref.ref) in typed)):
             continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`, `f.write_to()` with
             # `f = AsdfFile()` from `asdf`: the library's names, not the repository's
+        if ref.source == "comment" and res.status == "found":
+            continue  # a name an example's comment writes (`example_comments`): checked for removal only
         if ref.source == "role" and res.status == "found" and not about(ref.name.rsplit(".", 1)[-1]):
             files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
             symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)

@@ -8,7 +8,7 @@ from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.declarations import declared
-from noface_ctx.freshness.launder_reach import takes_keyword
+from noface_ctx.freshness.launder_reach import class_shaped, proves, takes_keyword
 
 CONFIG = '''class Limits:
     """Limits on the connection pool."""
@@ -71,3 +71,78 @@ def test_a_constructor_keyword_is_a_field_of_its_class_and_a_parameter_after_a_c
     assert not takes_keyword(method, "max_keepalive", frozenset({"Limits"}))  # a method's parameter
     assert "max_keepalive" in declared(CONFIG).names
     assert {"a", "b", "c", "d"} <= declared('def f(a,  # one\n      b,\n      # two\n      c="#", d=1):\n    pass\n').names
+
+
+MIDDLEWARE = '''class DatabaseMiddleware:
+    def __init__(self, app, rollback_on_shutdown=False):
+        self.app = app
+
+
+class SessionMiddleware:
+    def __init__(self, app):
+        self.app = app
+'''
+NOTE = """# Databases
+
+Previous versions included a built-in `DatabaseMiddleware`. It is currently still available.
+Sessions use the `SessionMiddleware`.
+"""
+FIXTURE = """# Testing
+
+```python
+def client():
+    # Because we've configured the DatabaseMiddleware with `rollback_on_shutdown`
+    # each test gets a rollback.
+    return None
+```
+"""
+
+
+def _edited_often(root, path: str, first: int, times: int) -> None:
+    text = (root / path).read_text()
+    for i in range(times):  # edits of the page since, none of them to the lines naming the class
+        text += f"\nNote {i}: use a fresh database per test.\n"
+        (root / path).write_text(text)
+        commit(root, f"docs: note {i}", date=_day(first + i))
+
+
+def test_a_class_a_doc_kept_through_many_edits_after_its_removal_is_blamed_on_the_removal(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/middleware.py": MIDDLEWARE, "docs/database.md": NOTE,
+                         "docs/testing.md": FIXTURE}, date=_day(0))
+    _edited_often(root, "docs/database.md", 1, 3)
+    (root / "pkg/middleware.py").write_text(MIDDLEWARE.split("\n\n\n", 1)[1])
+    commit(root, "Version 0.11: drop DatabaseMiddleware", date=_day(5))
+    removal = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    _edited_often(root, "docs/database.md", 6, 9)  # nine edits since: past the six versions read
+    _edited_often(root, "docs/testing.md", 16, 8)
+    got = check_docs(repo=root).lines()
+    # the class, in prose and in an example's comment; its keyword, further back than six versions, is no class
+    assert [line.split(" which ")[0] for line in got] == ["docs/database.md:3: stale-ref: references `DatabaseMiddleware`",
+                                                          "docs/testing.md:5: stale-ref: references `DatabaseMiddleware`"], got
+    assert all(f"removed in {removal} (" in line for line in got), got
+
+
+def test_a_class_a_doc_took_up_after_its_removal_and_a_word_never_a_class_are_not(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/middleware.py": MIDDLEWARE + 'ROUTES = ["MountedApp"]\n',
+                         "docs/database.md": "# Databases\n\nSee the SessionMiddleware.\n"}, date=_day(0))
+    (root / "pkg/middleware.py").write_text(MIDDLEWARE.split("\n\n\n", 1)[1])
+    commit(root, "Version 0.11: drop DatabaseMiddleware and the mounted app", date=_day(1))
+    told = "# Databases\n\nThe `DatabaseMiddleware` went in 0.11; `MountedApp` too. See the `SessionMiddleware`.\n"
+    (root / "docs/database.md").write_text(told)  # the doc's account of the removal, written after it
+    commit(root, "docs: the middleware went", date=_day(2))
+    _edited_often(root, "docs/database.md", 3, 9)
+    assert check_docs(repo=root).lines() == []
+
+
+def test_what_proves_a_name_at_an_earlier_version():
+    texts = {"pkg/middleware.py": MIDDLEWARE, "tests/test_app.py": "class OldClient:\n    pass\n",
+             "pkg/urls.py": 'NAMES = ["DatabaseMiddleware2"]\n'}
+    files = set(texts)
+    assert proves(texts.__getitem__, files, "DatabaseMiddleware", None, deep=True)  # the class, written
+    assert proves(texts.__getitem__, files, "rollback_on_shutdown", None, deep=False)  # within six versions: the word
+    assert not proves(texts.__getitem__, files, "rollback_on_shutdown", None, deep=True)  # further back: a class only
+    assert not proves(texts.__getitem__, files, "OldClient", None, deep=True)  # a test's class is no API
+    assert not proves(texts.__getitem__, files, "DatabaseMiddleware2", None, deep=True)  # a word in a list
+    assert proves(texts.__getitem__, files, "rollback_on_shutdown", frozenset({"DatabaseMiddleware"}), deep=True)  # a field
+    assert not class_shaped("Databases") and not class_shaped("database_url") and class_shaped("SessionMiddleware")
+    assert not class_shaped("RemovedInSphinx40Warning")  # a name that says when it goes: the schedule, told
