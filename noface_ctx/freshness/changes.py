@@ -29,6 +29,7 @@ from noface_ctx.freshness.deprecated_paths import deprecated_paths
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
+from noface_ctx.freshness.launder_reach import named_lines
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
 from noface_ctx.freshness.option_defaults import shipped_config
@@ -216,7 +217,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         plain = {(s.doc.path, c[1]): named_classes(r.name for r in s.refs) for s, _since in plans for c in s.candidates
                  if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
         tree = Worktree(index.root, dirty)
-        presence = Presence(index.root, index, asks, dirty, plain)  # greps run while `changed_symbols` reads
+        lines = {s.doc.path: named_lines(s.doc.text, s.candidates) for s, _since in plans}  # where a class-shaped name is written now
+        presence = Presence(index.root, index, asks, dirty, plain, lines)  # greps run while `changed_symbols` reads
         defaults_found = started or changed_defaults([(s.doc, since) for s, since in checked], index, tree, code)  # its grep too
         symbols = changed_symbols(checked, index, tree, code.ancestry)
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read

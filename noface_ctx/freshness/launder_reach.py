@@ -14,6 +14,15 @@ only as a field or constructor keyword of one of those classes. Other names stay
 versions: a role or an example's name held that long (flask's `:data:`DEBUG``, a config key; an
 example's `allow_redirects=...` passed to requests) is found far back in some long-gone example
 file, a different thing.
+
+A class-shaped name (`class_shaped`: `DatabaseMiddleware`) is looked for where the doc wrote the
+line that names it now (`line_starts`: the oldest version from which every one holds that line,
+found by halving the doc's last 48 versions, six reads), however many edits ago, and found there
+only as that class, written in Python source (`proves`): starlette's database.md kept "Previous
+versions of Starlette included a built-in `DatabaseMiddleware`. This option is currently still
+available" through ten edits after 0.11 deleted it. Where the line was rewritten the word's past
+says nothing: config.md's "You can use `DatabaseURL` from `databases` package", written after
+starlette's own `DatabaseURL` went, names the other package's class.
 """
 
 from __future__ import annotations
@@ -26,12 +35,13 @@ from noface_ctx.freshness.ancestry import in_class_body
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.references import codeish, file_ext
+from noface_ctx.freshness.references import Reference, codeish, file_ext
 
 SOURCE_READS = 8  # Python files read at a version for a class's definition
 REACH = (12, 24, 48)  # the doc's earlier versions looked at past the sixth, newest first
-# a doc read further back: its place among the asks, its commit, the fields, their classes, its versions (`reach`)
-Deep = tuple[int, Commit, set[str], dict[str, frozenset[str]], list[tuple[Commit, str]]]
+# a doc read further back: its place among the asks, its commit, the fields, their classes, its versions
+# (`reach`), and whether those are where the lines naming classes were written (`line_starts`)
+Deep = tuple[int, Commit, set[str], dict[str, frozenset[str]], list[tuple[Commit, str]], bool]
 Windows = Mapping[tuple[int, int], list[str] | None]
 
 
@@ -44,12 +54,46 @@ def by_doc(plain: Mapping[tuple[str, str], frozenset[str]]) -> dict[str, dict[st
 
 
 def deeper(index: HistoryIndex, doc: str, at: Commit, held: Set[str], classes: Mapping[str, Mapping[str, frozenset[str]]],
-           read: int, place: int) -> list[Deep]:
+           read: int, place: int, lines: Mapping[str, str]) -> list[Deep]:
     """The doc (the `place`-th ask) read further back when all six (`read`) of its earlier versions hold a
-    plain field of a class it names (`held`, `classes`: `by_doc`) or a class-shaped name (its own class), else nothing."""
-    owners = {**{n: frozenset({n}) for n in held if class_shaped(n)}, **classes.get(doc, {})}
-    fields = set(held) & owners.keys()
-    return [(place, at, fields, owners, reach(index, doc, at))] if fields and read == 6 else []
+    plain field of a class it names (`held`, `classes`: `by_doc`), and where it wrote the line naming a
+    class-shaped name (`lines`: name -> that line now; one entry per version), else nothing."""
+    fields = set(held) & classes.get(doc, {}).keys()
+    out: list[Deep] = [(place, at, fields, dict(classes[doc]), reach(index, doc, at), False)] if fields and read == 6 else []
+    starts: dict[Commit, set[str]] = {}
+    for name, commit in line_starts(index, doc, at, {n: lines[n] for n in held if n in lines and class_shaped(n)}).items():
+        starts.setdefault(commit, set()).add(name)
+    path = dict(index.earlier(doc, at.seq, limit=REACH[-1])) if starts else {}
+    return out + [(place, at, names, {n: frozenset({n}) for n in names}, [(c, path[c])], True) for c, names in starts.items()]
+
+
+def named_lines(text: str, candidates: Iterable[tuple[Reference, str, tuple[str, ...]]]) -> dict[str, str]:
+    """name -> the doc line (stripped) that first names it, for the class-shaped names among a doc's candidates."""
+    lines = text.split("\n")
+    out: dict[str, str] = {}
+    for ref, lookup, _scope in candidates:
+        if ref.kind != "path" and class_shaped(lookup) and 0 < ref.line <= len(lines):
+            out.setdefault(lookup, lines[ref.line - 1].strip())
+    return out
+
+
+def line_starts(index: HistoryIndex, doc: str, at: Commit, lines: Mapping[str, str]) -> dict[str, Commit]:
+    """name -> the oldest of the doc's earlier versions (48 at most) from which every one holds the line
+    naming it now (`lines`), by halving (the line written once, kept since): when it is older than the
+    sixth (nearer ones are `Presence`'s)."""
+    versions = index.earlier(doc, at.seq, limit=REACH[-1]) if lines else []
+    out: dict[str, Commit] = {}
+    for name, line in lines.items():
+        def holds(i: int, line: str = line) -> bool:
+            return line in (index.versions.text_at(versions[i][0].sha, versions[i][1]) or "")
+        if len(versions) < 7 or not line.strip() or not holds(6):
+            continue
+        lo, hi = 6, len(versions) - 1  # the last version holding it, past the sixth
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if holds(mid) else (lo, mid - 1)
+        out[name] = versions[lo][0]
+    return out
 
 
 def class_shaped(name: str) -> bool:
@@ -59,14 +103,15 @@ def class_shaped(name: str) -> bool:
     return name[:1].isupper() and codeish(name) and not any(c.isdigit() for c in name)
 
 
-def proves(text_at: Callable[[str], str], files: Set[str], name: str, classes: frozenset[str] | None, deep: bool) -> bool:
+def proves(text_at: Callable[[str], str], files: Set[str], name: str, classes: frozenset[str] | None, deep: bool,
+           lined: bool = False) -> bool:
     """Whether the files holding `name` at a doc's earlier version (`text_at`: a path's text there) make it a
     name the code had there: any word, for a name read within six versions; a plain literal (`classes`: the
-    classes the doc names) only as a field of one of them; a class-shaped name also as that class itself,
-    written (`class Name`) in Python source outside the tests, the one proof a name read further back takes."""
+    classes the doc names) only as a field of one of them; where the doc wrote the line naming a class-shaped
+    name (`lined`), that class, written (`class Name`) in Python source outside the tests."""
     if classes is None and not deep:
         return True
-    python = [p for p in sorted(files) if file_ext(p) in PYTHON_EXTS and not is_test_path(p)][:SOURCE_READS]
+    python = [p for p in sorted(files) if file_ext(p) in PYTHON_EXTS and not is_test_path(p)][:SOURCE_READS] if lined else []
     written = re.compile(rf"^[ \t]*class[ \t]+{re.escape(name)}\b", re.M)
     if class_shaped(name) and any(written.search(text_at(p)) for p in python):
         return True
@@ -75,23 +120,26 @@ def proves(text_at: Callable[[str], str], files: Set[str], name: str, classes: f
 
 def reach_pairs(deep: Iterable[Deep]) -> set[tuple[int, int]]:
     """The windows (a further version's commit, the doc's commit) the docs read further back need."""
-    return {(c.seq, at.seq) for _i, at, _f, _c, picks in deep for c, _p in picks}
+    return {(c.seq, at.seq) for _i, at, _f, _c, picks, _l in deep for c, _p in picks}
 
 
 def further_back(index: HistoryIndex, deep: Iterable[Deep], fits: Windows,
                  searched: tuple[dict[str, tuple[Commit, Commit, set[str]]], list[dict[str, list[str]]], dict[str, tuple[int, int]]],
-                 bound: int) -> None:
+                 bound: int) -> set[tuple[int, str, str]]:
     """Add to `Presence._unlaundered`'s searches (`searched`: the origins, each ask's keys by name,
     the keys not answered yet) each deep field's further start (`further_starts`): searched at
-    its sixth version too, the first found counts."""
+    its sixth version too, the first found counts. Returns (ask, name, key) of the lines' starts."""
     origins, asked, unsettled = searched
-    for i, at, fields, owners, picks in deep:
+    lined: set[tuple[int, str, str]] = set()
+    for i, at, fields, owners, picks, by_line in deep:
         for name, commit in further_starts(index, picks, at, fields, owners, fits).items():
             key = f"{commit.sha}<{at.sha}/{bound}"
             origins.setdefault(key, (commit, at, set()))[2].add(name)
             asked[i][name].append(key)
+            lined.update([(i, name, key)] if by_line else [])
             if name not in index.greps(key, {name}):
                 unsettled[key] = (commit.seq, at.seq)
+    return lined
 
 
 def is_field(text: str, name: str, classes: frozenset[str]) -> bool:

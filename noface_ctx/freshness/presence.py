@@ -67,14 +67,15 @@ class Presence:
     caller does other work; `result()` collects them and looks at parents."""
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
-                 dirty: Iterable[str] = (), plain: Mapping[tuple[str, str], frozenset[str]] | None = None) -> None:
+                 dirty: Iterable[str] = (), plain: Mapping[tuple[str, str], frozenset[str]] | None = None,
+                 lines: Mapping[str, Mapping[str, str]] | None = None) -> None:
         """`asks`: per doc, the commit it is checked against, the names, whether it is being
         edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
         (the edits may be what removed a name). `plain`: (doc, name) → the classes the doc names,
         for names a doc uses only as a plain literal (``template_postgis``; not a role's target):
         followed into that doc's past only as a field of one of them (``needs_raw_stack`` of
         ``BaseRule``: a database or a setting can share a name with code that once was)."""
-        self.plain = dict(plain or {})
+        self.plain, self.lines = dict(plain or {}), dict(lines or {})  # lines: doc -> name -> the line naming it now
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
         for at, names, _editing, _doc in self.asks:
@@ -157,7 +158,7 @@ class Presence:
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break
-            deep += deeper(self.index, doc, at, lacking, classes, len(versions), len(asked))  # a class's field all six hold
+            deep += deeper(self.index, doc, at, lacking, classes, len(versions), len(asked), self.lines.get(doc, {}))
             for n, commit in start.items():
                 origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
             asked.append({n: [f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}"] for n, commit in start.items()})
@@ -167,7 +168,7 @@ class Presence:
         unsettled = {key: (origin.seq, at.seq) for key, (origin, at, names) in origins.items()
                      if names - self.index.greps(key, names).keys()}
         found_windows = windows(self.index, {*unsettled.values(), *reach_pairs(deep)}, _is_code, LAUNDER_SCOPE)
-        further_back(self.index, deep, found_windows, (origins, asked, unsettled), LAUNDER_SCOPE)
+        lined = further_back(self.index, deep, found_windows, (origins, asked, unsettled), LAUNDER_SCOPE)
         searches: dict[str, SearchAsk] = {
             key: (origin.sha, names, found_windows.get(unsettled[key]) or [] if key in unsettled else [], False)
             for key, (origin, at, names) in origins.items()}
@@ -175,10 +176,11 @@ class Presence:
 
         def finish() -> None:  # (the search's answers, once it is done)
             found = search.result() if search is not None else {}
-            for (_at, _names, _editing, doc), keys, held in zip(self.asks, asked, out, strict=True):
+            for place, ((_at, _names, _editing, doc), keys, held) in enumerate(zip(self.asks, asked, out, strict=True)):
                 for n, key, deep in ((n, key, i > 0) for n, ks in keys.items() for i, key in enumerate(ks)):
                     files, at = found.get(key, {}).get(n), origins[key][0]
-                    if files and n not in held and proves(partial(self._text, at.sha), files, n, self.plain.get((doc, n)), deep):
+                    if files and n not in held and proves(partial(self._text, at.sha), files, n, self.plain.get((doc, n)), deep,
+                                                          (place, n, key) in lined):
                         held[n] = (at, files)
         return finish
 

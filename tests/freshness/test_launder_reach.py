@@ -134,15 +134,30 @@ def test_a_class_a_doc_took_up_after_its_removal_and_a_word_never_a_class_are_no
     assert check_docs(repo=root).lines() == []
 
 
+def test_a_line_rewritten_after_the_removal_names_another_packages_class(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/middleware.py": MIDDLEWARE, "docs/database.md": NOTE}, date=_day(0))
+    _edited_often(root, "docs/database.md", 1, 3)
+    (root / "pkg/middleware.py").write_text(MIDDLEWARE.split("\n\n\n", 1)[1])
+    commit(root, "Version 0.11: DatabaseMiddleware moves to the databases package", date=_day(5))
+    text = (root / "docs/database.md").read_text().replace(
+        "Previous versions included a built-in `DatabaseMiddleware`. It is currently still available.",
+        "You can use the `DatabaseMiddleware` of the `databases` package.")
+    (root / "docs/database.md").write_text(text)  # the word kept, the line rewritten: another package's class
+    commit(root, "docs: point at the databases package", date=_day(6))
+    _edited_often(root, "docs/database.md", 7, 9)
+    assert check_docs(repo=root).lines() == []
+
+
 def test_what_proves_a_name_at_an_earlier_version():
     texts = {"pkg/middleware.py": MIDDLEWARE, "tests/test_app.py": "class OldClient:\n    pass\n",
              "pkg/urls.py": 'NAMES = ["DatabaseMiddleware2"]\n'}
     files = set(texts)
-    assert proves(texts.__getitem__, files, "DatabaseMiddleware", None, deep=True)  # the class, written
+    assert proves(texts.__getitem__, files, "DatabaseMiddleware", None, deep=True, lined=True)  # the class, written
+    assert not proves(texts.__getitem__, files, "DatabaseMiddleware", None, deep=True)  # not where its line was written
     assert proves(texts.__getitem__, files, "rollback_on_shutdown", None, deep=False)  # within six versions: the word
-    assert not proves(texts.__getitem__, files, "rollback_on_shutdown", None, deep=True)  # further back: a class only
-    assert not proves(texts.__getitem__, files, "OldClient", None, deep=True)  # a test's class is no API
-    assert not proves(texts.__getitem__, files, "DatabaseMiddleware2", None, deep=True)  # a word in a list
+    assert not proves(texts.__getitem__, files, "rollback_on_shutdown", None, deep=True, lined=True)  # a class only
+    assert not proves(texts.__getitem__, files, "OldClient", None, deep=True, lined=True)  # a test's class is no API
+    assert not proves(texts.__getitem__, files, "DatabaseMiddleware2", None, deep=True, lined=True)  # a word in a list
     assert proves(texts.__getitem__, files, "rollback_on_shutdown", frozenset({"DatabaseMiddleware"}), deep=True)  # a field
     assert not class_shaped("Databases") and not class_shaped("database_url") and class_shaped("SessionMiddleware")
     assert not class_shaped("RemovedInSphinx40Warning")  # a name that says when it goes: the schedule, told
