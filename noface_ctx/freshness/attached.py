@@ -19,11 +19,14 @@ from typing import Protocol
 
 from noface_ctx import _state as state
 
-_CALL = re.compile(r"(?:\.extend|\.__dict__\.update|\bvars\([\w.]*\)\.update)\(")
-_SETATTR = re.compile(r"(?<![\w.])setattr\(\s*[\w.]+\s*,\s*[\"']([A-Za-z_]\w*)[\"']\s*,\s*(?:(?:self|cls)\.)?([A-Za-z_]\w*)\s*\)")
+# each starts with a literal (a fast scan): `.extend(`, `.update(` after `.__dict__` or `vars(...)`, `setattr(`
+_CALL = re.compile(r"\.(?:extend|update)\(")
+_UPDATED = re.compile(r"(?:\.__dict__|\bvars\([\w.]*\))$")
+_SETATTR = re.compile(r"setattr\(\s*[\w.]+\s*,\s*[\"']([A-Za-z_]\w*)[\"']\s*,\s*(?:(?:self|cls)\.)?([A-Za-z_]\w*)\s*\)")
 _KEYWORD = re.compile(r"^\s*([A-Za-z_]\w*)\s*=\s*(?:(?:self|cls)\.)?([A-Za-z_]\w*)\s*$")
 _MEMO: state.Memo[str, dict[str, tuple[str, int]]] = state.memo("freshness.attached", maxsize=512)
-HINTS = ("extend(", "update(", "setattr(")  # a text without any of these attaches nothing
+HINTS = (".extend(", ".update(", "setattr(")  # a text without any of these attaches nothing
+_WORDISH = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.")
 
 
 def attached(text: str) -> dict[str, tuple[str, int]]:
@@ -63,11 +66,14 @@ def attaching_file(code: _Code, name: str) -> str:
 
 def _read(text: str) -> dict[str, tuple[str, int]]:
     pairs: list[tuple[str, str, int]] = []
-    for m in _CALL.finditer(text):
+    for m in _CALL.finditer(text) if ".extend(" in text or ".update(" in text else ():
+        if m.group(0) == ".update(" and _UPDATED.search(text, max(0, m.start() - 40), m.start()) is None:
+            continue  # a dict's `update`: keys, not attributes
         for arg in _arguments(text, m.end()):
             if (kw := _KEYWORD.match(arg)) is not None:
                 pairs.append((kw.group(1), kw.group(2), m.start()))
-    pairs += [(m.group(1), m.group(2), m.start()) for m in _SETATTR.finditer(text)]
+    pairs += [(m.group(1), m.group(2), m.start()) for m in _SETATTR.finditer(text)
+              if text[m.start() - 1:m.start()] not in _WORDISH] if "setattr(" in text else []
     defined = {name for name, func, _at in pairs if re.search(rf"(?m)^[ \t]*(?:async[ \t]+)?def[ \t]+{func}\b", text)}
     return {name: (func, text.count("\n", 0, at) + 1) for name, func, at in pairs
             if name in defined and name != func}
