@@ -266,7 +266,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
     concerns the docs that use that keyword, not every doc naming `Flask`) — a default only when
     the doc states it (the old value beside the parameter, or a "by default" sentence naming
     the symbol and no other name) —; new bases when the parameters stay count
-    for a doc naming a base the class lost. A change touching no parameter the doc could name (a
+    for a doc naming a base the class lost, as code, in its part about the class (`section`).
+    A change touching no parameter the doc could name (a
     new required one, parameters that do not parse) counts for a doc writing a call (`total()`,
     `called`), not for one only naming the symbol (`Store`, a title over its autodoc, a list entry):
     it uses no parameter; when a list does not parse, one a parameter of either is named in the
@@ -281,7 +282,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             old, new = bases(_first(before)), bases(_first(now))
             if old is not None and new is not None and ((pb is None and pn is None) or (
                     pb is not None and pn is not None and compatible(pb, pn))):
-                return bool((set(old[1]) - set(new[1])) & set(re.findall(r"[A-Za-z_]\w*", doc.text)))  # a base it names
+                code = _words(section(doc.text, line)) if line else frozenset(re.findall(r"\w+", _spans(doc.text)))
+                return bool((set(old[1]) - set(new[1])) & code)  # a base it names as code where it names the class
         if changed is None and not called:  # a list that does not parse: a parameter of either the doc names there
             near = _words(section(doc.text, line)) if line else _words(doc.text)
             return any(n in near for _, n, _ in (pb or pn or []))

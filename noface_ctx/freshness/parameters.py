@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from noface_ctx.freshness.abc_lineage import abc_ancestors
 from noface_ctx.freshness.definitions import _first, is_container, signature
 
 Param = tuple[str, str, str]  # (kind, name, default): kind "pos" (positional only), "any", "kw", "*", "**"
@@ -104,8 +105,9 @@ def changed_parameters(before: str, now: str) -> set[str] | None:
     if pb is None or pn is None:
         return None
     new = {n: (k, d) for k, n, d in pn}
-    return {n for k, n, d in pb if n not in new or new[n][1] != d or (new[n][0] != k and "any" not in (k, new[n][0]))
-            or (k == "any" and new[n][0] != "any")}
+    return {n for k, n, d in pb if k not in ("*", "**") and (  # `*args`/`**kwargs`: no caller writes their names
+        n not in new or new[n][1] != d or (new[n][0] != k and "any" not in (k, new[n][0]))
+        or (k == "any" and new[n][0] != "any"))}
 
 
 def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> bool:
@@ -127,8 +129,8 @@ def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]]
 
 
 def bases(header: str) -> tuple[str, list[str], list[str]] | None:
-    """A container header's (name, bases by their last dotted part, keyword arguments), from its
-    comparable first line (`class A ( x . B , metaclass = M ) :`)."""
+    """A container header's (name, bases by their last dotted part, a subscript aside, keyword
+    arguments), from its comparable first line (`class A ( x . B , metaclass = M ) :`)."""
     toks = header.split(" ")
     if len(toks) < 2:
         return None
@@ -136,7 +138,7 @@ def bases(header: str) -> tuple[str, list[str], list[str]] | None:
         return toks[1], [], []
     inner = toks[toks.index("(") + 1:len(toks) - 1 - toks[::-1].index(")")]
     groups = [g.strip() for g in " ".join(inner).split(" , ") if g.strip()]
-    return toks[1], [g.replace(" ", "").rsplit(".", 1)[-1] for g in groups if " = " not in g], \
+    return toks[1], [g.replace(" ", "").split("[", 1)[0].rsplit(".", 1)[-1] for g in groups if " = " not in g], \
         [g for g in groups if " = " in g]
 
 
@@ -144,8 +146,8 @@ def _same_lineage(old: str, new: str, ancestors: Callable[[Iterable[str]], set[s
     a, b = bases(old), bases(new)
     if a is None or b is None or a[0] != b[0] or a[2] != b[2]:
         return False
-    missing = set(a[1]) - set(b[1]) - {"object"}  # `class A(object)` → `class A`: the same class
-    return not missing or (ancestors is not None and missing <= ancestors(b[1]))
+    missing = set(a[1]) - set(b[1]) - {"object"} - abc_ancestors(b[1])  # `class A(object)` → `class A`: the same
+    return not missing or (ancestors is not None and missing <= ancestors(b[1]))  # class; `Mapping` → `MutableMapping`
 
 
 def binds(params: list[Param], positional: int, keywords: Iterable[str]) -> bool:
