@@ -175,9 +175,9 @@ def extract_references(doc: Doc) -> list[Reference]:
                     found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
                              else replace(r, source="autodoc") for r in found]
                     found += listed_members(lines, i, module)
-                prose += found
-                head = AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`
-                module = head.group(3) if head is not None and head.group(2) == "module" else module
+                head = AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`: a reference too
+                module, auto = _directive("module", head.group(3), [], module, lineno) if head and head.group(2) == "module" else (module, [])
+                prose += found + auto
         i += 1
     code = [(examples.split_imports(b) if lang in examples.PYTHON else b, lang) for b, lang in blocks if lang in FENCE_LANGS]
     imported = examples.imported_names([b for b, lang in code if lang in examples.PYTHON])
