@@ -42,6 +42,7 @@ from noface_ctx.freshness.references import (
     keyword_refs,
     placeholder,
 )
+from noface_ctx.freshness.tracebacks import traceback_output
 
 _CODE_CALL = re.compile(rf"(?<![\w.$@])({DOTTED})\s*(?:\[[^\]\n]*\]\s*)?\(")  # `StashKey[bool]()` too
 _CODE_DEF = re.compile(
@@ -281,8 +282,12 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
     refs: list[Reference] = []
     params = _parameters(block) if python else set()
     handed = params | {m.group(1) for _, raw in block for m in _LOOP_VAR.finditer(raw) if m.group(2) in params}
+    shown = traceback_output(block) if python else {}  # a traceback's lines: output, its last one names the exception
     for lineno, raw in block:
         if IGNORE_MARK in raw:
+            continue
+        if lineno in shown:
+            refs += [Reference(shown[lineno], shown[lineno], "method", lineno, True, lang)] if shown[lineno] else []
             continue
         raw = PROMPT.sub("", raw)
         m = _PY_FROM.match(raw) if comment == "#" else None
