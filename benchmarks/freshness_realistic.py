@@ -53,7 +53,7 @@ CASES = ROOT / "benchmarks" / "freshness_cases"
 RENAMES = ("rename", "class-rename", "keyword-rename", "move")
 _SUGGESTION = re.compile(r"\((?:renamed|moved) to `([^`]+?)(?:\(\))?`\?\)")
 _BLAME = re.compile(r"\b(?:in|by|since) ([0-9a-f]{7,40})\b")
-_SUBJECT = re.compile(r'\(\d{4}-\d\d-\d\d, "[^\n]*?"\)')  # a commit's date and subject: its words are no reference
+_SUBJECT = re.compile(r'\(\d{4}-\d\d-\d\d, "[^\n]*?"(?:, merged \d{4}-\d\d-\d\d)?\)')  # a commit's date and subject: its words are no reference
 
 
 def load_cases(folder: Path, repos: list[str] | None = None,

@@ -2,7 +2,9 @@
 the first-parent chain, where a pull request's work arrives as one merge commit ("Merge pull
 request #1602 from adonath/fix_convolution_non..."); a finding names the commit of the merged
 branch that made the change (e25cd7bf32, "Changed default of convolve to 'fill'"), which a
-reader can look at, with the merge's place in history kept for ordering.
+reader can look at, with the merge's place in history kept for ordering and its day printed
+when later (`Commit.label`: "changed in … (2024-07-27, "…", merged 2024-07-29) since this doc was
+last updated (2024-07-28)").
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def merged_change(index: HistoryIndex, commit: Commit, path: str, changed: Calla
         when, _, subject = rest.partition(" ")
         if sha != commit.sha and when.isdigit() and (
                 changed(sha) if changed is not None else index.versions.text_at(sha, path) is None):
-            return Commit(commit.seq, sha, int(when), subject)
+            return Commit(commit.seq, sha, int(when), subject, commit.time)
     return commit
 
 

@@ -119,3 +119,21 @@ def test_a_name_a_module_lost_on_a_merged_branch_before_the_doc_was_written_name
     commit(root, "docs: routing", date=APR)  # written after the merge: `NotFound` was gone from `pkg.routing` then
     got = [f.message for f in check_docs(repo=root).findings]
     assert len(got) == 1 and "`NotFound`" in got[0] and change in got[0] and merge not in got[0], got
+
+
+def test_a_change_merged_after_the_doc_was_updated_says_when_it_was_merged(repo_factory):
+    # webargs' "Type annotate the MultiDictProxy class" (2024-07-27) came onto the chain after the
+    # doc's last update (07-28): "changed 07-27 since this doc was last updated 07-28" read oddly
+    root = repo_factory({"pkg/__init__.py": "", "pkg/convolution.py": CODE, "docs/using.rst": DOC}, date=JAN)
+
+    def edit():
+        (root / "pkg/convolution.py").write_text(CODE.split("\n\n\n", 1)[0] + "\n")
+
+    change = _merged(root, "smooth goes", edit)  # the branch's commit on FEB, its merge on MAR
+    got = [f.message for f in check_docs(repo=root).findings]
+    assert got and all(f'{change} (2025-02-01, "smooth goes", merged 2025-03-01)' in m for m in got), got
+    # negative: a change made on the chain itself says no merge
+    (root / "pkg/convolution.py").write_text(CODE.replace("boundary=None", "edges=None"))
+    commit(root, "rename boundary", date=APR)
+    got = [f.message for f in check_docs(repo=root).findings if "rename boundary" in f.message]
+    assert got and not any("merged" in m for m in got), got
