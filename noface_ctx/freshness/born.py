@@ -7,7 +7,8 @@ the bounds `presence` reads the doc's past within (``needs_raw_stack`` under six
 
 Where to look is a grid of commits on the first-parent chain (`anchors`: multiples of a
 power-of-two step of about an eighth of the history, so the grid stays put as HEAD moves and its
-`git grep` answers are kept and shared by every doc): three grid commits, each twice as far back
+`git grep` answers are kept and shared by every doc; for a doc born within the first step, the
+step halved until a grid commit comes before its birth): three grid commits, each twice as far back
 as the one before, before the doc was born (its first version, through renames) — in the Python
 files changed from there to the doc's birth (a definition gone by then was in one; at most
 `BORN_SCOPE`), in a member's scope, or, for a plain field, in the files of the classes the doc
@@ -58,6 +59,8 @@ def anchors(index: HistoryIndex, before: int) -> list[Commit]:
     if last is None:
         return []
     step = 1 << (max(1, last.seq // GRID_PARTS) - 1).bit_length()  # a power of two >= an eighth
+    while step > 1 and (before - 1) // step == 0:  # born within the first step: a finer grid there (halved,
+        step //= 2  # its commits still multiples of a power of two, shared by every doc born that early)
     out: list[Commit] = []
     for _ in range(ANCHORS):  # the last multiple of step, of 2 steps below it, of 4 steps below that
         before = (before - 1) // step * step

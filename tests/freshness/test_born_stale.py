@@ -169,3 +169,31 @@ def test_a_guide_written_by_the_commit_removing_the_field_it_names_is_judged(rep
     report = check_docs(repo=root)
     assert len(report.docs) == 1
     assert report.findings == ()  # a name the doc took up at its removal is the doc's account of it
+
+
+def test_a_doc_born_early_in_a_long_history_is_searched_on_a_finer_grid(repo_factory):
+    # webargs' framework_support.rst, born at first-parent commit 232 of 1159 (grid step 256): no
+    # grid commit came before its birth, so `Arg`, removed a week before, was never looked for
+    root = repo_factory({"sqlkit/__init__.py": "", "sqlkit/grammar.py": GRAMMAR, "sqlkit/ansi.py":
+                         "from sqlkit.grammar import BaseSegment\n\n\nclass SelectSegment(BaseSegment):\n    pass\n"},
+                        date="2023-06-01T12:00:00+00:00")
+    _history(root)
+    for n in range(64):  # a long history after the guide: the grid's step grows past its birth
+        with (root / "sqlkit/ansi.py").open("a") as fh:
+            fh.write(f"\n\ndef later_{n}():\n    return {n}\n")
+        commit(root, f"later work ({n})", date=f"2025-01-{1 + n // 24:02}T{n % 24:02}:00:00+00:00")
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert set(got) == {("docs/guide.rst", 8), ("docs/guide.rst", 10)}
+    assert all("remove StartsWith and parse_grammar" in m for m in got.values())
+
+
+def test_an_early_doc_naming_what_never_was_is_no_finding_on_the_finer_grid(repo_factory):
+    # negative: the same long history, where StartsWith never existed and parse_grammar moved up
+    root = repo_factory({"sqlkit/__init__.py": "", "sqlkit/grammar.py": GRAMMAR.replace("StartsWith", "StartsWithX"),
+                         "sqlkit/ansi.py": "from sqlkit.grammar import BaseSegment\n"}, date="2023-06-01T12:00:00+00:00")
+    _history(root, moved=True)
+    for n in range(64):
+        with (root / "sqlkit/ansi.py").open("a") as fh:
+            fh.write(f"\n\ndef later_{n}():\n    return {n}\n")
+        commit(root, f"later work ({n})", date=f"2025-01-{1 + n // 24:02}T{n % 24:02}:00:00+00:00")
+    assert not check_docs(repo=root).findings
