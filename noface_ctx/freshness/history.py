@@ -42,7 +42,7 @@ _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AN
 
 @dataclass(frozen=True, slots=True)
 class Commit:
-    """One commit of HEAD's first-parent chain (or of a branch merged into it, at its merge's place)."""
+    """One commit of HEAD's first-parent chain (or of a branch merged in, at its merge's place)."""
 
     seq: int  # position on HEAD's first-parent chain, oldest first
     sha: str
@@ -51,14 +51,10 @@ class Commit:
     merged: int = 0  # a merged branch's commit (`merges.merged_change`): when its merge came onto the chain
 
     def label(self) -> str:
-        """`sha (day, "subject")`, as findings name a commit, with `merged DAY` when a merge brought
-        it in on a later day (a change made before a doc's last update may have come after it). The
-        subject is a repository's text on its way into notes and prompts: credentials in it are
-        masked before it is shortened."""
-        day = datetime.fromtimestamp(self.time, timezone.utc).date().isoformat()
+        """`sha (day, "subject"[, merged DAY: a later merge's])`; the subject's credentials masked."""
+        day, merged = (datetime.fromtimestamp(t, timezone.utc).date().isoformat() for t in (self.time, max(self.merged, self.time)))
         subject = redact_secrets(self.subject)[0]
         subject = subject if len(subject) <= 60 else subject[:57] + "..."
-        merged = datetime.fromtimestamp(self.merged, timezone.utc).date().isoformat() if self.merged else day
         return f"{self.sha[:10]} ({day}, \"{subject}\"{f', merged {merged}' if merged > day else ''})"
 
 
