@@ -305,4 +305,4 @@ def test_a_default_changed_on_a_merged_branch_is_blamed_on_the_branch_commit_tha
     commit(root, "reword the coset table page", date="2025-03-01T12:00:00+00:00")
     lines = check_docs(repo=root).lines()
     assert lines == [f"docs/groups.rst:6: changed-ref: warning: default of `max_stack_size` (pkg/coset_table.py) changed in "
-                     f"{change} (2025-02-01, \"a smaller deduction stack\"): this doc states its value before"]
+                     f"{change} (2025-02-01, \"a smaller deduction stack\", merged 2025-02-15): this doc states its value before"]
