@@ -76,8 +76,7 @@ def named_for(text: str, name: str) -> frozenset[str]:
     found = _NAMED.get((text, name))
     if found is not None:
         return found
-    parts = [p for p in name.removesuffix("()").split(".") if p]
-    last = next((p for p in reversed(parts) if p not in _SPECIAL), "")
+    last = _callee(name)
     ours = re.compile(rf"(?<!\w){re.escape(last)}\s*\(") if last else None
     words: set[str] = set()
     for _, span in _SPAN.findall(text):
@@ -85,9 +84,29 @@ def named_for(text: str, name: str) -> frozenset[str]:
         if "(" in span and not (ours and ours.search(span)):
             idents -= set(_KEYWORD.findall(span))  # `WSGITransport(app=app)`: another callable's keyword
         words |= idents
-    called = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*{re.escape(last)})\s*\(") if last else None
-    for i, line in enumerate(text.split("\n"), 1):
-        for m in called.finditer(line) if called and last in line else ():
-            call = written_call(text, i, m.group(1), unpacked=True)
-            words |= {n for n, _ in call.keywords} if call is not None else set()
+    words |= {n for call in calls_of(text, name) for n, _ in call.keywords}
     return _NAMED.put((text, name), frozenset(words))
+
+
+def _callee(name: str) -> str:
+    """The name a call of the callable `name` writes (`Client` for `pkg.Client.__init__`)."""
+    parts = [p for p in name.removesuffix("()").split(".") if p]
+    return next((p for p in reversed(parts) if p not in _SPECIAL), "")
+
+
+_CALLS: state.Memo[tuple[str, str], tuple[Call, ...]] = state.memo("freshness.calls.calls_of", maxsize=64)
+
+
+def calls_of(text: str, name: str) -> tuple[Call, ...]:
+    """Every call of the callable `name` a doc writes, in prose or examples, on any receiver
+    (`Client(app=...)`, `client.get(url, params=...)`, a signature written as a call,
+    `url_for(name, **path_params)`), as it reads them (`written_call`, a `**kwargs` left out; a
+    call unpacking `*args` is not read)."""
+    found = _CALLS.get((text, name))
+    if found is not None:
+        return found
+    last = _callee(name)
+    called = re.compile(rf"(?<![\w.])((?:[A-Za-z_]\w*\.)*{re.escape(last)})\s*\(") if last else None
+    out = [written_call(text, i, m.group(1), unpacked=True) for i, line in enumerate(text.split("\n"), 1)
+           for m in (called.finditer(line) if called and last in line else ())]
+    return _CALLS.put((text, name), tuple(c for c in out if c is not None))

@@ -1,5 +1,6 @@
 """Which signature changes a doc would notice (`counts_for`), by how it names the symbol: a doc
-that states the parameters (`scale(x, factor=2)`, a `.. method::` line) notices every one; a
+that states the parameters (`scale(x, factor=2)`, a `.. method::` line) notices a change to one
+it states (not a parameter only added, nor a `/` or `*` it still writes validly); a
 bare mention (`total()`, `Store`) an incompatible one (`parameters.compatible_change`); an
 example's call one it no longer fits (`parameters.binds`; an import is judged by the example's
 first call of the name it binds). `noface_ctx.freshness.assess` passes the answer to
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterable
 
 from noface_ctx import _state as state
 from noface_ctx.datatypes import Doc
-from noface_ctx.freshness.calls import Call, named_for, written_call
+from noface_ctx.freshness.calls import Call, calls_of, named_for, written_call
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import default_words, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
@@ -25,6 +26,8 @@ from noface_ctx.freshness.parameters import (
     compatible,
     compatible_change,
     parameters,
+    same_header,
+    written_validly,
 )
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
 from noface_ctx.freshness.scan import SIGNATURE, about
@@ -32,8 +35,8 @@ from noface_ctx.freshness.scan import SIGNATURE, about
 
 def counts_for(doc: Doc, ref: Reference,
                ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> Callable[[str, str], bool] | None:
-    """Which signature changes of the symbol `ref` names matter to the doc: every one when the
-    doc states its parameters (`scale(x, factor=2)`, a `.. method::` line); for an example's
+    """Which signature changes of the symbol `ref` names matter to the doc: one to a parameter it
+    states, when it states them (`scale(x, factor=2)`, a `.. method::` line); for an example's
     call, one the call no longer fits (an import: none); for a bare mention (`total()`, `Store`), one a caller
     would notice (not a new parameter with a default, nor `self, /`); and, whatever else, a
     default a sentence of the doc states by its old value (`old_default_stated`)."""
@@ -70,14 +73,15 @@ def _counts_for(doc: Doc, ref: Reference,
     if ref.source not in FENCE_LANGS:
         m = SIGNATURE.match(ref.ref)
         stated = m is not None and m.group(1).strip("() .…") != ""  # `f(...)` elides, it states nothing
-        if stated and not ref.documented:  # a call written in prose, or a signature written as one
-            call = written_call(ref.ref, 1, ref.ref.split("(", 1)[0])  # (unpacking `**param`: as a call is mentioned)
-            if call is not None and any(_OPEN_OPERATOR.search(a) for a in call.positional):
-                return lambda before, now: False  # not Python: `Cross(a>, b>)`, another language's in a table
-            return _call_counts(call, ancestors) if call is not None else _uses_changed(doc, ancestors, ref.name)
+        if stated:  # a call written in prose, a signature written as one, or an API directive's (`.. function::
+            call = written_call(ref.ref, 1, ref.ref.split("(", 1)[0])  # f(a, b=1)`, read as written: a change to a
+            if call is not None and any(_OPEN_OPERATOR.search(a) for a in call.positional):  # parameter it states)
+                return None if ref.documented else lambda before, now: False  # not Python: `Cross(a>, b>)` in a table
+            if call is not None:  # (unpacking `**param`: as a call is mentioned; a directive's: every change)
+                return _call_counts(call, ancestors)
+            return None if ref.documented else _uses_changed(doc, ancestors, ref.name)
         # a cross-reference's parentheses are Sphinx's decoration (`{func}`primepi()``): a mention
-        return None if stated else _uses_changed(doc, ancestors, ref.name, called=m is not None and ref.source != "xref",
-                                                 line=ref.line)
+        return _uses_changed(doc, ancestors, ref.name, called=m is not None and ref.source != "xref", line=ref.line)
     # every call of the name the examples write from there (an import states nothing about a
     # signature: its calls do), each with its own arguments: `sns.histplot(...)` twenty times in a notebook
     name = ref.binds or ref.ref.removesuffix("()")  # as written: `app.run()` for `Flask.run`
@@ -97,6 +101,7 @@ def _counts_for(doc: Doc, ref: Reference,
         fit = [c for c in readable if pb is not None and binds(pb, *c.shape)]
         if pb is not None and pn is not None and fit:
             changed = (changed_parameters(before, now) or set()) - set(_default_only(pb, pn))  # a value passed: no default's concern
+            changed -= written_validly(pb, pn, [c.shape for c in fit])  # `b=1` once `b` is keyword-only: it fits
             if any(not binds(pn, *c.shape) or _shifted(pb, pn, len(c.positional)) or changed & {n for n, _ in c.keywords}
                    for c in fit):  # no longer fits, an argument goes elsewhere, a keyword it passes renamed (code
                 return True  # runs: a positional argument spelled as the renamed parameter still fits)
@@ -144,8 +149,11 @@ def _call_counts(call: Call, ancestors: Callable[[Iterable[str]], set[str]] | No
     counts when the call no longer fits, or changed a parameter it passes by name or names at its
     place (``f(latitude, ...)`` where the first parameter is `latitude`): not a default it does
     not pass, nor an optional parameter appended. Written as a signature (every parameter named,
-    or a default written out: ``open_dataset(filename, engine=None)``) it states them all, and
-    every change counts; so does a call that did not fit before. Parameters not read on either
+    or a default written out: ``open_dataset(filename, engine=None)``) it states them all: a
+    change to any of them counts (a default: when it writes the old one), or to the header, not a
+    parameter only added (it states no new one); so does a call that did not fit before. A `/` or
+    `*` the call still fits (a parameter it passes by position made positional-only, one it
+    passes by keyword made keyword-only) changes nothing it writes. Parameters not read on either
     side (a class without `__init__`): a change a caller would notice (`compatible_change`; a
     class whose old bases are still its ancestors keeps its calls: `im(expr)`)."""
 
@@ -153,13 +161,14 @@ def _call_counts(call: Call, ancestors: Callable[[Iterable[str]], set[str]] | No
         pb, pn = parameters(before), parameters(now)
         if pb is None or pn is None:
             return not compatible_change(before, now, ancestors)
-        if not binds(pb, *call.shape) or _states_signature(call, pb):
+        if not binds(pb, *call.shape) or not binds(pn, *call.shape) or _shifted(pb, pn, len(call.positional)):
             return True
-        if not binds(pn, *call.shape) or _shifted(pb, pn, len(call.positional)):
-            return True
-        passed = _passed_by_name(call, pb) - set(_default_only(pb, pn))  # a value passed makes the default no concern
-        passed -= _made_positional(pb, pn) - {n for n, _ in call.keywords}  # still passed by position: it fits
-        return bool((changed_parameters(before, now) or set()) & passed)
+        changed = (changed_parameters(before, now) or set()) - written_validly(pb, pn, [call.shape])  # `/`, `*`: it fits
+        defaults = _default_only(pb, pn)
+        if _states_signature(call, pb):  # a parameter it states changed, or the header: not one only added
+            written = {n for n, v in call.keywords if n in defaults and comparable(v) == comparable(defaults[n])}
+            return bool(changed - (set(defaults) - written)) or not same_header(before, now, ancestors)
+        return bool(changed & (_passed_by_name(call, pb) - set(defaults)))  # a value passed makes the default no concern
 
     return counts
 
@@ -272,7 +281,9 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
     `called`), not for one only naming the symbol (`Store`, a title over its autodoc, a list entry):
     it uses no parameter; when a list does not parse, one a parameter of either is named in the
     part of the doc about the symbol (`section`: not `n` far from a mention of `primepi`). A
-    parameter only made positional-only concerns a doc passing it by keyword (`row=`)."""
+    parameter only made positional-only concerns a doc whose call of the symbol passes it by
+    keyword (`row_del(row=1)`, not `Route(name=...)` beside `url_for(name)`); one only made
+    keyword-only, a doc whose call passes it by position (`parameters.written_validly`)."""
     def counts(before: str, now: str) -> bool:
         if compatible_change(before, now, ancestors):
             return False
@@ -288,8 +299,11 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             near = _words(section(doc.text, line)) if line else _words(doc.text)
             return any(n in near for _, n, _ in (pb or pn or []))
         if changed and pb is not None and pn is not None:
-            changed -= {n for n in _made_positional(pb, pn) if not re.search(rf"(?<![\w.]){n}\s*=(?!=)", doc.text)}
-            if not changed:  # only made positional-only, and never passed by keyword
+            shapes = [c.shape for c in calls_of(doc.text, name)]
+            if any(binds(pb, *shape) and not binds(pn, *shape) for shape in shapes):
+                return True  # a call of it the doc writes fitted and no longer does (`url_for("home")`, `name` keyword-only)
+            changed -= written_validly(pb, pn, shapes)
+            if not changed:  # only a `/` or `*` moved, and no call of it passes the parameter as no longer taken
                 return False
         if not changed:
             return called
@@ -300,13 +314,6 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & named)
 
     return counts
-
-
-def _made_positional(before: list[Param], now: list[Param]) -> set[str]:
-    """The parameters whose only change is being made positional-only (`row_del(self, row, /)`):
-    a call passing them by position is not concerned."""
-    new = {n: (k, d) for k, n, d in now}
-    return {n for k, n, d in before if k == "any" and new.get(n) == ("pos", d)}
 
 
 def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[str, str]:

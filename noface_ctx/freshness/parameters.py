@@ -70,7 +70,13 @@ def parameters(defn: str) -> list[Param] | None:
             return None
     if out and out[0][1] in ("self", "cls") and out[0][0] in ("pos", "any"):
         out = out[1:]
-    return out
+    lead = 0  # `def url_for(self, __name)`: leading `__x` parameters are positional-only by convention (PEP 484)
+    while lead < len(out) and out[lead][0] == "any" and _PRIVATE.fullmatch(out[lead][1]):
+        lead += 1
+    return [("pos", n, d) for _, n, d in out[:lead]] + out[lead:]
+
+
+_PRIVATE = re.compile(r"__\w*[^_\W]_?")  # `__name`, not `__init__`
 
 
 def compatible(before: list[Param], now: list[Param]) -> bool:
@@ -110,6 +116,42 @@ def changed_parameters(before: str, now: str) -> set[str] | None:
         or (k == "any" and new[n][0] != "any"))}
 
 
+def positional_only_now(before: list[Param], now: list[Param]) -> set[str]:
+    """The parameters of `before` whose only change is that a call can pass them by position
+    only: made positional-only (`row` → `row, /`), or positional-only and renamed in its place
+    (`__name` → `name, /`: a positional-only name is no caller's concern)."""
+    old_names, new_names = {n for _, n, _ in before}, {n for _, n, _ in now}
+    slots = zip([p for p in before if p[0] in ("pos", "any")], [p for p in now if p[0] in ("pos", "any")], strict=False)
+    return {n0 for (_, n0, d0), (k1, n1, d1) in slots
+            if k1 == "pos" and d0 == d1 and (n0 == n1 or (n0 not in new_names and n1 not in old_names))}
+
+
+def keyword_only_now(before: list[Param], now: list[Param]) -> set[str]:
+    """The parameters of `before` whose only change is being made keyword-only (`b` → `*, b`)."""
+    new = {n: (k, d) for k, n, d in now}
+    return {n for k, n, d in before if k == "any" and new.get(n) == ("kw", d)}
+
+
+def written_validly(before: list[Param], now: list[Param], shapes: Iterable[tuple[int, Iterable[str]]]) -> set[str]:
+    """The parameters of `before` whose only change is a marker (made positional-only or
+    keyword-only, `/`, `*`) that no call of these shapes (positional count, keyword names)
+    passes the way it no longer takes: by keyword for a positional-only one, at its place for a
+    keyword-only one."""
+    shapes = [(count, set(keywords)) for count, keywords in shapes]
+    slots = [n for k, n, _ in before if k in ("pos", "any")]
+    return {n for n in positional_only_now(before, now) if not any(n in kws for _, kws in shapes)} | {
+        n for n in keyword_only_now(before, now) if not any(count > slots.index(n) for count, _ in shapes)}
+
+
+def same_header(before: str, now: str, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> bool:
+    """Whether two `definition`s' headers agree but for the parameter list (`async`, a
+    function's name and a class's bases, whose old ones may stay ancestors: `compatible_change`)."""
+    if is_container(before):
+        return _first(before) == _first(now) or _same_lineage(_first(before), _first(now), ancestors)
+    strip = re.compile(r"\( .*\) :$|\(\s*\) :$")
+    return _first(before) == _first(now) or strip.sub("", _first(before)) == strip.sub("", _first(now))
+
+
 def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]], set[str]] | None = None) -> bool:
     """Whether two `definition`s differ only in ways no caller notices: the same header but for
     the parameter list, and `compatible` parameters. A container's bases may change when every
@@ -117,15 +159,12 @@ def compatible_change(before: str, now: str, ancestors: Callable[[Iterable[str]]
     → `Flask(App)` with `App(Scaffold)`); its parameters are its `__init__`'s."""
     pb, pn = parameters(before), parameters(now)
     if is_container(before):
-        if _first(before) != _first(now) and not _same_lineage(_first(before), _first(now), ancestors):
+        if not same_header(before, now, ancestors):
             return False
         return (pb is None and pn is None) or (pb is not None and pn is not None and compatible(pb, pn))
     if pb is None or pn is None:
         return signature(before) == signature(now)
-    strip = re.compile(r"\( .*\) :$|\(\s*\) :$")
-    if _first(before) != _first(now) and strip.sub("", _first(before)) != strip.sub("", _first(now)):
-        return False
-    return compatible(pb, pn)
+    return same_header(before, now) and compatible(pb, pn)
 
 
 def bases(header: str) -> tuple[str, list[str], list[str]] | None:
@@ -159,9 +198,10 @@ def binds(params: list[Param], positional: int, keywords: Iterable[str]) -> bool
         return False
     filled = {n for _, n, _ in slots[:positional]}
     for name in keywords:
-        if name in filled:
+        if any(n == name and k in ("any", "kw") for k, n, _ in params):
+            if name in filled:
+                return False
+            filled.add(name)
+        elif not dstar:  # into `**kwargs`: a positional-only parameter of that name stays as it was
             return False
-        if not any(n == name and k in ("any", "kw") for k, n, _ in params) and not dstar:
-            return False
-        filled.add(name)
     return all(d or n in filled for k, n, d in params if k in ("pos", "any", "kw"))
