@@ -64,12 +64,14 @@ _NAMED: state.Memo[tuple[str, str], frozenset[str]] = state.memo("freshness.call
 _SPAN = re.compile(r"(?<!`)(`{1,2})([^`\n]+)\1(?!`)")  # an inline span, not a fenced block's text
 _KEYWORD = re.compile(r"([A-Za-z_]\w*)\s*=(?!=)")
 _SPECIAL = frozenset({"__init__", "__new__", "__call__"})
+_SPAN_WORD = re.compile(r"(?<![\w.])[A-Za-z_]\w*")  # a name, not an attribute (`request.name`)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 
 
 def named_for(text: str, name: str) -> frozenset[str]:
     """The parameter names a doc gives as code for the callable `name` (`pkg.Client`,
-    `Client.__init__`): the words of its inline spans (`proxies`, ``timeout=5``; not a fenced
-    block's variables), less the
+    `Client.__init__`): the names of its inline spans (`proxies`, ``timeout=5``; not a fenced
+    block's variables, an attribute, `request.name`, nor a string's words), less the
     keywords a span passes to another callable; and the keywords its calls of that name pass, in
     prose or examples, on any receiver (`Client(app=...)`, `client.get(url, params=...)`). Not a
     keyword passed to another callable (`WSGITransport(app=app)`), nor a variable (`proxies = [...]`)."""
@@ -80,7 +82,7 @@ def named_for(text: str, name: str) -> frozenset[str]:
     ours = re.compile(rf"(?<!\w){re.escape(last)}\s*\(") if last else None
     words: set[str] = set()
     for _, span in _SPAN.findall(text):
-        idents = set(re.findall(r"[A-Za-z_]\w*", span))
+        idents = set(_SPAN_WORD.findall(_QUOTED.sub('""', span)))  # `route.name`, `"name"`: an attribute, a string
         if "(" in span and not (ours and ours.search(span)):
             idents -= set(_KEYWORD.findall(span))  # `WSGITransport(app=app)`: another callable's keyword
         words |= idents

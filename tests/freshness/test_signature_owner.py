@@ -56,3 +56,5 @@ def test_named_for_reads_spans_and_the_callables_own_keywords():
     named = named_for(text, "pkg.client.Client.__init__")
     assert {"timeout", "proxy", "verify", "cert"} <= named
     assert not {"app", "retries", "mounts"} & named
+    # an attribute or a string's word in a span is no parameter of it (`route.name`, `"name"`)
+    assert not {"name", "suffix"} & named_for("Read `route.name`, or `url(\"name\")` and `path.suffix`.\n", "pkg.Client")
