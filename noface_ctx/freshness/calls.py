@@ -53,11 +53,30 @@ def written_call(text: str, line: int, name: str, *, unpacked: bool = False) -> 
             cur += tok
     else:
         return None
-    args = [a for a in [*args, cur.strip()] if a and not (unpacked and a.startswith("**"))]
+    args = _unannotated([a for a in [*args, cur.strip()] if a and not (unpacked and a.startswith("**"))])
     if any(a.startswith("*") for a in args):
         return None
     keywords = tuple((m.group(1), a[m.end():].strip()) for a in args if (m := _KEYWORD_ARG.match(a)))
     return Call(tuple(a for a in args if not _KEYWORD_ARG.match(a)), keywords)
+
+
+_ANNOTATED = re.compile(r"(?!lambda\b)([A-Za-z_]\w*)\s*:(?!=)[^=]*?(?:=(?!=)(.*))?", re.S)
+
+
+def _unannotated(args: list[str]) -> list[str]:
+    """A signature's arguments as a call's: annotations aside (`timeout: float = 5` →
+    `timeout=5`, `url: str` → `url`), a `/` dropped and the names after a bare `*` passed by
+    keyword (`f(a, /, b, *, c)` reads as `f(a, b, c=)`), as the code's parameters are read."""
+    out: list[str] = []
+    keyword_only = False
+    for a in args:
+        m = _ANNOTATED.fullmatch(a)
+        a = (m.group(1) if m.group(2) is None else f"{m.group(1)}={m.group(2).strip()}") if m else a
+        if a in ("/", "*"):
+            keyword_only |= a == "*"
+            continue
+        out.append(f"{a}=" if keyword_only and re.fullmatch(r"[A-Za-z_]\w*", a) else a)
+    return out
 
 
 _NAMED: state.Memo[tuple[str, str], frozenset[str]] = state.memo("freshness.calls.named", maxsize=64)

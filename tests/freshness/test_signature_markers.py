@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from conftest import commit
 
+from noface_ctx.freshness.calls import Call, written_call
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.parameters import binds, parameters, written_validly
 
@@ -63,6 +64,8 @@ FETCH_DOCS = {
     "docs/example.md": "# Example\n\n```python\nfrom pkg import fetch\nfetch(\"https://x\", timeout=3)\n```\n",
     "docs/mention.md": "# Mention\n\nUse `pkg.fetch`; its `timeout` is in seconds.\n",
     "docs/signature.md": "# Signature\n\n* Signature: `pkg.fetch(url, timeout=5)`\n",
+    # a signature written with annotations reads as one without (the code's are read so)
+    "docs/annotated.md": "# Annotated\n\n* Signature: `pkg.fetch(url: str, timeout: float = 5) -> bytes`\n",
     "docs/positional.md": "# Positional\n\nCall `pkg.fetch(url, 10)` to wait longer.\n",
     "docs/positional_example.md": "# Example\n\n```python\nfrom pkg import fetch\nfetch(\"https://x\", 3)\n```\n",
 }
@@ -94,7 +97,8 @@ def test_a_shown_signature_omitting_a_parameter_only_added_is_not_warned(repo_fa
     (root / "pkg/net.py").write_text(FETCH.replace("(url, timeout=5)", "(url, deadline=5, retries=0, **options)"))
     commit(root, "fetch: timeout is deadline", date=FEB)
     assert _signature_warnings(root) == [
-        "docs/api.rst", "docs/example.md", "docs/keyword.md", "docs/mention.md", "docs/signature.md"]
+        "docs/annotated.md", "docs/api.rst", "docs/example.md", "docs/keyword.md", "docs/mention.md",
+        "docs/signature.md"]
 
 
 def test_a_stated_default_still_counts_and_an_unstated_one_does_not(repo_factory):
@@ -115,5 +119,9 @@ def test_written_validly_reads_each_marker_by_how_calls_pass_the_parameter():
     assert written_validly(before, now, [(0, ["a"])]) == {"c"}  # `a=` is no longer taken
     assert written_validly(before, now, [(3, [])]) == {"a"}  # `c` passed third: keyword-only now
     # a keyword of a positional-only parameter's name goes to **kwargs and leaves it unfilled
+    # a signature as a doc writes it: annotations aside, `/` dropped, the names after `*` by keyword
+    assert written_call("f(url: str, /, *, timeout: float = 5, retries) -> bytes", 1, "f") == Call(
+        ("url",), (("timeout", "5"), ("retries", "")))
+    assert written_call("f(x, key=lambda a: a, n=d[1:2])", 1, "f") == Call(("x",), (("key", "lambda a: a"), ("n", "d[1:2]")))
     kwargs = parameters("def url_for ( self , name , / , * * kw ) :")
     assert kwargs is not None and not binds(kwargs, 0, ["name"]) and binds(kwargs, 1, ["name"])
