@@ -41,13 +41,13 @@ def comparable(text: str) -> str:
 
 def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool = False) -> str | None:
     """The default the code in `text` gives `name` (see the module docstring; `keyed`: an option
-    read by its key, `getattr(meta, "unknown", RAISE)`, `options.get("unknown", RAISE)`), or None."""
+    read by its key, `getattr(meta, "unknown", RAISE)`, `options.get("unknown", RAISE)`, `kwargs.pop(...)`), or None."""
     if name not in text:
         return None
     word = re.escape(name)
     if keyed:
         found = {comparable(m.group(2)) for m in re.finditer(
-            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.get\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
+            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.(?:get|pop|setdefault)\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
         return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument

@@ -129,7 +129,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
-    out += [Stated(names, at, value, near=heading_names(lines, at - 1)) for names, at, value in subject_statements(lines)
+    out += [Stated(names, at, value, keyed=keyed, near=heading_names(lines, at - 1)) for names, at, value, keyed in subject_statements(lines)
             if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]
@@ -335,7 +335,7 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
     found = code_default(text, name, (*st.names, *st.near), keyed=st.keyed)
-    if found in (None, "None") and (held := constant_default(text, name)) is not None:  # `Limits(..., name=20)` as the default
+    if found in (None, "None") and (held := constant_default(text, name, keys=st.keyed or coded(name))) is not None:  # `Limits(..., name=20)`
         return held
     if found == "None" and (held := docstring_default(text, name)) is not None:  # the body or a callee picks it
         return held

@@ -28,9 +28,9 @@ _NAMED_DEFAULT = re.compile(r"(?:^|_)DEFAULTS?(?:_|$)")
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|\"[^\"\n]*\"|'[^'\n]*'")
 
 
-def constant_default(text: str, name: str) -> str | None:
+def constant_default(text: str, name: str, *, keys: bool = False) -> str | None:
     """The literal a default constant's call in `text` passes as keyword `name`, or a dict of defaults gives the key
-    `name` (see the module docstring), or None when none does, or they give different ones."""
+    `name` (`keys`: see the module docstring), or None when none does, or they give different ones."""
     if name not in text:
         return None
     found = set()
@@ -43,7 +43,8 @@ def constant_default(text: str, name: str) -> str | None:
         given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args)
         if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
             found.add(comparable(given.group(1)))
-    found |= set(_keyed_entries(text, name)) if f'"{name}"' in text or f"'{name}'" in text else set()  # or a dict's key
+    if keys and (f'"{name}"' in text or f"'{name}'" in text):  # a key or a code-shaped name: a dict of defaults' key
+        found |= set(_keyed_entries(text, name))
     return found.pop() if len(found) == 1 else None
 
 

@@ -21,7 +21,8 @@ from noface_ctx.freshness.references import IDENT
 from noface_ctx.freshness.setting_defaults import SETTING_KEY
 from noface_ctx.freshness.written_numbers import SPOKEN, spoken
 
-Statement = tuple[tuple[str, ...], int, str]  # (names: the name, then its owner when written), line, value)
+Statement = tuple[tuple[str, ...], int, str, bool]  # (names: the name, then its owner when written), line, value,
+# keyed: a string key a definition list's term quotes (``'papersize'``): read by its key in the code)
 
 SPAN = r"(?::[\w:-]+:|\{[\w:-]+\})?(`+)([^`\n]+?)\1"
 _STATE = r"(?:(?:turned|switched|set)\s+)?(enabled|disabled|on|off)"
@@ -29,7 +30,7 @@ _SWITCH = re.compile(rf"(?i){SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?
 _SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{SPAN}\s+(?:is|are)\s+{_STATE}\b")
 _ON = frozenset({"enabled", "on"})
 _VALUE = rf"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<spoken>{SPOKEN})|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
-_THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
+_THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:,`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
                           rf"default:)\s+(?:{_VALUE})(?![\w`])")
 _HEAD = re.compile(rf"^\s*(?:[-*+]\s+)?{SPAN}")
 _BULLET = re.compile(r"^\s*[-*+]\s")
@@ -52,7 +53,7 @@ def subject_statements(lines: list[str]) -> list[Statement]:
             names = code_name(m.group(2))
             if names:
                 at = lo + text.count("\n", 0, m.end()) + 1  # the line of "default"
-                out.append((names, at, "True" if m.group(3).lower() in _ON else "False"))
+                out.append((names, at, "True" if m.group(3).lower() in _ON else "False", False))
         out += _the_default(lines, lo, text)
     return sorted(set(out), key=lambda st: (st[1], st))
 
@@ -61,24 +62,61 @@ def subject_words(text: str) -> set[str]:
     """The names these statements are about (what a doc's judgement depends on through them)."""
     if "efault" not in text:
         return set()
-    return {n for names, _line, _value in subject_statements(text.split("\n")) for n in names}
+    return {n for names, *_rest in subject_statements(text.split("\n")) for n in names}
 
 
 def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
-    """"The default is V" in the item or paragraph `text` (from line `lo`) whose head is one code name."""
+    """"The default is V" in the item or paragraph `text` (from line `lo`) whose head is one code name, or in a
+    paragraph of a definition list entry's body whose term is one (`_term`)."""
     head = _HEAD.match(text)
     names = code_name(head.group(2)) if head is not None else ()
     parts = set(head.group(2).strip().lstrip("~.!").split(".")) if head is not None else set()
     if head is not None and SETTING_KEY.fullmatch(key := head.group(2).strip()):  # a dotted key (`urlize.rel`): itself first
         names = (key, *names)
+    keyed, start = False, head.end() if head is not None else 0
+    if (term := _TERM.match(text.split("\n", 1)[0])) is not None and "\n" in text:  # a term, its body below it
+        (names, keyed), start = _term_names(term), term.end()
+        parts = set(names)
+    elif not names and text[:1].isspace():
+        names, keyed = _term(lines, lo)
+        parts, start, text = set(names), 0, text.lstrip()
     out: list[Statement] = []
     for m in _THE_DEFAULT.finditer(text) if names else ():
-        if head is not None and any(set(code_name(s.group(2))) - parts for s in _CODE_SPAN.finditer(text, head.end(), m.start())):  # another name between the head and the sentence: whose is unclear
+        if any(set(code_name(s.group(2))) - parts for s in _CODE_SPAN.finditer(text, start, m.start())):  # another name between the head and the sentence: whose is unclear
             break  # (not a part of the head's: "``urlize.rel``: ... the `rel` attribute of links of the `urlize` filter")
         value = spoken(m.group("spoken")) if m.group("spoken") else comparable(m.group("span") if m.group("span") is not None else m.group("plain"))
         if value and value not in ("true", "false", "none"):  # "the default is none": a word, not `None`
-            out.append((names, lo + text.count("\n", 0, m.start() + len(m.group(0)) - len(m.group(0).lstrip())) + 1, value))
+            out.append((names, lo + text.count("\n", 0, m.start() + len(m.group(0)) - len(m.group(0).lstrip())) + 1, value, keyed))
     return out
+
+
+_TERM = re.compile(rf"^\s*(?:{SPAN}|\*\*(?P<bold>{IDENT})\*\*)\s*:?\s*$")  # ``'papersize'``, ``urlize.rel``:, **nonl**
+_VALUE_DIRECTIVE = re.compile(rf"^\s*\.\.\s+(?:py:)?(?:data|attribute|confval|setting)::\s+((?:{IDENT}\.)*{IDENT})\s*$")
+
+
+def _term(lines: list[str], lo: int) -> tuple[tuple[str, ...], bool]:
+    """The name a definition list entry's term gives the indented paragraph at line `lo` (a span alone on its line,
+    a quoted key as its string: `papersize`, keyed; a name in bold; a directive naming one value, `.. data::
+    reldelim1`), and whether it is a string key; ((), False) when the line it is indented under is none of these."""
+    indent = len(lines[lo]) - len(lines[lo].lstrip())
+    j = lo - 1
+    while j >= 0 and (not lines[j].strip() or len(lines[j]) - len(lines[j].lstrip()) >= indent):
+        j -= 1
+    term = _TERM.match(lines[j]) if j >= 0 else None
+    if term is None:
+        directive = _VALUE_DIRECTIVE.match(lines[j]) if j >= 0 else None
+        return (code_name(directive.group(1)), False) if directive is not None else ((), False)
+    return _term_names(term)
+
+
+def _term_names(term: re.Match[str]) -> tuple[tuple[str, ...], bool]:
+    """The names a term gives (see `_term`), and whether it is a quoted key."""
+    if term.group("bold"):
+        return (term.group("bold"),), False
+    span = term.group(2).strip()
+    if re.fullmatch(r"""(["'])[\w.-]+\1""", span):
+        return (span[1:-1],), True
+    return ((span, *code_name(span)) if SETTING_KEY.fullmatch(span) else code_name(span)), False
 
 
 def code_name(span: str) -> tuple[str, ...]:

@@ -74,13 +74,13 @@ Configuration
 
 
 def test_a_dict_of_defaults_gives_its_keys_values():
-    assert constant_default(DEFAULTS, "urlize.rel") == "noopener" and constant_default(DEFAULTS, "truncate.leeway") == "5"
-    assert constant_default(DEFAULTS, "json.dumps_kwargs") is None  # not a literal
-    assert constant_default(DEFAULTS, "short.rel") is None  # `ALIASES` does not say it holds defaults
-    assert constant_default(APP, "SESSION_COOKIE_NAME") == "session"
+    assert constant_default(DEFAULTS, "urlize.rel", keys=True) == "noopener" and constant_default(DEFAULTS, "truncate.leeway", keys=True) == "5"
+    assert constant_default(DEFAULTS, "json.dumps_kwargs", keys=True) is None  # not a literal
+    assert constant_default(DEFAULTS, "short.rel", keys=True) is None  # `ALIASES` does not say it holds defaults
+    assert constant_default(APP, "SESSION_COOKIE_NAME", keys=True) == "session" and constant_default(APP, "SESSION_COOKIE_NAME") is None
     stated = subject_statements(API.split("\n"))
-    assert (("urlize.rel", "rel", "urlize"), 14, "noopener") in stated  # `rel` and `urlize` are the head's own parts
-    assert (("truncate.leeway", "leeway", "truncate"), 9, "5") in stated
+    assert (("urlize.rel", "rel", "urlize"), 14, "noopener", False) in stated  # `rel` and `urlize` are the head's own parts
+    assert (("truncate.leeway", "leeway", "truncate"), 9, "5", False) in stated
 
 
 def _site(repo_factory):

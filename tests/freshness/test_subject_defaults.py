@@ -74,14 +74,14 @@ The :class:`Request` class has a few limits:
 
 def test_switches_and_the_default_of_an_items_head():
     assert subject_statements(ROUTING.split("\n")) == [
-        (("strict_slashes",), 4, "True"), (("merge_slashes",), 7, "True")]  # not the literal block's
-    assert subject_statements(LIMITS.split("\n")) == [(("max_form_memory_size", "Request"), 7, "500kB")]
+        (("strict_slashes",), 4, "True", False), (("merge_slashes",), 7, "True", False)]  # not the literal block's
+    assert subject_statements(LIMITS.split("\n")) == [(("max_form_memory_size", "Request"), 7, "500kB", False)]
     more = ["By default, ``debug`` is disabled.", "", "``reload`` is on by default.", "",
             "``cache`` is not enabled by default."]
-    assert subject_statements(more) == [(("debug",), 1, "False"), (("reload",), 3, "True")]
+    assert subject_statements(more) == [(("debug",), 1, "False", False), (("reload",), 3, "True", False)]
     term = ["``max_parts``", "    How many parts are read. The default value is ``64``.", "",
             "Some text about ``a`` and ``b``. The default is 5."]
-    assert subject_statements(term) == [(("max_parts",), 2, "64")]  # a paragraph not headed by the name: none
+    assert subject_statements(term) == [(("max_parts",), 2, "64", False)]  # a paragraph not headed by the name: none
 
 
 def test_sizes_with_units_are_numbers():
