@@ -79,6 +79,11 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     """Where the doc states a default (see the module docstring)."""
     lines = doc.text.split("\n")
     out: list[Stated] = []
+    titles: tuple[tuple[str, ...], ...] = ()  # each line's section title's names (`heading_names`), read once if needed
+    def titled(i: int) -> tuple[str, ...]:
+        nonlocal titles
+        titles = titles or heading_names(lines)
+        return titles[i]
     target = section = ""  # the directive's target (its options), the value a directive's section is about
     for i, line in enumerate(lines):
         d = _DIRECTIVE.match(line)
@@ -124,12 +129,12 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             plain = plain if _LITERAL.fullmatch(plain) else ""  # "Defaults to 2 weeks. If set to `None` ...": 1209600
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
-                out.append(Stated(names, i + 1, value, near=heading_names(lines, i)))
+                out.append(Stated(names, i + 1, value, near=titled(i)))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
-    out += [Stated(names, at, value, keyed=keyed, near=heading_names(lines, at - 1)) for names, at, value, keyed in subject_statements(lines)
+    out += [Stated(names, at, value, keyed=keyed, near=titled(at - 1)) for names, at, value, keyed in subject_statements(lines)
             if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]

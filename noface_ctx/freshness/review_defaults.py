@@ -15,7 +15,6 @@ changed since the doc's last commit, whatever it became (what the doc says happe
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
@@ -98,15 +97,10 @@ def section_names(lines: list[str], lo: int, hi: int) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n[0] for n in found if n and len(n[0]) > 2))  # not `s`: "def s" begins many a def
 
 
-def heading_names(lines: list[str], i: int) -> tuple[str, ...]:
-    """The code names the title of the section holding line `i` writes ("## SessionMiddleware", "``Request``
-    limits", ":class:`Map` options"): a span's name, or a bare word shaped like a class or a function."""
-    return _headings("\n".join(lines))[i]
-
-
-@lru_cache(maxsize=16)
-def _headings(text: str) -> tuple[tuple[str, ...], ...]:
-    lines, out, names = text.split("\n"), list[tuple[str, ...]](), tuple[str, ...]()
+def heading_names(lines: list[str]) -> tuple[tuple[str, ...], ...]:
+    """For each line, the code names the title of its section writes ("## SessionMiddleware", "``Request`` limits",
+    ":class:`Map` options"): a span's name, or a bare word shaped like a class or a function."""
+    out, names = list[tuple[str, ...]](), tuple[str, ...]()
     code = code_lines(lines)  # a comment in a fence (`# Ensure ...`) or a line over one (```) titles nothing
     for i, line in enumerate(lines):
         if i not in code and (line.startswith("#") or (i + 1 < len(lines) and i + 1 not in code and is_title(lines, i))):

@@ -65,8 +65,9 @@ def test_spoken_quantities_and_section_titles():
     assert spoken("2 weeks") == "1209600" and spoken("five seconds") == "5" and spoken("30 minutes.") == "1800"
     assert spoken("16 kilobytes") == "16kB" and spoken("2 apples") == "" and spoken("weeks") == ""
     lines = MIDDLEWARE.split("\n")
-    assert heading_names(lines, 6) == ("CORSMiddleware",)  # the fence's `# a comment` titles nothing
-    assert heading_names(lines, 19) == ("SessionMiddleware",) and heading_names(lines, 1) == ()
+    titles = heading_names(lines)
+    assert titles[6] == ("CORSMiddleware",)  # the fence's `# a comment` titles nothing
+    assert titles[19] == ("SessionMiddleware",) and titles[1] == ()
     stated = _stated(MIDDLEWARE)
     assert stated[(13, "max_age")] == ("600", ("CORSMiddleware",))
     assert stated[(18, "max_age")] == ("1209600", ("SessionMiddleware",))  # not the later sentence's `None`
