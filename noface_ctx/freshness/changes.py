@@ -122,7 +122,9 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     `git grep` at HEAD for every name, in the code files changed since the oldest of these docs'
     commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`). The
     grep runs in the background: call the answer for the findings."""
-    asks = [(doc, since, stated) for doc, since in plans if (stated := stated_defaults(doc))]
+    defined: dict[str, bool] = {}  # a callable some file defines: a signature stating its defaults is `changed_symbols`'
+    asks = [(doc, since, stated) for doc, since in plans if (stated := [st for st in stated_defaults(doc) if not st.signed or not (
+        defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))])]
     if not asks:
         return dict
     names = {n for _, _, stated in asks for st in stated for n in st.names}
@@ -179,12 +181,10 @@ def _registered(stated: list[Stated], found: dict[str, set[str]], holders: dict[
                 code: Codebase) -> list[Stated]:
     """`stated` with each default a signature states (`signed`) of a callable no file defines tied to the one function
     the code registers under its name (`signed_defaults.registered_as`; its files added to `holders`), the others
-    dropped (a defined one's signature is `changed_symbols`')."""
+    dropped."""
     out = []
     for st in stated:
-        if st.signed:
-            if code.defining_files(st.of):
-                continue
+        if st.signed:  # (of a callable no file defines: `changed_defaults` dropped the others)
             targets = {t for p in sorted(found.get(st.of, ())) if not is_test_path(p) for t in registered_as(tree.read(p) or "", st.of)}
             target = targets.pop() if len(targets) == 1 else ""
             files = [p for p in code.defining_files(target) if not is_test_path(p)] if target else []

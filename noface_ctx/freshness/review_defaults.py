@@ -19,7 +19,7 @@ from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT, codeish
-from noface_ctx.freshness.subject_defaults import SPAN, code_lines, code_name, prose_blocks
+from noface_ctx.freshness.subject_defaults import SPAN, code_name, prose_blocks
 
 Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, of: the callable the parameter belongs
 # to or "", near: the names of the section, whose files are the ones meant when several code the name differently)
@@ -30,6 +30,7 @@ _KEYWORD = re.compile(rf"^\s*({IDENT})\s*=(?!=)")
 _CODE = re.compile(SPAN)
 _UNDERLINE = re.compile(r"([=\-~^\"'`*+#])\1{2,}\s*")
 _NOT_STEMS = frozenset({"defa"})  # "default" itself
+_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _ACRONYMED = re.compile(r"[A-Z]{2,}[a-z]{2,}\w*")  # `CORSMiddleware`, `HTTPAdapter`: a class a title names
 
 
@@ -100,10 +101,12 @@ def section_names(lines: list[str], lo: int, hi: int) -> tuple[str, ...]:
 def heading_names(lines: list[str]) -> tuple[tuple[str, ...], ...]:
     """For each line, the code names the title of its section writes ("## SessionMiddleware", "``Request`` limits",
     ":class:`Map` options"): a span's name, or a bare word shaped like a class or a function."""
-    out, names = list[tuple[str, ...]](), tuple[str, ...]()
-    code = code_lines(lines)  # a comment in a fence (`# Ensure ...`) or a line over one (```) titles nothing
-    for i, line in enumerate(lines):
-        if i not in code and (line.startswith("#") or (i + 1 < len(lines) and i + 1 not in code and is_title(lines, i))):
+    out, names, fenced = list[tuple[str, ...]](), tuple[str, ...](), False
+    for i, line in enumerate(lines):  # a comment in a fence (`# Ensure ...`) or a line over one (```) titles nothing
+        fence = _FENCE.match(line) is not None
+        fenced ^= fence
+        if not fenced and not fence and line[:1] not in ("", " ", "\t") and (line.startswith("#") or (
+                i + 1 < len(lines) and _FENCE.match(lines[i + 1]) is None and is_title(lines, i))):
             title = line.strip().lstrip("#")
             found = [n[0] for m in _CODE.finditer(title) if (n := code_name(m.group(2)))]
             bare = re.findall(r"(?<![\w`.])[A-Za-z_]\w*(?![\w`(])", _CODE.sub(" ", title))
