@@ -72,6 +72,7 @@ class Stated:
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
     held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter
     near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
+    titled: tuple[str, ...] = ()  # the names its section's title writes (`## SessionMiddleware`): of two files, the one meant
     signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
 
 
@@ -129,12 +130,12 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             plain = plain if _LITERAL.fullmatch(plain) else ""  # "Defaults to 2 weeks. If set to `None` ...": 1209600
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
-                out.append(Stated(names, i + 1, value, near=titled(i)))
+                out.append(Stated(names, i + 1, value, titled=titled(i)))
     out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
-    out += [Stated(names, at, value, keyed=keyed, near=titled(at - 1)) for names, at, value, keyed in subject_statements(lines)
+    out += [Stated(names, at, value, keyed=keyed, titled=titled(at - 1)) for names, at, value, keyed in subject_statements(lines)
             if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]
@@ -339,7 +340,7 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
         return optional_default(text, name) if st.held == "optional" else constant_default(text, name)
     if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
-    found = code_default(text, name, (*st.names, *st.near), keyed=st.keyed)
+    found = code_default(text, name, (*st.names, *st.near, *st.titled), keyed=st.keyed)
     if found in (None, "None") and (held := constant_default(text, name, keys=st.keyed or coded(name))) is not None:  # `Limits(..., name=20)`
         return held
     if found == "None" and (held := docstring_default(text, name)) is not None:  # the body or a callee picks it
@@ -356,7 +357,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     out: list[ChangedRef] = []
     seen: set[str] = set()
     def default_now(path: str, name: str, st: Stated) -> str | None:
-        if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near)) not in known:
+        if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near, st.titled)) not in known:
             known[key] = _default_of(now_text(path) or "", name, st, path)
         return known[key]
     for st in stated:
@@ -367,7 +368,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 touched(p) for p in holders.get(name, ())) else []  # else nothing changed where it is coded since
             if len({default_now(p, name, st) for p in homes}) > 1:  # coded in several files (`template_name` on many views): the one naming what the doc names
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
-                                                 for n in (*st.names, *st.near) if n != name)]
+                                                 for n in (*st.names, *st.near, *st.titled) if n != name)]
                 homes = named if len(named) == 1 or (st.near and named) else _agreeing(homes, st.value, lambda p: _default_of(
                     index.versions.text_at(since.sha, p) or "", name, st, p))  # noqa: B023 (called at once)
             for path in homes:

@@ -58,7 +58,7 @@ The following arguments are supported:
 
 def _stated(text: str) -> dict[tuple[int, str], tuple[str, tuple[str, ...]]]:
     doc = Doc(path="docs/middleware.md", slug="middleware", title="Middleware", text=text)
-    return {(st.line, st.names[0]): (st.value, st.near) for st in stated_defaults(doc) if st.value}
+    return {(st.line, st.names[0]): (st.value, st.titled) for st in stated_defaults(doc) if st.value}
 
 
 def test_spoken_quantities_and_section_titles():
