@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 
 from noface_ctx._filetypes import is_test_path
 from noface_ctx.freshness.definitions import block_end, definition
+from noface_ctx.freshness.name_lookups import class_defines
 from noface_ctx.freshness.parameters import bases
 
 _ALIAS = re.compile(r"\b([A-Za-z_]\w*)\s+as\s+([A-Za-z_]\w*)\b")
@@ -175,11 +176,4 @@ def named_classes(names: Iterable[str]) -> frozenset[str]:
 def in_class_body(text: str, name: str, classes: frozenset[str]) -> bool:
     """Whether `text` defines `name` right in the body of one of `classes` (a field
     `needs_raw_stack = False` or a method of `BaseRule`; a method's local is not)."""
-    for m in re.finditer(r"(?:^|\n)([ \t]*)class[ \t]+(\w+)", text) if name in text else ():
-        if m.group(2) in classes:
-            body = text[m.end():block_end(text, m.end(), len(m.group(1).expandtabs(4)))]
-            level = re.search(r"\n([ \t]+)\S", body)
-            if level is not None and re.search(rf"\n{re.escape(level.group(1))}(?:(?:async[ \t]+)?def[ \t]+{re.escape(name)}\b|"
-                                               rf"{re.escape(name)}[ \t]*(?::[^=\n]+)?=(?!=))", body):
-                return True
-    return False
+    return class_defines(text, name, classes)

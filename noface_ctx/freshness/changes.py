@@ -37,7 +37,7 @@ from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_fi
 from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
-from noface_ctx.freshness.setting_values import stated_values, value_findings
+from noface_ctx.freshness.setting_values import start_value_findings, stated_values
 from noface_ctx.freshness.signed_defaults import registered_as
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
@@ -220,11 +220,11 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         lines = {s.doc.path: named_lines(s.doc.text, s.candidates) for s, _since in plans}  # where a class-shaped name is written now
         presence = Presence(index.root, index, asks, dirty, plain, lines)  # greps run while `changed_symbols` reads
         defaults_found = started or changed_defaults([(s.doc, since) for s, since in checked], index, tree, code)  # its grep too
+        values_found = start_value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(
+            s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's
         symbols = changed_symbols(checked, index, tree, code.ancestry)
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
-        defaults = defaults_found()
-        values = value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(s.doc.text))},
-                                _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)
+        defaults, values = defaults_found(), values_found()
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written

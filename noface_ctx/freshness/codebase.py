@@ -16,7 +16,6 @@ Without the code index (`check-docs`), `LightSymbols` stands in for it.
 from __future__ import annotations
 
 import posixpath
-import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +30,7 @@ from noface_ctx.freshness.attached import attaching_file
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
 from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.definitions import definition
+from noface_ctx.freshness.name_lookups import imported_from
 from noface_ctx.freshness.parameters import parameters
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -197,9 +197,8 @@ class Codebase:
         """The repository module file `path` imports `name` from (`from _pytest.outcomes import
         skip` in `pytest/__init__.py`), or "" when it does not."""
         text = _read_text(self._abspath(path)) if file_ext(path) in PYTHON_EXTS else None
-        m = re.search(rf"^\s*from\s+([\w.]+)\s+import\s+(?:\([^)]*\b{re.escape(name)}\b[^)]*\)|[^\n]*\b{re.escape(name)}\b)",
-                      text or "", re.M)
-        return self._star_source(path, m.group(1)) if m is not None else ""
+        module = imported_from(text or "", name)
+        return self._star_source(path, module) if module is not None else ""
 
     def public_name(self, path: str, name: str) -> str:
         """`name` as imported from the module file `path`, or from its package when `path` is a

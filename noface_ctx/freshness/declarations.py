@@ -103,7 +103,9 @@ def _read(text: str) -> Declared:
             continue
         params = _PARAMS.match(text, m.end())
         if params is not None:
-            names.update(p for p in _PARAM.findall(_PARAM_COMMENT.sub(r"\1", params.group(1))) if p not in ("self", "cls"))
+            written = params.group(1)
+            names.update(p for p in _PARAM.findall(_PARAM_COMMENT.sub(r"\1", written) if "#" in written else written)
+                         if p not in ("self", "cls"))
         if in_body:
             continue  # a nested function: inside a body already
         indent = len(m.group("indent").expandtabs(4))

@@ -298,6 +298,8 @@ def _docstring_xrefs(body: list[tuple[int, str]]) -> list[Reference]:
 
 def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = False) -> list[Reference]:
     refs: list[Reference] = []
+    if "`" not in line and "(" not in line and "/" not in line:  # no span, link, call or path: most lines
+        return refs
     for m in _SPAN.finditer(line):
         role = _ROLE.search(line, 0, m.start())
         kind = (role.group(1) or role.group(2)).rsplit(":", 1)[-1] if role is not None else ""
@@ -339,10 +341,9 @@ _OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$
 
 
 def _wrapped(line: str, following: str) -> tuple[str, int]:
-    """A role whose text wraps to the next line (reST allows it: `` :attr:`Change list pagination``
-    / `` <pkg.ModelAdmin.list_per_page>` ``): the role written whole, and how many characters of
-    the next line it took ("", 0 when the line leaves no role open)."""
-    opened = _OPEN_ROLE.search(_SPAN.sub(lambda m: " " * len(m.group(0)), line))
+    """A role wrapped to the next line (reST: `` :attr:`Change list pagination`` / `` <pkg.ModelAdmin.list_per_page>` ``):
+    the role written whole, and how many characters of the next line it took ("", 0 when no role is left open)."""
+    opened = _OPEN_ROLE.search(_SPAN.sub(lambda m: " " * len(m.group(0)), line)) if "`" in line else None
     end = following.find("`")
     if opened is None or end < 0 or following[end + 1:end + 2] == "`" or not following[:end].strip():
         return "", 0

@@ -88,7 +88,7 @@ def _counts_for(doc: Doc, ref: Reference,
     lines = doc.text.split("\n")
     called = re.compile(rf"(?<![\w.]){re.escape(name)}\s*\(")
     calls = [written_call(doc.text, i + 1, name, unpacked=True) for i in range(ref.line - (not ref.binds or ref.ref.endswith("()")), len(lines))
-             if called.search(lines[i])]
+             if name in lines[i] and called.search(lines[i])]
     if ref.binds and not calls:
         return lambda before, now: False
     readable = [c for c in calls if c is not None]

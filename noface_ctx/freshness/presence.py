@@ -35,6 +35,7 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, proves, reach_pairs
 from noface_ctx.freshness.merges import merged_change
+from noface_ctx.freshness.name_lookups import identifiers_among
 from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
 from noface_ctx.freshness.scan import DocScan
 from noface_ctx.freshness.star_reexports import star_homes
@@ -154,7 +155,7 @@ class Presence:
             start: dict[str, Commit] = {}
             for commit, path in (versions := self.index.earlier(doc, at.seq) if lacking else []):
                 text = self.index.versions.text_at(commit.sha, path) or ""
-                lacking &= set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+                lacking = identifiers_among(text, lacking)
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 from noface_ctx import _git as git
 from noface_ctx.datatypes import ChangedRef
@@ -62,24 +63,41 @@ def value_findings(root: str, stated: dict[str, list[tuple[str, str, int]]], sou
     """By doc path, the values `stated` (by doc path) that the one code file listing the setting's values
     (`source` tells a code file) no longer accepts and accepted before, naming the commit that took the
     value out; `read_now` reads a file now, `text_at(sha, path)` a version."""
+    return start_value_findings(root, stated, source, read_now, text_at, exclude)()
+
+
+def start_value_findings(root: str, stated: dict[str, list[tuple[str, str, int]]], source: Callable[[str], bool],
+                         read_now: Callable[[str], str | None], text_at: Callable[[str, str], str | None],
+                         exclude: Iterable[str] = ()) -> Callable[[], dict[str, list[ChangedRef]]]:
+    """`value_findings`, its `git grep` started now in a thread while the caller works on: call the
+    answer for the findings (its thread is gone once it answers: the caller may fork again)."""
     names = sorted({name for values in stated.values() for name, _v, _l in values})
     if not names:
-        return {}
-    hits = git.grep_words(root, ["HEAD"], [n.rsplit(".", 1)[-1] for n in names], exclude=exclude)
-    out: dict[str, list[ChangedRef]] = {}
-    blamed: dict[tuple[str, str, str], str | None] = {}
-    for doc, values in stated.items():
-        for name, value, line in values:
-            homes = [(p, got) for p in sorted(hits.get(name.rsplit(".", 1)[-1], ())) if source(p)
-                     and (got := accepted(read_now(p) or "", name)) is not None]
-            if len(homes) != 1 or _accepts(homes[0][1], value):
-                continue
-            path = homes[0][0]
-            if (key := (path, name, value)) not in blamed:
-                blamed[key] = _taken_out(root, path, name, value, text_at)
-            if blamed[key] is not None:
-                out.setdefault(doc, []).append(ChangedRef(f"{name}: {value}", line, path, blamed[key] or "", ACCEPTED))
-    return out
+        return dict
+    pool = ThreadPoolExecutor(max_workers=1)
+    grep = pool.submit(git.grep_words, root, ["HEAD"], [n.rsplit(".", 1)[-1] for n in names], exclude=list(exclude))
+
+    def answer() -> dict[str, list[ChangedRef]]:
+        try:
+            hits = grep.result()
+        finally:
+            pool.shutdown(wait=True)
+        out: dict[str, list[ChangedRef]] = {}
+        blamed: dict[tuple[str, str, str], str | None] = {}
+        for doc, values in stated.items():
+            for name, value, line in values:
+                homes = [(p, got) for p in sorted(hits.get(name.rsplit(".", 1)[-1], ())) if source(p)
+                         and (got := accepted(read_now(p) or "", name)) is not None]
+                if len(homes) != 1 or _accepts(homes[0][1], value):
+                    continue
+                path = homes[0][0]
+                if (key := (path, name, value)) not in blamed:
+                    blamed[key] = _taken_out(root, path, name, value, text_at)
+                if blamed[key] is not None:
+                    out.setdefault(doc, []).append(ChangedRef(f"{name}: {value}", line, path, blamed[key] or "", ACCEPTED))
+        return out
+
+    return answer
 
 
 def _taken_out(root: str, path: str, name: str, value: str, text_at: Callable[[str, str], str | None]) -> str | None:

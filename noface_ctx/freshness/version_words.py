@@ -31,6 +31,7 @@ Ask = tuple[str, set[str], "list[str] | None"]  # (commit sha, words, files or N
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 _WORD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _TOKENS = bytes(c if c in _WORD_BYTES else 0x20 for c in range(256))  # a non-word byte becomes a space
+FEW_WORDS = 8  # up to this many words asked of a blob, each is looked for in it; more: its tokens are split out
 FIRST_FEW_BYTES = 8000  # git's `buffer_is_binary`: a NUL in these makes a file binary
 _GIT_BINARY = {"set": False, "unset": True}  # the `diff` attribute's value -> binary (else: by its driver or content)
 
@@ -139,7 +140,8 @@ class VersionWords:
                 self._asked.setdefault(oid, []).append(asking)
                 if b"\0" in data[:FIRST_FEW_BYTES]:
                     self._nul.add(oid)
-                found = asking.intersection(data.translate(_TOKENS).split())
+                found = asking.intersection(data.translate(_TOKENS).split()) if len(asking) > FEW_WORDS else {
+                    w for w in asking if _holds(data, w)}
                 if found:
                     self._found.setdefault(oid, set()).update(found)
         finally:
@@ -178,6 +180,18 @@ class VersionWords:
                     self._drivers[key[len("diff."):-len(".binary")]] = value.strip().lower() in (
                         "true", "yes", "on", "1", "")
         return self._drivers.get(driver)
+
+
+def _holds(data: bytes, word: bytes) -> bool:
+    """Whether `word` (of word bytes) is one of `data`'s tokens: found with no word byte on
+    either side (what splitting `data` into tokens finds, without making every token)."""
+    at = data.find(word)
+    while at >= 0:
+        end = at + len(word)
+        if (at == 0 or data[at - 1] not in _WORD_BYTES) and (end == len(data) or data[end] not in _WORD_BYTES):
+            return True
+        at = data.find(word, at + 1)
+    return False
 
 
 def share(oid: bytes, parts: int) -> int:
