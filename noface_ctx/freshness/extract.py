@@ -4,8 +4,7 @@
   method, `references.receiver_member`), dotted names (`Class.method`, `pkg::item`), code-shaped
   identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps) or repository paths (`src/a.py:42`);
 - Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose; member lists (`member_lists`);
-- in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`,
-  `.. method:: Paginator.page(number)`, `.. autofunction:: pkg.name`), read like a span;
+- in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`, `.. autofunction:: pkg.name`), a span;
 - in code examples in a language the repository is written in: `noface_ctx.freshness.examples`.
 
 Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`, `--json`), `$VARS`,
