@@ -131,3 +131,23 @@ def _in_for_target(toks: list[str], i: int) -> bool:
     while j > 0 and (toks[j] == "," or IDENT.fullmatch(toks[j])) and toks[j] not in _KEYWORDS:
         j -= 1
     return toks[j] == "for"
+
+
+def comment_start(line: str, markers: tuple[str, ...], *, spaced: bool = False) -> int:
+    """Where a trailing comment begins in a code line (the first of `markers` outside strings; with
+    `spaced`, only at the start or after whitespace), -1 when none."""
+    quote = ""
+    i = 0
+    while i < len(line):
+        ch = line[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif any(line.startswith(m, i) for m in markers) and (not spaced or i == 0 or line[i - 1].isspace()):
+            return i
+        i += 1
+    return -1

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from noface_ctx import _state as state
 from noface_ctx.freshness.attached import attached_function
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
-from noface_ctx.freshness.body_tokens import closing, comparable_body
+from noface_ctx.freshness.body_tokens import closing, comment_start, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
 
 _INDENT = r"(?=(?P<indent>[ \t]*))(?P=indent)"  # atomic: giving back indentation never helps, and retrying is slow
@@ -221,21 +221,8 @@ def _uncommented(line: str) -> str:
     """`line` without a trailing `#` comment (or `// ` one), strings kept whole."""
     if "#" not in line and "// " not in line:
         return line
-    quote = ""
-    i = 0
-    while i < len(line):
-        ch = line[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "'\"":
-            quote = ch
-        elif (ch == "#" or line.startswith("// ", i)) and (i == 0 or line[i - 1].isspace()):
-            return line[:i].rstrip()
-        i += 1
-    return line
+    start = comment_start(line, ("#", "// "), spaced=True)
+    return line[:start].rstrip() if start >= 0 else line
 
 
 def _depth(text: str) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from noface_ctx.freshness.body_tokens import comment_start
 from noface_ctx.freshness.examples import PYTHON, Block, example_refs
 from noface_ctx.freshness.references import (
     DOTTED,
@@ -43,21 +44,8 @@ COMMENT = "comment"  # the source of a comment's references: checked for removal
 
 def comment_text(raw: str, marker: str) -> str:
     """The comment a code line ends with (after `marker` outside strings), "" when none."""
-    quote = ""
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if quote:
-            if ch == "\\":
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif raw.startswith(marker, i):
-            return raw[i + len(marker):]
-        i += 1
-    return ""
+    start = comment_start(raw, (marker,))
+    return raw[start + len(marker):] if start >= 0 else ""
 
 
 def comment_refs(block: Block, lang: str, local: set[str], types: dict[str, str],
