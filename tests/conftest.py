@@ -145,6 +145,29 @@ def _isolate_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
+@pytest.fixture(scope="session")
+def _warm_cache_of_this_repository(tmp_path_factory):
+    """Where the first test that runs the tool on this repository leaves its caches (not its ledger)."""
+    return tmp_path_factory.mktemp("this-repository") / "cache"
+
+
+@pytest.fixture
+def this_repository_cache(tmp_path, monkeypatch, _warm_cache_of_this_repository):
+    """A cache dir for a run on this repository itself: the first such test builds the caches
+    (cold, as a new user's first run), later ones start from a copy of them (the code index and
+    doc judgements of a repository of 700 commits take 20-60 s to build); the trust ledger is never
+    carried over, so no test sees another's recorded outcomes."""
+    import shutil
+
+    warm, cache = _warm_cache_of_this_repository, tmp_path / "cache"
+    if warm.exists():
+        shutil.copytree(warm, cache)
+    monkeypatch.setenv("NOFACE_CTX_CACHE_DIR", str(cache))
+    yield cache
+    if not warm.exists() and cache.exists():
+        shutil.copytree(cache, warm, ignore=shutil.ignore_patterns("ledger.sqlite*"))
+
+
 def run_cli(repo: Path, *argv: str, stdin: str = "") -> tuple[int, str, str]:
     """`noface-ctx ARGV --repo REPO` in this process: (exit code, stdout, stderr)."""
     import io

@@ -102,7 +102,7 @@ def test_preview_reads_issue_from_stdin(repo_factory):
     assert code == 0 and "Cart bug" in out
 
 
-def test_module_entry_point_on_this_repository():
+def test_module_entry_point_on_this_repository(this_repository_cache):
     """`python -m noface_ctx preview` on the example issue shipped in this repository."""
     proc = subprocess.run(
         [sys.executable, "-m", "noface_ctx", "preview", "examples/request-log-rotation.md", "--no-embed", "-q"],

@@ -113,7 +113,7 @@ def test_ready_beads_issues_are_taken_from_the_jsonl_without_bd(repo_factory):
     assert ready_issues(repo) == ["lg-1", "lg-2"]
 
 
-def test_readme_demo_on_this_repository(tmp_path):
+def test_readme_demo_on_this_repository(tmp_path, this_repository_cache):
     """The README's demo command: the shipped example issue, two turns, ISSUE_COMPLETE."""
     import subprocess
 

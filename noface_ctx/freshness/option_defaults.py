@@ -205,11 +205,13 @@ def _declared(text: str) -> dict[str, list[str]]:
     """The `default` of each table entry `("jobs", {...})` and each option call naming `--jobs`
     or `-j`, by `_key` (a short option as written: `-j`)."""
     out: dict[str, list[str]] = {}
+    budget = [_READ_PER_CHARACTER * len(text) + _READ_AT_LEAST]  # brackets that never close: no quadratic read
     for m in _ENTRY.finditer(text):
-        values = [v for k, v in (_pair(a, ":") for a in _split(text, m.end(), "}")) if k.strip().strip("\"'") == "default"]
+        values = [v for k, v in (_pair(a, ":") for a in _split(text, m.end(), "}", budget=budget))
+                  if k.strip().strip("\"'") == "default"]
         out.setdefault(_key(m.group(2)), []).extend(values)
     for m in _CALLS.finditer(text):
-        args = _split(text, m.end(), ")")
+        args = _split(text, m.end(), ")", budget=budget)
         values = [v for k, v in (_pair(a, "=") for a in args) if k.strip() == "default"]
         for flag in (f.group(2) for a in args if (f := _FLAG.fullmatch(a))):
             out.setdefault(flag if len(flag) == 2 else _key(flag), []).extend(values)
@@ -237,17 +239,29 @@ def split_items(text: str, start: int) -> list[str]:
     return _split(text, start, "}")
 
 
-def _split(text: str, start: int, close: str, limit: int = 20_000) -> list[str]:
+# `_declared` reads each table entry and option call to its closing bracket: a file of entries that never
+# close (`("a", {"default": (` repeated) would be read once per entry; all of them together read at most this
+_READ_PER_CHARACTER, _READ_AT_LEAST = 4, 200_000
+
+
+def _split(text: str, start: int, close: str, limit: int = 20_000, budget: list[int] | None = None) -> list[str]:
     """The top-level comma-separated items from `start` (just inside a bracket) to its `close`,
-    strings and comments kept whole; at most `limit` characters read ([] when it does not close)."""
+    strings and comments kept whole; at most `limit` characters read ([] when it does not close),
+    and at most `budget[0]` when given (what is read is taken off it)."""
+    if budget is not None:
+        limit = min(limit, budget[0])
+        budget[0] -= limit  # the most this call reads; an early close gives back the rest
+    end = min(len(text), start + limit)
     items, depth, cur = [], 0, start
-    for m in SOURCE_TOKEN.finditer(text, start, min(len(text), start + limit)):
+    for m in SOURCE_TOKEN.finditer(text, start, end):
         ch = m.group()
         if ch in ("(", "[", "{"):
             depth += 1
         elif ch in (")", "]", "}"):
             if depth == 0:
                 items.append(text[cur:m.start()])
+                if budget is not None:
+                    budget[0] += end - m.end()
                 return [_LEADING_COMMENTS.sub("", a) for a in items if a.strip()]
             depth -= 1
         elif ch == "," and depth == 0:

@@ -208,6 +208,29 @@ def test_a_config_file_shipped_in_the_package_defines_defaults(repo_factory):
     assert got[0][2].startswith(f"default of `render_variant_limit` (src/pkg/core/default_config.cfg) changed in {head}")
 
 
+def test_option_tables_that_never_close_are_read_a_bounded_number_of_times(monkeypatch):
+    """A file of table entries whose brackets never close is not read once per entry (a hostile file
+    of 10,000 such entries was read 10,000 × 20,000 characters); every closed entry of a long real
+    table is still read."""
+    import noface_ctx.freshness.option_defaults as option_defaults
+
+    read = []
+
+    class Counting:
+        def finditer(self, text, start, end):
+            read.append(end - start)
+            return real.finditer(text, start, end)
+
+    real = option_defaults.SOURCE_TOKEN
+    monkeypatch.setattr(option_defaults, "SOURCE_TOKEN", Counting())
+    hostile = '("jobs", {"default": (' * 10_000
+    assert declared_default("pkg/b.py", hostile, "--jobs", comparable) is None
+    assert 1_000 < sum(read) <= 4 * len(hostile) + 200_000  # read, but not 10,000 times over
+    table = "".join(f'("opt{i}", {{"default": {i}, "help": "x" * 300}}),\n' for i in range(5_000))
+    assert declared_default("pkg/c.py", table, "--opt4999", comparable) == "4999"
+    assert declared_default("pkg/c.py", table, "--opt0", comparable) == "0"
+
+
 def test_a_huge_or_malformed_config_file_is_no_error(repo_factory):
     junk = "[core\nrender_variant_limit\n" + "x = [" * 50_000 + "\n" + "=" * 200_000 + "\nrender_variant_limit = 5\n"
     assert declared_default("pkg/a.cfg", junk, "render_variant_limit", comparable) == "5"
