@@ -15,10 +15,17 @@ files changed from there to the doc's birth (a definition gone by then was in on
 names — or before its commit for a field. Where a file *wrote* the definition there, the commit
 that removed it is found and blamed as for any removed name (`presence.record_removals`, from the
 grid commit), and kept when it came before the doc was born, or, for a field, when the doc held
-the word just before it and ever since.
+the word just before it and ever since. A member's scope is today's paths, looked for at the grid
+commit where they were then (`path_then`: a src layout's move followed back); a package that only
+imported the name from its own module (`from webargs.core import Arg` in `webargs/__init__.py`)
+defined it there. A doc born in the merge that also brought the removal in was born after it when,
+on the merged branch, the commit writing the doc descends from the one removing the name (webargs'
+#62: `Arg` removed on 2015-09-20, framework_support.rst written with `from webargs import Arg` on
+the 27th); not when one commit did both (a note written with the removal).
 
-Looking further back than the doc asks for care: only Python definitions outside tests count (a
-bundled JavaScript library's `encodeURIComponent`, a test's `MyRenderer` are no API), written (not
+Looking further back than the doc asks for care: only Python definitions outside tests and demo
+scripts count (a bundled JavaScript library's `encodeURIComponent`, a test's `MyRenderer`, an
+`examples/` script's keyword are no API), written (not
 an import, not `self.x =`); a bare name must be shaped like code (`fetchmany` is PEP 249's as
 much as anyone's); a name the doc also writes as a library's (`logging.getLogger`), in a version
 note or with Sphinx's `!`, or where its module context is another package's, is never one; and a
@@ -35,16 +42,18 @@ from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
+from noface_ctx import _git as git
 from noface_ctx._filetypes import is_test_path
 from noface_ctx.freshness.ancestry import in_class_body
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.grep_plan import Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
-from noface_ctx.freshness.merges import chain_seq
+from noface_ctx.freshness.merges import chain_seq, merged_change
 from noface_ctx.freshness.presence import EXCLUDES, Held, Removals, record_removals
 from noface_ctx.freshness.references import EXTERNAL_NAMES, Reference, codeish, file_ext
 from noface_ctx.freshness.scan import DocScan
+from noface_ctx.freshness.star_reexports import reexported_from
 
 GRID_PARTS = 8  # the grid cuts the history into about this many stretches
 ANCHORS = 3  # grid commits searched before a doc was born, newest first
@@ -81,6 +90,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
     # a doc's scan with its plain fields or its other names, the grid commits they are looked for at
     left: list[tuple[DocScan, list[Commit]]] = []
     versions: dict[str, list[tuple[Commit, str]]] = {}  # by doc: its earlier versions, newest first
+    births: dict[str, tuple[Commit, str]] = {}  # by doc: its first version and its path then
     members: set[tuple[str, str]] = set()  # (doc, name): a plain literal, a class's field followed past the doc's edits
     broad: dict[str, tuple[Commit, set[str], set[int]]] = {}  # grid commit -> names, when the docs asking were born
     narrow: dict[str, tuple[Commit, set[str], set[str]]] = {}  # grid commit -> names looked for in these files only
@@ -100,6 +110,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
             continue
         versions[s.doc.path] = earlier
         born = earlier[-1][0] if earlier else since  # the doc's first version, through renames
+        births[s.doc.path] = earlier[-1] if earlier else (since, s.doc.path)
         fields = tuple(c for c in todo if (s.doc.path, c[1]) in plain)
         others = tuple(c for c in todo if c not in fields)  # removed before the doc was born, or no finding
         members.update((s.doc.path, c[1]) for c in fields)
@@ -112,7 +123,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
                     if c[2] or c in fields:
                         ask = narrow.setdefault(commit.sha, (commit, set(), set()))
                         ask[1].add(c[1])
-                        ask[2].update(c[2] or homes)
+                        ask[2].update(path_then(index, p, commit.seq) for p in c[2] or homes)  # paths now, as they were then
                     else:
                         ask_b = broad.setdefault(commit.sha, (commit, set(), set()))
                         ask_b[1].add(c[1])
@@ -165,7 +176,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
         for path, more in record_removals(plans_k, held_k, index, code, dirty).items():
             before = out.get(path)
             gone = [m for m in more.missing if m.commit and (seq := _seq(index, m.commit)) is not None and _unwritten_or_kept(
-                index, versions[path], seq, lookups[path, m.ref, m.line], kind)]
+                index, versions[path], seq, lookups[path, m.ref, m.line], kind, (births[path], m.commit.split(" ", 1)[0]))]
             out[path] = Removals([*(before.missing if before else ()), *gone], {**more.files, **(before.files if before else {})})
         settled = {(p, m.ref, m.line) for p, r in out.items() for m in r.missing}
         done = {(s.doc.path, c[1]) for s, _grid in left for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) in settled}
@@ -194,18 +205,37 @@ def _source(index: HistoryIndex, at: Commit, candidate: tuple[Reference, str, tu
         text = index.versions.text_at(at.sha, p) or ""
         if written.search(text) and not imported.search(text):
             out.add(p)
+        elif (home := reexported_from(index, at.sha, p, text, name)) and written.search(
+                home_text := index.versions.text_at(at.sha, home) or "") and not imported.search(home_text):
+            out.add(p)  # a package's `from .core import Arg`: the name it offered, written in its own module
     return out
 
 
+def path_then(index: HistoryIndex, path: str, seq: int) -> str:
+    """Where the file now at `path` was at commit `seq`: the renames onto it since followed back
+    (webargs' `src/webargs/__init__.py` was `webargs/__init__.py` until the 2019 src layout)."""
+    cur, after = path, 1 << 62
+    for _ in range(8):  # a file renamed more often than this is followed no further
+        row = index.db.execute("SELECT seq, old FROM touches WHERE path = ? AND seq > ? AND seq < ? AND old IS NOT NULL "
+                               "AND old != '' AND old != path ORDER BY seq DESC LIMIT 1", (cur, seq, after)).fetchone()
+        if row is None:
+            break
+        after, cur = int(row[0]), str(row[1])
+    return cur
+
+
 def _unwritten_or_kept(index: HistoryIndex, versions: list[tuple[Commit, str]], removal: int, word: str,
-                       member: bool) -> bool:
+                       member: bool, birth: tuple[tuple[Commit, str], str]) -> bool:
     """Whether a doc's name removed at position `removal` is stale rather than history the doc
     tells: the doc was written after the removal (its first version, through renames, is later:
     born stale), or, for a class's member, it held the word just before the removal and in every
     version since (a field it described while it lived: no laundering, however many edits later;
     `presence` covers the rest within its bounds). A name the doc took up at or after its removal
-    ("``AutodocReporter`` was used for this") is the doc's account of it."""
-    if not versions or versions[-1][0].seq > removal:
+    ("``AutodocReporter`` was used for this") is the doc's account of it. A doc born in the merge
+    that brought the removal in was written after it when, on the merged branch, the commit that
+    wrote the doc descends from the one that removed the name (`_written_after`)."""
+    if not versions or versions[-1][0].seq > removal or (
+            birth[0][0].seq == removal and _written_after(index, birth[0], birth[1])):
         return True
     if not member:
         return False
@@ -217,13 +247,36 @@ def _unwritten_or_kept(index: HistoryIndex, versions: list[tuple[Commit, str]], 
     return all(word_re.search(index.versions.text_at(c.sha, p) or "") for c, p in since)
 
 
+def _written_after(index: HistoryIndex, birth: tuple[Commit, str], removed_by: str) -> bool:
+    """Whether the doc first written in the merge `birth` (its commit, the doc's path then) was
+    written on the merged branch by a commit descending from `removed_by` (the branch's commit that
+    removed a name, as a finding labels it): webargs' #62 removed `Arg` on 2015-09-20 and wrote
+    framework_support.rst, with `from webargs import Arg`, a week later, both merged in one commit.
+    Not when one commit did both (a note written with the removal) nor when the doc came first."""
+    commit, path = birth
+    wrote = merged_change(index, commit, path, lambda sha: index.versions.text_at(sha, path) is not None)
+    if wrote.sha == commit.sha or not re.fullmatch(r"[0-9a-f]{7,40}", removed_by) or wrote.sha.startswith(removed_by):
+        return False
+    try:
+        base = git.run(index.root, "merge-base", removed_by, wrote.sha)
+    except git.GitError:
+        return False
+    return base.strip().startswith(removed_by)
+
+
 def _versions(index: HistoryIndex, path: str) -> int:
     """How many commits touched `path` under this name (renames not followed: at most its versions)."""
     return int(index.db.execute("SELECT COUNT(*) FROM touches WHERE path = ?", (path,)).fetchone()[0])
 
 
+_DEMOS = frozenset({"examples", "example", "gallery"})  # folders of scripts that show the API, not define it
+
+
 def _python_source(path: str) -> bool:
-    return file_ext(path) in PYTHON_EXTS and not is_test_path(path)
+    """A Python file that can define the repository's API: not a test (`MyRenderer`), nor a demo
+    script under `examples/` (astropy's Sgr frame example, converted into a doc when the gallery
+    went: its `pm_Lambda_cosBeta=` keyword, on a line of its own, is no definition the doc lost)."""
+    return file_ext(path) in PYTHON_EXTS and not is_test_path(path) and _DEMOS.isdisjoint(path.split("/")[:-1])
 
 
 def _digest(files: Iterable[str]) -> str:

@@ -40,9 +40,11 @@ def chain_seq(index: HistoryIndex, sha: str) -> int | None:
     row = index.db.execute("SELECT seq FROM commits WHERE sha >= ? AND sha < ? LIMIT 1", (sha, sha + "g")).fetchone()
     if row is not None or not re.fullmatch(r"[0-9a-f]{7,40}", sha):
         return int(row[0]) if row is not None else None
-    try:
-        chain = git.run(index.root, "rev-list", "--first-parent", "--ancestry-path", f"{sha}..HEAD").split()
+    try:  # its descendants (not `--first-parent`: git then drops a branch's commits before its last)
+        later = git.run(index.root, "rev-list", "--ancestry-path", f"{sha}..HEAD").split()
     except git.GitError:
         return None
-    merge = index.commit(chain[-1]) if chain else None
-    return merge.seq if merge is not None else None
+    seqs = [row[0] for i in range(0, len(later), 500) if (row := index.db.execute(  # the first on the chain: the merge
+        f"SELECT MIN(seq) FROM commits WHERE sha IN ({','.join('?' * len(later[i:i + 500]))})", later[i:i + 500]
+    ).fetchone()) is not None and row[0] is not None]
+    return int(min(seqs)) if seqs else None

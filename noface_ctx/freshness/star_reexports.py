@@ -2,7 +2,9 @@
 a doc's `requests.InvalidMethod` was requests/exceptions.py's class, reached in 2011 through
 `from core import *` in requests/__init__.py and `from exceptions import *` in core.py (Python
 2's implicit relative imports); the package has since imported its names one by one, so the
-modules it reads now do not tell where the name lived when the doc was written.
+modules it reads now do not tell where the name lived when the doc was written. And the module
+a package took one name from (`reexported_from`): webargs' `Arg`, offered in 2015 by
+`from webargs.core import Arg` in webargs/__init__.py, was written in webargs/core.py.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.history import HistoryIndex
 
 DEPTH = 3  # `*` imports followed through this many modules
+_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]*(?:\(([^)]*)\)|([^\n]*))", re.M)
 _STAR = re.compile(r"^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*", re.M)  # a text without one is not parsed
 
 
@@ -59,4 +62,32 @@ def _source(index: HistoryIndex, sha: str, path: str, module: str) -> str:
         for cand in (stem + ".py", stem + "/__init__.py"):
             if index.versions.blob(sha, cand) is not None:
                 return cand
+    return ""
+
+
+def reexported_from(index: HistoryIndex, sha: str, path: str, text: str, name: str) -> str:
+    """The module file of this repository (at commit `sha`) that the module `path` (its `text`)
+    imports `name` from, under its own name (`from .core import Arg`, `from pkg.core import Arg`;
+    not `import Arg as Other`'s alias, nor a name from another package: no such file), or ""."""
+    for m in _FROM.finditer(text):
+        names = re.sub(r"#[^\n]*", "", m.group(2) if m.group(2) is not None else m.group(3)).replace("\\", " ")
+        if any(part.split() in ([name], [name, "as", name]) for part in names.split(",")):
+            found = _source(index, sha, path, m.group(1)) or _from_package_root(index, sha, path, m.group(1))
+            if found and found != path:
+                return found
+    return ""
+
+
+def _from_package_root(index: HistoryIndex, sha: str, path: str, module: str) -> str:
+    """The file of the absolute `module` under the folder holding its top package, as `path`'s
+    folders name it (`src/pkg/__init__.py` importing from `pkg.core`: `src/pkg/core.py`), or ""."""
+    if module.startswith("."):
+        return ""
+    parts, top = path.split("/")[:-1], module.split(".", 1)[0]
+    if top not in parts:
+        return ""
+    stem = "/".join([*parts[:parts.index(top)], *module.split(".")])
+    for cand in (stem + ".py", stem + "/__init__.py"):
+        if index.versions.blob(sha, cand) is not None:
+            return cand
     return ""
