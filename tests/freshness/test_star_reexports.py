@@ -9,7 +9,7 @@ from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.history import HistoryIndex
-from noface_ctx.freshness.star_reexports import star_homes, star_sources
+from noface_ctx.freshness.star_reexports import reexported_from, star_homes, star_sources
 
 EXCEPTIONS = '''class RequestException(Exception):
     """An ambiguous error."""
@@ -77,4 +77,20 @@ def test_star_sources_follow_relative_absolute_and_implicit_relative_imports(rep
     assert star_homes(index, head, ["pkg/__init__.py"], "LEAF") == ["pkg/deep/leaf.py"]
     assert star_homes(index, head, ["pkg/__init__.py"], "helper") == ["pkg/helpers.py"]
     assert star_homes(index, head, ["pkg/__init__.py"], "path") == []  # `os`'s, not the repository's
+    index.close()
+
+
+def test_reexported_from_names_the_module_a_package_took_one_name_from(repo_factory):
+    init = ("from .core import Arg, parse  # the parser\nfrom kit.fields import (\n    Field as Field,  # explicit\n    Nested,\n)\n"
+            "from json import JSONDecoder\nfrom .core import missing as MISSING\n")
+    root = repo_factory({"src/kit/__init__.py": init, "src/kit/core.py": "class Arg:\n    pass\n", "src/kit/fields.py": "Field = 1\n"})
+    index = HistoryIndex(root, None)
+    head = git(root, "rev-parse", "HEAD").strip()
+    index.update(head)
+    def home(name: str) -> str:
+        return reexported_from(index, head, "src/kit/__init__.py", init, name)
+    assert home("Arg") == home("parse") == "src/kit/core.py"  # relative
+    assert home("Field") == home("Nested") == "src/kit/fields.py"  # absolute, from the src layout's package root
+    assert home("JSONDecoder") == ""  # another package's
+    assert home("MISSING") == home("missing") == ""  # an alias is not the name the module wrote
     index.close()
