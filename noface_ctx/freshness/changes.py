@@ -133,7 +133,7 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
-    keyed = {n for _, _, stated in asks for st in stated if st.keyed or st.held == "word" for n in st.names}
+    keyed = {n for _, _, stated in asks for st in stated if st.keyed or st.held in ("word", "keys") for n in st.names}
     shaped = sorted(n for n in names if coded(n) or n in keyed)
     spelt = {n: _spellings(n) for n in names if n.startswith("-")}
     spoken = {st.names[0] for _, _, stated in asks for st in stated if st.near}  # a parameter a section speaks of: its

@@ -30,10 +30,12 @@ from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.distant_defaults import distant_statements
+from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
 from noface_ctx.freshness.merges import merged_change
+from noface_ctx.freshness.noun_defaults import noun_statements
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 from noface_ctx.freshness.review_defaults import heading_names, review_statements, stems
 from noface_ctx.freshness.setting_defaults import setting_statements
@@ -74,6 +76,7 @@ class Stated:
     near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
     titled: tuple[str, ...] = ()  # the names its section's title writes (`## SessionMiddleware`): of two files, the one meant
     signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
+    besides: tuple[str, ...] = ()  # held "keys": the keys a per-key default excepts ("except when the location is `json`")
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
@@ -139,6 +142,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]
+    said = {(st.line, st.names[0]) for st in out}
+    out += [Stated(names, at, value, held="keys" if besides else "", besides=besides) for names, at, value, besides in noun_statements(lines)
+            if (at, names[0]) not in said]  # "The default method is X" after ``digest_method``; "400 instead of 422"
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
@@ -336,15 +342,17 @@ def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
     if st.of:
         return param_default(text, st.of, name)
+    if st.held == "keys":
+        return keyed_default(text, name, st.value, st.besides)
     if st.held:
         return optional_default(text, name) if st.held == "optional" else constant_default(text, name)
     if name.startswith("-") or options.config_file(path):
         return options.declared_default(path, text, name, comparable)
-    found = code_default(text, name, (*st.names, *st.near, *st.titled), keyed=st.keyed)
+    found = field_default(code_default(text, name, (*st.names, *st.near, *st.titled), keyed=st.keyed))  # `field(default=3)`: 3
     if found in (None, "None") and (held := constant_default(text, name, keys=st.keyed or coded(name))) is not None:  # `Limits(..., name=20)`
         return held
-    if found == "None" and (held := docstring_default(text, name)) is not None:  # the body or a callee picks it
-        return held
+    if found == "None" and (held := (st.value != "None" and fallback_default(text, name)) or docstring_default(text, name)) is not None:
+        return held  # `name = name or self.default_name` (unless the doc says None); or as the docstring says the body picks it
     return options.declared_default(path, text, name, comparable) if found is None and coded(name) else found
 
 
@@ -357,7 +365,7 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     out: list[ChangedRef] = []
     seen: set[str] = set()
     def default_now(path: str, name: str, st: Stated) -> str | None:
-        if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near, st.titled)) not in known:
+        if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near, st.titled, st.besides, st.held == "keys" and st.value)) not in known:
             known[key] = _default_of(now_text(path) or "", name, st, path)
         return known[key]
     for st in stated:

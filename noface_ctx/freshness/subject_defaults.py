@@ -160,7 +160,7 @@ def code_lines(lines: list[str]) -> set[int]:
     fence, literal = False, -1  # literal: the indentation a "::" block must pass (-1: none open)
     for i, line in enumerate(lines):
         indent = len(line) - len(line.lstrip())
-        if _FENCE.match(line):
+        if _FENCE.match(line) and not (not fence and _underlines(lines, i)):  # `~~~~` under a title: no fence
             fence = not fence
             out.add(i)
             continue
@@ -171,3 +171,9 @@ def code_lines(lines: list[str]) -> set[int]:
         elif (line.rstrip().endswith("::") and not _DIRECTIVE.match(line)) or _CODE_DIRECTIVE.match(line):
             literal = indent
     return out
+
+
+def _underlines(lines: list[str], i: int) -> bool:
+    """Line `i` is a reStructuredText title's underline (`~~~~` or backticks as long as the title above it), not a fence."""
+    text, above = lines[i].rstrip(), lines[i - 1].rstrip() if i else ""
+    return bool(above.strip()) and not above[:1].isspace() and len(set(text)) == 1 and len(text) >= len(above) and _FENCE.match(above) is None
