@@ -31,7 +31,7 @@ Statement = tuple[tuple[str, ...], int, str, tuple[str, ...]]  # (names, line, v
 _VALUE = r"(?::[\w:-]+:)?(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<plain>-?\d+(?:\.\d+)?|True|False|None)(?![\w.]\w)"
 _THE_DEFAULT_NOUN = re.compile(rf"(?i)\bthe\s+default\s+(?P<noun>(?:[a-z]+[ \t\n]+){{0,2}}?[a-z]+)\s+(?:is|will\s+be)\s+(?:{_VALUE})")
 _INSTEAD = re.compile(rf"(?i)\b(?:instead\s+of|rather\s+than)\s+(?:the\s+default\s+(?:of\s+)?)?(?:{_VALUE})")
-_DEFAULT_NAMED = re.compile(r"(?i)(?:^|_)default(?:_|$)")
+_DEFAULT_NAMED = re.compile(r"(?i)^_*defaults?_|_defaults?$")  # `DEFAULT_STATUS`, `timeout_default`: not `_click_default_help`
 _KEYWORD_VALUE = re.compile(r"(?::[\w:-]+:)?(`+)\s*(?P<name>[a-z_][a-z0-9_]*)\s*=\s*(?P<value>[^`\s]+)\s*\1")
 _EXCEPT = re.compile(r"(?i)\bexcept(?:\s+(?:when|for|in|on|if|where))?\b")
 _NOUN_STOP = frozenset({"defa", "valu", "sett", "opti", "beha"})  # said of every default
@@ -95,5 +95,5 @@ def _keyed(sentence: str, line: Callable[[int], int]) -> list[Statement]:
 
 
 def _value(m: re.Match[str]) -> str:
-    """The value a match writes, comparable (a role's `~` or leading `.` aside)."""
-    return comparable(m.group("span")).lstrip("~.") if m.group("span") is not None else m.group("plain") or ""
+    """The value a match writes, comparable (a role's `~` or leading `.` before a name aside: not `~/.dbt/`'s)."""
+    return re.sub(r"^[~.]+(?=[A-Za-z_])", "", comparable(m.group("span"))) if m.group("span") is not None else m.group("plain") or ""

@@ -74,12 +74,12 @@ Statuses
 
 To answer with ``400`` instead of ``422``, override ``DEFAULT_STATUS``.
 To answer ``201`` instead of ``200``, set ``OK_STATUS``.
+The name is stored as ``_key_default_name`` instead of ``name``.
 
 Modes
 ~~~~~
 
-By default, the loader passes `mode=skip` except when the source is
-`body`.
+By default, the loader passes `mode=skip` except when the source is `body`.
 """
 
 
@@ -116,7 +116,7 @@ def test_the_sentences_read():
     assert (("hash_function",), 8, "hashlib.md5", ()) in stated and (("key_salt",), 10, "signer", ()) in stated
     assert not [s for s in stated if s[0] == ("work_rounds",)]  # "count" is no word of `work_rounds`
     assert (("DEFAULT_STATUS",), 17, "422", ()) in stated and not [s for s in stated if s[0] == ("OK_STATUS",)]
-    assert (("mode",), 23, "skip", ("body",)) in stated
+    assert (("mode",), 24, "skip", ("body",)) in stated and len(stated) == 4  # not `_key_default_name`: "default" inside
 
 
 def test_a_tilde_underline_opens_no_fence():
@@ -143,6 +143,6 @@ def test_changed_fallbacks_are_flagged_and_unchanged_ones_are_not(repo_factory):
     commit(root, "sha256, 400, strict queries, more rounds by default", date=FEB)
     head = git(root, "rev-parse", "--short=10", "HEAD").strip()
     found = sorted(check_docs(repo=root).findings, key=lambda f: f.line)
-    assert [(f.path, f.line) for f in found] == [("docs/signing.rst", n) for n in (8, 12, 17, 23)]
+    assert [(f.path, f.line) for f in found] == [("docs/signing.rst", n) for n in (8, 12, 17, 24)]
     assert all(head in f.message for f in found)
     assert found[0].message.startswith("default of `hash_function` (sign/core.py)")  # line 12: `work_rounds or DEFAULT_ROUNDS`
