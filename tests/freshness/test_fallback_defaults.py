@@ -10,7 +10,7 @@ from __future__ import annotations
 from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.defaults import Stated, _default_of
+from noface_ctx.freshness.defaults import Stated, _default_of  # private: the code default a statement is compared with, read alone
 from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default, unwrapped
 from noface_ctx.freshness.noun_defaults import noun_statements
 from noface_ctx.freshness.subject_defaults import code_lines
