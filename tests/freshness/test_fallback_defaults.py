@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from conftest import commit, git
 
+from noface_ctx.freshness import defaults
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.defaults import Stated, _default_of  # private: the code default a statement is compared with, read alone
+from noface_ctx.freshness.defaults import Stated
 from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default, unwrapped
 from noface_ctx.freshness.noun_defaults import noun_statements
 from noface_ctx.freshness.subject_defaults import code_lines
@@ -92,8 +93,9 @@ def test_a_sentinel_falls_back_to_a_class_attribute_or_a_constant():
     local = "def f(key_salt=None):\n    default_key_salt = 'x'\n    if key_salt is None:\n        key_salt = self.default_key_salt\n"
     assert fallback_default(local, "key_salt") is None  # a local is no class attribute
     said_none, said_value = Stated(("work_rounds",), 1, "None"), Stated(("work_rounds",), 1, "1000")
-    assert _default_of(SIGN, "work_rounds", said_none, "sign/core.py") == "None"  # a doc saying None means the signature's
-    assert _default_of(SIGN, "work_rounds", said_value, "sign/core.py") == "1000"
+    read = defaults._default_of  # private: the code default a statement is compared with, read alone
+    assert read(SIGN, "work_rounds", said_none, "sign/core.py") == "None"  # a doc saying None means the signature's
+    assert read(SIGN, "work_rounds", said_value, "sign/core.py") == "1000"
     assert unwrapped(SIGN, "DEFAULT_STATUS", "status") == "422" and unwrapped(SIGN, "staticmethod(hashlib.sha256)") == "hashlib.sha256"
 
 
