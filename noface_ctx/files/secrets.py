@@ -117,9 +117,10 @@ def find_secret(text: str, path: str | None = None) -> str | None:
 
 # --------------------------------------------------------------------------- passwords in URLs and config files
 
-_DB_URL_RE = re.compile(
-    r"(?<![A-Za-z0-9+])(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|"
-    r"cockroachdb|clickhouse)(?:\+[a-z0-9]+)?://[^\s:/@'\"]*:([^\s@/'\"]{4,200})@[^\s/'\"@]")
+_DB_SCHEMES = (r"(?:postgres(?:ql)?|mysql|mariadb|mongodb(?:\+srv)?|rediss?|amqps?|mssql|sqlserver|oracle|"
+               r"cockroachdb|clickhouse)(?:\+[a-z0-9]+)?")
+_DB_URL_RE = re.compile(rf"(?<![A-Za-z0-9+]){_DB_SCHEMES}://[^\s:/@'\"]*:([^\s@/'\"]{{4,200}})@[^\s/'\"@]")
+_DB_SCHEME_RE = re.compile(_DB_SCHEMES)
 _CONFIG_EXTS = (".properties", ".yaml", ".yml", ".ini", ".cfg", ".conf", ".toml", ".env")
 _CONFIG_PASSWORD_RE = re.compile(
     r"(?im)^[ \t]*-?[ \t]*[\w.-]*?(?:password|passwd|pwd|secret|secret[_.-]?key|api[_.-]?key|access[_.-]?token)"
@@ -146,12 +147,30 @@ def _plain_secret(value: str) -> bool:
 
 def _find_db_url(text: str) -> str | None:
     """A database URL holding a literal password (`postgres://app:s3cret@db/app`)."""
-    if "://" not in text:
+    if not _db_scheme(text):
         return None
     for m in _DB_URL_RE.finditer(text):
         if _plain_secret(m.group(1)):
             return "database URL with a password"
     return None
+
+
+def _db_scheme(text: str) -> bool:
+    """Whether a `://` in `text` follows a database scheme (`postgresql+psycopg`), as `_DB_URL_RE` requires: the run
+    of `[A-Za-z0-9+]` before it is one. Most files with a `://` hold only `https://`; the pattern itself, which
+    no literal starts, tries every position of the text."""
+    at = text.find("://")
+    while at != -1:
+        start = at
+        while start > 0 and text[start - 1] in _SCHEME_CHARS:
+            start -= 1
+        if _DB_SCHEME_RE.fullmatch(text, start, at):
+            return True
+        at = text.find("://", at + 1)
+    return False
+
+
+_SCHEME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+")
 
 
 def _find_config_password(text: str) -> str | None:

@@ -8,13 +8,19 @@ constant), each written in one comparable form (`comparable`)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
+from noface_ctx import _state as state
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
 from noface_ctx.freshness.setting_defaults import SETTING_KEY
 
+_WORD = re.compile(r"\w+")
+_WORD_CHAR = re.compile(r"\w")
+_DEF_OPEN = re.compile(rf"def\s+({IDENT})\s*\(")
+_BRACKET = re.compile(r"[()]")
+_CLASS_HEAD = re.compile(r"(?:^|\n)([ \t]*)class(?=\s+(\w+))")  # the name looked at, not read past: `class\n class X`
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
 
 
@@ -45,13 +51,14 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
     if name not in text:
         return None
     word = re.escape(name)
+    quoted = f'"{name}"' in text or f"'{name}'" in text  # (else no pattern reading it quoted is searched)
     if keyed:
         found = {comparable(m.group(2)) for m in re.finditer(
-            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.(?:get|pop|setdefault)\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)}
+            rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.(?:get|pop|setdefault)\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)} if quoted else set()
         return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
-    call = None if _plain(name) else re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text) or _registered(text, word)
+    call = None if _plain(name) else (re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text) if quoted else None) or _registered(text, word)
     if call is not None:
         if (given := re.match(r"default\s*=\s*(.+)", call.group(2).strip())) is not None:  # `_Param("a.b", default=0.2, ...)`
             return comparable(given.group(1))
@@ -62,21 +69,17 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             return comparable(keyword.group(1))
         if not re.match(r"^\w+\s*=", positional):
             return comparable(positional)
-    params = {m.group(1): comparable(m.group(2)) for m in re.finditer(  # a parameter: `def f(self, name: str = "x")`
-        rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)}
+    params = {f: comparable(v) for f, v in parameter_defaults(text, name)}  # a parameter: `def f(self, name: str = "x")`
     params = {f: _applied(text, word) or v if v == "None" else v for f, v in params.items()
               if v != "..." and not (v == "None" and _deferred(text, word))}  # a stub's `= ...` states no value
     chosen = [v for f, v in params.items() if f in set(near)]
-    for cls in re.finditer(rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, near))})\b", text) if any(
-            f"class {n}" in text for n in near) else ():  # a field of a class named beside it
-        if cls.group(2) in near:
-            indent = len(cls.group(1).expandtabs(4))
-            end = block_end(text, cls.end(), indent)
-            inner = re.search(r"\n([ \t]+)\S", text[cls.end():end])  # the body's own level: not a method's locals
-            level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
-            field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[cls.end():end])
-            if field is not None:
-                chosen.append(comparable(field.group(1)))
+    for head, indent in classes(text, near) if any(f"class {n}" in text for n in near) else ():  # a field of a class named beside it
+        end = block_end(text, head, indent)
+        inner = re.search(r"\n([ \t]+)\S", text[head:end])  # the body's own level: not a method's locals
+        level = re.escape(inner.group(1)) if inner is not None else "[ \t]+"
+        field = re.search(rf"\n{level}{word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text[head:end])
+        if field is not None:
+            chosen.append(comparable(field.group(1)))
     chosen += [v for n in near if n[:1].isupper() and f"class {n}" in text and (v := param_default(text, n, name)) is not None]
     if _plain(name):  # a plain word: only as a parameter or field of what is named beside it
         return chosen[0] if len(set(chosen)) == 1 else None
@@ -85,7 +88,8 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         return values.pop() if len(values) == 1 else None
     if name != name.lower() and not _CONSTANT.fullmatch(name):  # a class or an alias (`RemovedInNextVersionWarning = ...`) has no default
         return None
-    assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)  # module level only: not a local
+    assign = re.search(rf"(?:^|\n){word}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text) if (  # module level only: not a local
+        text.startswith(name) or f"\n{name}" in text) else None
     if assign is not None:
         return comparable(assign.group(1))
     fields = _class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
@@ -102,14 +106,15 @@ def _registered(text: str, word: str) -> re.Match[str] | None:
 def _deferred(text: str, word: str) -> bool:
     """A parameter defaulting to None that the body replaces with a setting's value (`if pad_inches in [None,
     "layout"]:` then `pad_inches = rcParams['savefig.pad_inches']`): its default is that setting's, not None."""
-    return re.search(rf"""\bif\s+{word}\s+(?:is\s+None|in\s+[\[(]\s*None\b[^\n]*?)\s*:\s*\n[ \t]+{word}\s*=\s*[\w.]+\[\s*(["'])[\w.-]+\1\s*\]""", text) is not None
+    return next(word_start(re.compile(
+        rf"""if\s+{word}\s+(?:is\s+None|in\s+[\[(]\s*None\b[^\n]*?)\s*:\s*\n[ \t]+{word}\s*=\s*[\w.]+\[\s*(["'])[\w.-]+\1\s*\]"""), text), None) is not None
 
 
 def _applied(text: str, word: str) -> str | None:
     """The value a body gives a parameter whose default is None (`if chunk_n_max is None:` then
     `chunk_n_max = 500`): a literal, when the file applies one and only one."""
-    found = {comparable(m.group(1)) for m in re.finditer(
-        rf"\bif\s+{word}\s+is\s+None\s*:\s*\n[ \t]+{word}\s*=\s*([\d.]+|True|False|\"[^\"\n]*\"|'[^'\n]*')[ \t]*(?:#[^\n]*)?\n", text)}
+    found = {comparable(m.group(1)) for m in word_start(re.compile(
+        rf"if\s+{word}\s+is\s+None\s*:\s*\n[ \t]+{word}\s*=\s*([\d.]+|True|False|\"[^\"\n]*\"|'[^'\n]*')[ \t]*(?:#[^\n]*)?\n"), text)}
     return found.pop() if len(found) == 1 else None
 
 
@@ -142,16 +147,79 @@ def param_default(text: str, of: str, name: str) -> str | None:
         return None
     spans = [(0, len(text))]
     if cls:
-        spans = [(m.end(), block_end(text, m.end(), len(m.group(1).expandtabs(4))))
-                 for m in re.finditer(rf"(?:^|\n)([ \t]*)class\s+{re.escape(cls)}\b", text)]
+        spans = [(head, block_end(text, head, indent)) for head, indent in classes(text, [cls])]
     found = set()
     for lo, hi in spans:
-        for m in re.finditer(rf"\bdef\s+{re.escape(fn)}\s*\(", text[lo:hi]):
+        for m in word_start(re.compile(rf"def\s+{re.escape(fn)}\s*\("), text[lo:hi]):
             params = balanced(text, lo + m.end())
             got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
             if got is not None:
                 found.add(comparable(got.group(1).rstrip(")").strip()))
     return found.pop() if len(found) == 1 else None
+
+
+def parameter_defaults(text: str, name: str) -> list[tuple[str, str]]:
+    """(function, default as written) for each parameter `name` of a `def` in `text` with a default before any bracket
+    in its signature: what `def\\s+(IDENT)\\s*\\([^()]*?(?<![\\w.])NAME\\s*(?::[^=,()]+)?=\\s*([^,()\\n]+)` finds. The
+    signatures are read once per text (`signatures`) and searched for the name (a name that is not a plain word: by
+    that pattern itself)."""
+    word = re.escape(name)
+    if _WORD.fullmatch(name) is None:
+        return [(m.group(1), m.group(2)) for m in re.finditer(
+            rf"def\s+({IDENT})\s*\([^()]*?(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)", text)]
+    out, after = [], 0  # (a match ending past the next `def`: that one is not read, as by `finditer`)
+    for function, start, lo, hi in signatures(text):
+        if start >= after and text.find(name, lo, hi) >= 0 and (m := re.compile(  # (compiled once: `re`'s cache)
+                rf"(?<![\w.]){word}\s*(?::[^=,()]+)?=\s*([^,()\n]+)").search(text, lo, hi)) is not None:
+            out.append((function, m.group(1)))
+            after = m.end()
+    return out
+
+
+@state.cached(maxsize=1024)
+def signatures(text: str) -> tuple[tuple[str, int, int, int], ...]:
+    """Each `def NAME(` in `text`: (NAME, where `def` is, where its parameters start, where the first bracket after
+    that is: no parameter default `parameter_defaults` reads goes past it)."""
+    out = []
+    for m in _DEF_OPEN.finditer(text):
+        bracket = _BRACKET.search(text, m.end())
+        out.append((m.group(1), m.start(), m.end(), bracket.start() if bracket is not None else len(text)))
+    return tuple(out)
+
+
+def classes(text: str, names: Iterable[str]) -> list[tuple[int, int]]:
+    """(where the name ends, the indentation) of each `class NAME` at a line's start in `text` naming one of `names`:
+    what `(?:^|\\n)([ \\t]*)class\\s+(NAME|...)\\b` finds, read from `class_heads` (names not plain words: by the pattern)."""
+    names = list(names)  # (in order: the pattern's alternatives are tried in turn)
+    if not names or any(_WORD.fullmatch(n) is None for n in names):
+        return [(m.end(), len(m.group(1).expandtabs(4))) for m in re.finditer(
+            rf"(?:^|\n)([ \t]*)class\s+({'|'.join(map(re.escape, names))})\b", text)] if names else []
+    out, after, wanted = [], 0, set(names)
+    for name, start, end, indent in class_heads(text):
+        if name in wanted and start >= after:
+            out.append((end, indent))
+            after = end
+    return out
+
+
+@state.cached(maxsize=1024)
+def class_heads(text: str) -> tuple[tuple[str, int, int, int], ...]:
+    """Each `class NAME` at a line's start in `text`: (NAME, where the match starts, where NAME ends, the indentation)."""
+    return tuple((m.group(2), m.start(), m.end(2), len(m.group(1).expandtabs(4))) for m in _CLASS_HEAD.finditer(text))
+
+
+def word_start(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """What `re.finditer` of `\\b` + `pattern` gives (`pattern` opening with a word character, `if\\s+name...`): the
+    matches of `pattern` no word character precedes, each searched from the end of the one before. Without `\\b` the
+    pattern opens with a literal the search skips ahead to; with it, every position of a long file is tried (30 times
+    slower)."""
+    at = 0
+    while (m := pattern.search(text, at)) is not None:
+        if m.start() == 0 or _WORD_CHAR.match(text, m.start() - 1) is None:
+            yield m
+            at = m.end()
+        else:  # (a match `\\b` refuses, `elif name is None:`: the search goes on from its next character)
+            at = m.start() + 1
 
 
 def balanced(text: str, start: int) -> str:

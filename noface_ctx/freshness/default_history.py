@@ -50,9 +50,10 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
     now and was the code's before `since` (the doc's last commit), in the one file coding `name`
     (`holders`; of several, the one defining another of `names`: a plain word's); `default_of(text, path)` reads a version's
     default. None when history does not say so."""
-    if len(holders) > 1 and (others := [re.escape(n) for n in names if n != name]):
-        defining = re.compile(rf"(?m)^[ \t]*(?:async\s+)?(?:def|class)\s+(?:{'|'.join(others)})\b")
-        holders = {p for p in holders if defining.search(now_text(p) or "")}
+    if len(holders) > 1 and (others := [n for n in names if n != name]):
+        defining = re.compile(rf"(?m)^[ \t]*(?:async\s+)?(?:def|class)\s+(?:{'|'.join(map(re.escape, others))})\b")
+        texts = {p: now_text(p) or "" for p in holders}  # (a text naming none of them defines none: not searched)
+        holders = {p for p, text in texts.items() if any(n in text for n in others) and defining.search(text)}
     if len(holders) != 1 or not _PLAIN_VALUE.fullmatch(value):
         return None
     path = next(iter(holders))

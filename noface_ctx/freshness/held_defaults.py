@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 
+from noface_ctx import _state as state
 from noface_ctx.freshness.coded_defaults import balanced, comparable
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.option_defaults import split_items as _items
@@ -34,37 +35,47 @@ def constant_default(text: str, name: str, *, keys: bool = False) -> str | None:
     if name not in text:
         return None
     found = set()
+    for args in default_calls(text):  # (a call not naming it passes no such keyword)
+        given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args) if name in args else None
+        if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
+            found.add(comparable(given.group(1)))
+    if keys and (f'"{name}"' in text or f"'{name}'" in text):  # a key or a code-shaped name: a dict of defaults' key
+        found |= {comparable(value) for k, value in keyed_items(text) if k == name}
+    return found.pop() if len(found) == 1 else None
+
+
+@state.cached(maxsize=1024)
+def default_calls(text: str) -> tuple[str, ...]:
+    """The arguments of each default constant's call in `text` (`DEFAULT_LIMITS = Limits(...)`: a constant named as a
+    default, or used as a parameter's default), read once per text: `constant_default` asks it for many names."""
+    out = []
     for m in _CONSTANT_CALL.finditer(text) if "(" in text else ():
         constant = m.group(1)
         if _NAMED_DEFAULT.search(constant) is None and re.search(
                 rf"def\s+{IDENT}\s*\([^()]*=\s*{re.escape(constant)}\s*[,)]", text) is None:
             continue
-        args = balanced(text, m.end())
-        given = re.search(rf"(?:^|[,(\s])(?<![\w.]){re.escape(name)}\s*=(?!=)\s*([^,()\n]+?)\s*(?:,|$)", args)
-        if given is not None and _LITERAL.fullmatch(given.group(1).strip()):
-            found.add(comparable(given.group(1)))
-    if keys and (f'"{name}"' in text or f"'{name}'" in text):  # a key or a code-shaped name: a dict of defaults' key
-        found |= set(_keyed_entries(text, name))
-    return found.pop() if len(found) == 1 else None
+        out.append(balanced(text, m.end()))
+    return tuple(out)
 
 
 _DICT = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:[A-Za-z_][\w.]*\(\s*)?\{")
 _DEFAULTS_NAME = re.compile(r"(?i)(?:^|_)defaults?(?:_|$)")
 
 
-def _keyed_entries(text: str, key: str) -> list[str]:
-    """The literals a dict of defaults gives the string key `key` at its top level (`DEFAULT_POLICIES = {"urlize.rel":
-    "noopener", ...}`, `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`): a dict whose name
-    says it holds defaults."""
+@state.cached(maxsize=1024)
+def keyed_items(text: str) -> tuple[tuple[str, str], ...]:
+    """(key, value) of each top-level item a dict of defaults in `text` gives a string key a literal (`DEFAULT_POLICIES
+    = {"urlize.rel": "noopener", ...}`, `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`: a
+    dict whose name says it holds defaults), the key unquoted and the value as written; read once per text."""
     out = []
     for m in _DICT.finditer(text):
         if _DEFAULTS_NAME.search(m.group(1)) is None:
             continue
         for item in _items(text, m.end()):
             k, sep, value = item.partition(":")
-            if sep and k.strip()[1:-1] == key and k.strip()[:1] in "\"'" and _LITERAL.fullmatch(value.strip()):
-                out.append(comparable(value))
-    return out
+            if sep and k.strip()[:1] in "\"'" and _LITERAL.fullmatch(value.strip()):
+                out.append((k.strip()[1:-1], value))
+    return tuple(out)
 
 
 def optional_default(text: str, function: str) -> str | None:

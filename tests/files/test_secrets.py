@@ -103,3 +103,30 @@ def test_deleted_file_and_commit_state_ignored(repo_factory):
     commit(repo, "untrack b")
     files, _ = by_path(scan_repo(load_config(repo)))
     assert set(files) == {"a.py", "b.py"}  # b.py is untracked now, still not ignored
+
+
+def test_db_scheme_is_what_the_url_pattern_needs_before_its_slashes():
+    """`_db_scheme` (a `://` after a database scheme: the run of scheme characters before it) answers as a search
+    of the pattern's own start does, and `_find_db_url` still finds what the pattern finds."""
+    import random
+    import re
+    import string
+
+    from noface_ctx.files.secrets import (  # private: the scan's step and its pattern
+        _DB_SCHEMES,
+        _db_scheme,
+        _find_db_url,
+    )
+    rnd = random.Random(25)
+    secret = "".join(rnd.choice(string.ascii_letters + string.digits) for _ in range(14))
+    parts = ["postgres", "postgresql", "mysql", "mongodb+srv", "rediss", "clickhouse", "x", "X", "+", "+pg8000", "://", ":",
+             "@", "/", " ", "\n", "'", secret, "db", "https", "é", "9"]
+    start = re.compile(rf"(?<![A-Za-z0-9+]){_DB_SCHEMES}://")
+    for _ in range(20_000):
+        text = "".join(rnd.choice(parts) for _ in range(rnd.randint(1, 12)))
+        assert _db_scheme(text) == (start.search(text) is not None), text
+    long_driver = f"postgresql+{'a' * 300}://app:{secret}@db/app"
+    assert _db_scheme(long_driver) and _find_db_url(long_driver) == "database URL with a password"
+    assert _find_db_url(f"see mongodb+srv://app:{secret}@cluster0/x") == "database URL with a password"
+    for text in (f"xpostgres://app:{secret}@db/app", f"https://app:{secret}@example.org/", f"postgres:/app:{secret}@db"):
+        assert not _db_scheme(text) and _find_db_url(text) is None
