@@ -8,7 +8,7 @@ in a git work tree or a plain one (whose listing `_walk` keeps beside it, in `wa
 The file is derived data, trusted no more than `scan.json` (whose content verdicts it repeats):
 it is ignored when git tracks it, when it was written under other rules (configuration,
 manifest, explicit paths or the gate's own code: `rules_key`), when a package-named directory
-(`build/`, `dist/`) changed whether it holds `__init__.py`, or when any column is malformed; a
+(`build/`, `dist/`) changed whether it holds source (`holds_source`), or when any column is malformed; a
 row admitting a file with a secret's name (`.env`, `id_rsa`) is malformed.
 Columns, one row per listed path: `paths`, `stamps` (flat ints, each stamp preceded by its
 length, 0 for a path gone), `kinds` ("code" / "doc" / "other" for a file, "x:<category>" for an
@@ -30,7 +30,7 @@ from noface_ctx._state import Memo, memo
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest
-from noface_ctx.files._rules import LastScan, Rules, Stamp
+from noface_ctx.files._rules import LastScan, Rules, Stamp, holds_source
 from noface_ctx.files.secrets import secret_path_kind
 
 __all__ = ["load_last_scan", "rules_key", "save_last_scan", "walk_file"]
@@ -103,7 +103,7 @@ def _decode(raw: Any, rules: Rules, key: str) -> LastScan | None:
     if not isinstance(packages, dict):
         return None
     for d, flag in packages.items():  # a directory that became (or stopped being) a package: start again
-        if type(flag) is not bool or (rules.root / d / "__init__.py").is_file() != flag:
+        if type(flag) is not bool or holds_source(rules.root / d) != flag:
             return None
     stamps = _stamps(flat, len(paths))
     outcome: dict[str, FileEntry | Excluded] = {}

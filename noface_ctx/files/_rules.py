@@ -24,7 +24,7 @@ from noface_ctx.files.secrets import secret_path_kind
 
 __all__ = [
     "BINARY_EXTENSIONS", "DATA_EXTENSIONS", "DATA_LIMIT", "EXCLUDED_DIRS", "LOCKFILES", "NOFACE_DIR",
-    "PACKAGE_NAMED_DIRS", "LastScan", "NameInfo", "Rules", "Stamp", "file_kind", "name_info", "norm_path",
+    "PACKAGE_NAMED_DIRS", "SOURCE_MARKERS", "LastScan", "NameInfo", "Rules", "Stamp", "file_kind", "holds_source", "name_info", "norm_path",
 ]
 
 # --------------------------------------------------------------------------- file kinds
@@ -60,9 +60,16 @@ EXCLUDED_DIRS = frozenset({
     ".tox", ".mypy_cache", ".pytest_cache", ".noface", ".ruff_cache", ".nox", ".eggs",
     ".beads",  # the issue tracker's own data: the issue is already in the prompt
 })
-# `build/` and `dist/` are also names of real packages (pypa/build has `src/build/`): a
-# directory holding `__init__.py` is source, not output.
+# `build/` and `dist/` are also names of real packages (pypa/build has `src/build/`) and of doc
+# sources (alembic's and SQLAlchemy's Sphinx pages live in `docs/build/`, beside their `conf.py`):
+# a directory holding `__init__.py` or a Sphinx `conf.py` is source, not output.
 PACKAGE_NAMED_DIRS = frozenset({"build", "dist"})
+SOURCE_MARKERS = ("__init__.py", "conf.py")
+
+
+def holds_source(directory: str | Path) -> bool:
+    """Whether a package-named directory (`build/`, `dist/`) is source: a package or a Sphinx doc tree."""
+    return any(os.path.isfile(os.path.join(directory, marker)) for marker in SOURCE_MARKERS)
 LOCKFILES = frozenset({
     "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
     "Cargo.lock", "go.sum", "poetry.lock", "uv.lock", "pdm.lock", "composer.lock", "Gemfile.lock",
@@ -179,7 +186,7 @@ class Rules:
             return False
         d = "/".join(parts)
         if d not in self.packages:
-            self.packages[d] = (self.root / d / "__init__.py").is_file()
+            self.packages[d] = holds_source(self.root / d)
         return self.packages[d]
 
     def after_stat(self, path: str, size: int) -> Excluded | None:

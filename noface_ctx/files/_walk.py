@@ -24,6 +24,7 @@ from noface_ctx._cachefile import is_tracked
 from noface_ctx._state import Memo, memo
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import Excluded
+from noface_ctx.files._rules import holds_source
 
 _WALK_MEMO: Memo[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = memo("files.walks", maxsize=8)
 
@@ -108,7 +109,7 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
          ) -> tuple[list[str], list[Excluded], list[str]]:
     """Files under `root` without git: `.gitignore` files honoured (deeper ones win), built-in
     excluded directories pruned and recorded once as `dir/` (those in `package_dirs` are kept
-    when they hold an `__init__.py`). Also returns what to watch: every directory visited, every
+    when they hold source: `holds_source`). Also returns what to watch: every directory visited, every
     `.gitignore` read, every pruned directory that could become a package."""
     found: list[str] = []
     pruned: list[Excluded] = []
@@ -136,7 +137,7 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
             if marker:
                 pruned.append(Excluded(rel + "/", environment_reason(marker), "path"))
                 continue
-            if d in excluded_dirs and not (d in package_dirs and os.path.isfile(os.path.join(dirpath, d, "__init__.py"))):
+            if d in excluded_dirs and not (d in package_dirs and holds_source(os.path.join(dirpath, d))):
                 pruned.append(Excluded(rel + "/", f"{d}/ directory (built-in exclusion)", "path"))
                 if d in package_dirs:
                     watch.append(os.path.join(dirpath, d))

@@ -290,6 +290,46 @@ def test_a_new_package_dir_discards_the_stored_scan(repo_factory):
     assert {"build/out.py", "build/__init__.py"} <= set(files)
 
 
+SPHINX_IN_BUILD = {
+    "pkg/__init__.py": "def f():\n    return 1\n",
+    "docs/build/conf.py": "project = 'pkg'\nextensions = ['sphinx.ext.autodoc']\n",
+    "docs/build/api.rst": "API\n===\n\n.. autofunction:: pkg.f\n",
+    "build/html/index.rst": "Index\n=====\n\n.. autofunction:: pkg.f\n",  # a rendered copy beside its inventory
+    "build/html/objects.inv": "# Sphinx inventory\n",
+    "build/lib/pkg/__init__.py": "def f():\n    return 1\n",  # setuptools' output: a package below build/, not build/
+}
+
+
+def test_a_sphinx_source_tree_named_build_is_source_and_its_docs_are_judged(repo_factory, tmp_path):
+    """alembic and SQLAlchemy keep their Sphinx pages in `docs/build/` beside `conf.py`: those are
+    docs (judged, in prompts); a `build/` of rendered or packaged output stays out, with git and without."""
+    from noface_ctx.freshness.check import check_docs
+
+    repo = repo_factory(SPHINX_IN_BUILD)
+    plain = tmp_path / "plain"
+    write_tree(plain, SPHINX_IN_BUILD)
+    for root in (repo, plain):
+        files, excl = by_path(scan_repo(load_config(root)))
+        assert {"docs/build/conf.py", "docs/build/api.rst"} <= set(files), root
+        assert not {"build/html/index.rst", "build/lib/pkg/__init__.py"} & set(files), root
+        assert "build/html/index.rst" in excl or "build/" in excl, root
+    (repo / "pkg/__init__.py").write_text("def g():\n    return 1\n")
+    commit(repo, "rename f to g")
+    report = check_docs(repo=repo)
+    assert [(f.path, f.line) for f in report.findings] == [("docs/build/api.rst", 4)]
+    assert check_docs(["build/html/index.rst"], repo=repo).not_judged[0][1].startswith("kept out by the file gate")
+
+
+def test_a_build_dir_gaining_a_sphinx_conf_discards_the_stored_scan(repo_factory):
+    repo = repo_factory({"a.py": "x = 1\n", "build/index.rst": "Index\n=====\n"})
+    scan_repo(load_config(repo))
+    time.sleep(2.1)
+    (repo / "build/conf.py").write_text("project = 'a'\n")  # `build/` is now a Sphinx source tree
+    _new_process()
+    files, _ = by_path(scan_repo(load_config(repo)))
+    assert {"build/index.rst", "build/conf.py"} <= set(files)
+
+
 def test_other_rules_do_not_reuse_the_stored_scan(repo_factory):
     repo = repo_factory({"a.py": "x = 1\n", "gen/b.py": "y = 2\n"})
     scan_repo(load_config(repo))
