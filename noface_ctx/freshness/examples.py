@@ -26,6 +26,7 @@ attribute access on the objects an example makes, typed by the example's own ass
 
 from __future__ import annotations
 
+import keyword
 import re
 from bisect import bisect_right
 from dataclasses import replace
@@ -45,6 +46,26 @@ from noface_ctx.freshness.references import (
 from noface_ctx.freshness.tracebacks import traceback_output
 
 _CODE_CALL = re.compile(rf"(?<![\w.$@])({DOTTED})\s*(?:\[[^\]\n]*\]\s*)?\(")  # `StashKey[bool]()` too
+_WORD_PAIR = re.compile(rf"(?<![\w.])({IDENT})\s+({IDENT})(?![\w.(])")
+_PY_KEYWORDS = frozenset(keyword.kwlist) | frozenset(getattr(keyword, "softkwlist", ()))
+
+
+def prose_paren(line: str, cm: re.Match[str]) -> bool:
+    """`test_schema_2 (only used on PostgreSQL and mssql)`: a name, a blank, then parentheses holding
+    a phrase of words is prose, not a call. Python style writes no blank before a call's `(`, and
+    two names side by side, neither a keyword (`only used`), are no expression (`f (x for x in y)`,
+    `f (a if b else c)` are)."""
+    if not cm.group(0)[:-1].endswith((" ", "\t")):
+        return False
+    depth, end = 1, cm.end()
+    while end < len(line) and depth:
+        depth += (line[end] in "([{") - (line[end] in ")]}")
+        end += 1
+    inner = STRING.sub('""', line[cm.end():end - 1 if depth == 0 else end])
+    return any(a not in _PY_KEYWORDS and b not in _PY_KEYWORDS
+               for a, b in (m.groups() for m in _WORD_PAIR.finditer(inner)))
+
+
 _CODE_DEF = re.compile(
     rf"\b(?:def|class|function|fn|func|struct|enum|interface|trait|type|let|const|var|val)\s+(?:\([^)]*\)\s*)?(?:mut\s+)?({IDENT})"
 )
@@ -146,7 +167,8 @@ def example_keywords(block: Block, local: set[str], types: dict[str, str], alias
     for cm in _CODE_CALL.finditer(text):
         name = cm.group(1)
         root = name.split(".", 1)[0]
-        if (root in local and root not in types and "." not in name) or root in EXTERNAL_NAMES or placeholder(name):
+        if prose_paren(text, cm) or (root in local and root not in types and "." not in name) or (
+                (root in EXTERNAL_NAMES and root not in imported) or placeholder(name)):
             continue
         found = keyword_refs(text, cm.end(), line_of, "python")
         callee = _callee(name, types, aliases or {}, imported)
@@ -189,7 +211,7 @@ def star_refs(block: Block, local: set[str], imported: frozenset[str], stars: tu
             continue
         for cm in _CODE_CALL.finditer(line):
             name = cm.group(1)
-            if "." in name or not name[:1].islower() or codeish(name) or len(name) < 3 or name in local or (
+            if prose_paren(line, cm) or "." in name or not name[:1].islower() or codeish(name) or len(name) < 3 or name in local or (
                     name in imported or name in EXTERNAL_NAMES or placeholder(name)):
                 continue
             out += [Reference(name + "()", f"{module}.{name}", "method", lineno, True, "python", name) for module in stars]
@@ -269,11 +291,13 @@ def example_types(blocks: list[Block], local: set[str], aliases: dict[str, str] 
 
 
 def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str],
-                 aliases: dict[str, str] | None = None) -> list[Reference]:
+                 aliases: dict[str, str] | None = None, imported: frozenset[str] = frozenset()) -> list[Reference]:
     """Calls and imports in a code block, minus the example's own names (`local`), calls and
     attribute access on typed example names (`types`) as members of their class, calls on a
     module's import alias (`aliases`) as calls through the module, and calls on other example
-    names as `member` references (see the module docstring)."""
+    names as `member` references (see the module docstring). A name the examples import by name
+    (`imported`: `from alembic import context`) is the import's whatever `EXTERNAL_NAMES` says
+    (Go's `context`): calls on it are `member` references (`scan` drops them with a foreign import)."""
     aliases = aliases or {}
     python = lang in PYTHON
     comment = "#" if python or lang in ("ruby", "rb") else "//"
@@ -311,6 +335,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
             if re.fullmatch(IDENT, last) and last not in local and last not in EXTERNAL_NAMES and not placeholder(last):
                 refs.append(Reference(last, last, "base", lineno, codeish(last), lang))
         for cm in _CODE_CALL.finditer(line):
+            if prose_paren(line, cm):
+                continue
             name = cm.group(1).replace("::", ".")
             root, _, rest = name.partition(".")
             if root in aliases and rest and python and root not in types:  # `sns.histplot(...)`: `seaborn.histplot`
@@ -332,7 +358,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
             if "." in name:
                 refs.append(Reference(name + "()", name, "method", lineno, True, lang))
                 last = name.rsplit(".", 1)[-1]
-                if python and root.islower() and root not in EXTERNAL_NAMES and codeish(last) and not placeholder(last):
+                if python and root.islower() and (root not in EXTERNAL_NAMES or root in imported) and codeish(last) and (
+                        not placeholder(last)):
                     # a free receiver the example never assigns (`some_dialect.insert_matchers(...)`): the method name too
                     refs.append(Reference(name + "()", last, "member", lineno, True, lang))
             elif codeish(name) or (python and name[:1].isupper() and not name.isupper()):

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import blocks as doc_blocks
-from noface_ctx.freshness import examples, member_lists
+from noface_ctx.freshness import example_attrs, examples, member_lists, suffix_roles
 from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
@@ -184,10 +184,10 @@ def extract_references(doc: Doc) -> list[Reference]:
     local = example_names([b for b, _ in code]) | (provided - imported)  # imported in another block: the repository's
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
-    refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases) + comment_refs(b, lang, local, types, aliases)]
+    refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases, imported) + comment_refs(b, lang, local, types, aliases)]
     refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
-    stars = examples.star_modules(python)
+    stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
     refs += [r for r in prose if r.name.split(".", 1)[0] not in local]
@@ -384,7 +384,7 @@ def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     ref = replace(ref, source="xref") if ref.strict else replace(ref, strict=True, source="role")
     # `extmath.density` under `sklearn.utils`: Sphinx tries it as written, then in the module
     # (`Codebase` reads it there when `sklearn.utils.extmath` is a module of the repository)
-    return _in_module(ref, module) if module and not written.startswith(".") else ref
+    return _in_module(ref, module) if module and not written.startswith(".") else suffix_roles.mark(ref, written)
 
 
 def _span_ref(text: str, lineno: int) -> Reference | None:
