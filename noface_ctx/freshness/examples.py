@@ -168,7 +168,7 @@ def example_keywords(block: Block, local: set[str], types: dict[str, str], alias
         name = cm.group(1)
         root = name.split(".", 1)[0]
         if prose_paren(text, cm) or (root in local and root not in types and "." not in name) or (
-                (root in EXTERNAL_NAMES and root not in imported) or placeholder(name)):
+                root in EXTERNAL_NAMES or placeholder(name)):
             continue
         found = keyword_refs(text, cm.end(), line_of, "python")
         callee = _callee(name, types, aliases or {}, imported)
