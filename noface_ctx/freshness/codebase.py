@@ -239,7 +239,7 @@ class Codebase:
         if ref.kind == "path":
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
-            return suffix_roles.resolve(self, ref) or self._resolve_dotted(self._in_context(ref))
+            return suffix_roles.resolve(self, ref, Resolution) or self._resolve_dotted(self._in_context(ref))
         if ref.kind in ("member", "keyword", "base", "setting"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
             gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES and not (
                 ref.kind == "keyword" and not ref.name[:1].islower() and self.takes_any_keyword(ref.ref.split("(", 1)[0]))

@@ -8,14 +8,22 @@ left to the usual reading."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol, TypeVar
 
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.references import Reference
 
-if TYPE_CHECKING:
-    from noface_ctx.freshness.codebase import Codebase, Resolution
+T = TypeVar("T")
+
+
+class _Code(Protocol):
+    """What `resolve` reads of a `Codebase` (which calls it: no import of it here)."""
+
+    paths: set[str]
+
+    def module_defines(self, path: str, name: str, depth: int = 0, *, top: bool = True) -> bool: ...
 
 
 def mark(ref: Reference, written: str) -> Reference:
@@ -38,17 +46,16 @@ def holders(paths: set[str], module_parts: list[str]) -> list[str]:
     return sorted(out)
 
 
-def resolve(code: Codebase, ref: Reference) -> Resolution | None:
-    """A leading-dot dotted role's resolution by suffix (module docstring), or None: read as usual."""
+def resolve(code: _Code, ref: Reference, made: Callable[..., T]) -> T | None:
+    """A leading-dot dotted role's resolution by suffix (module docstring), made by `made` (`Resolution`),
+    or None: read as usual."""
     parts = ref.name.split(".")
     if not ref.ref.startswith(".") or len(parts) < 2 or not parts[0][:1].islower():
         return None
     files = holders(code.paths, parts[:-1])
     if not files:
         return None
-    from noface_ctx.freshness.codebase import Resolution  # codebase imports this module
-
     for path in files:
         if code.module_defines(path, parts[-1]):
-            return Resolution("found", ref.name, path=path)
-    return Resolution("missing", lookup=parts[-1], scope=tuple(files))
+            return made("found", ref.name, path=path)
+    return made("missing", lookup=parts[-1], scope=tuple(files))
