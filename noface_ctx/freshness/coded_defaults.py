@@ -92,7 +92,7 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
         text.startswith(name) or f"\n{name}" in text) else None
     if assign is not None:
         return comparable(assign.group(1))
-    fields = _class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
+    fields = class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
     return fields.pop() if len(fields) == 1 else None
 
 
@@ -118,7 +118,7 @@ def _applied(text: str, word: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _class_fields(text: str, word: str) -> set[str]:
+def class_fields(text: str, word: str) -> set[str]:
     """The values assignments to `word` (a regex) right in a class body give, whatever the class:
     an assignment's block is opened by the last line before it indented less (a method's local
     is not a field)."""

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.coded_defaults import class_fields, comparable
 from noface_ctx.freshness.held_defaults import split_parameters
 from noface_ctx.freshness.option_defaults import split_items
 from noface_ctx.freshness.references import IDENT
@@ -49,7 +49,7 @@ def fallback_default(text: str, name: str) -> str | None:
     found = set()
     for source in sources:
         attribute = source.rsplit(".", 1)[-1]
-        values = _class_values(text, attribute) if "." in source else set()
+        values = class_fields(text, re.escape(attribute)) if "." in source else set()
         values = values or _module_values(text, attribute)
         if len(values) != 1:
             return None
@@ -83,23 +83,6 @@ def _without_docstring(body: str) -> str:
 def _module_values(text: str, name: str) -> set[str]:
     """The values module level assignments to `name` give (comparable)."""
     return {comparable(m.group(1)) for m in re.finditer(rf"(?m)^{re.escape(name)}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text)}
-
-
-def _class_values(text: str, name: str) -> set[str]:
-    """The values assignments to `name` right in a class body give (a method's local is none: the last line before
-    it indented less opens a class)."""
-    out = set()
-    for m in re.finditer(rf"\n([ \t]+){re.escape(name)}\s*(?::[^=\n]+)?=(?!=)\s*([^\n]+)", text):
-        indent, at = len(m.group(1).expandtabs(4)), m.start()
-        while at > 0:
-            start = text.rfind("\n", 0, at - 1) + 1
-            line = text[start:at].rstrip("\n")
-            if line.strip() and len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) < indent:
-                if re.match(r"[ \t]*class\s", line):
-                    out.add(comparable(m.group(2)))
-                break
-            at = start
-    return out
 
 
 _DICT = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:[A-Za-z_][\w.]*\(\s*)?\{")
