@@ -18,6 +18,7 @@ from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.ancestry import Ancestry, named_classes
 from noface_ctx.freshness.born import born_stale
+from noface_ctx.freshness.code_use import declared_by_docs
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import coded
@@ -218,7 +219,10 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                  if c[0].kind == "symbol" and c[0].source in ("span", "prose")}
         tree = Worktree(index.root, dirty)
         lines = {s.doc.path: named_lines(s.doc.text, s.candidates) for s, _since in plans}  # where a class-shaped name is written now
-        presence = Presence(index.root, index, asks, dirty, plain, lines)  # greps run while `changed_symbols` reads
+        declared = declared_by_docs(s.doc.text for s in scans)  # `.. class:: WebSupport`: the docs' own targets
+        roles = {(s.doc.path, c[1]) for s, _since in plans for c in s.candidates
+                 if c[0].source in ("role", "autodoc") and c[1].rsplit(".", 1)[-1] not in declared}
+        presence = Presence(index.root, index, asks, dirty, plain, lines, roles)  # greps run while `changed_symbols` reads
         defaults_found = started or changed_defaults([(s.doc, since) for s, since in checked], index, tree, code)  # its grep too
         values_found = start_value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(
             s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's

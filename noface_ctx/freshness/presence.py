@@ -22,9 +22,10 @@ from functools import lru_cache, partial
 from pathlib import Path
 
 from noface_ctx import _git as git
-from noface_ctx._filetypes import FILE_TYPES, bare
+from noface_ctx._filetypes import FILE_TYPES, bare, is_test_path
 from noface_ctx._state import Memo, memo
 from noface_ctx.datatypes import MissingRef
+from noface_ctx.freshness.code_use import used_as_code
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.defined_then import declared_in, defines, module_level, role_target
@@ -69,7 +70,7 @@ class Presence:
 
     def __init__(self, root: str | Path, index: HistoryIndex, asks: Sequence[tuple[Commit, set[str], bool, str]],
                  dirty: Iterable[str] = (), plain: Mapping[tuple[str, str], frozenset[str]] | None = None,
-                 lines: Mapping[str, Mapping[str, str]] | None = None) -> None:
+                 lines: Mapping[str, Mapping[str, str]] | None = None, roles: Iterable[tuple[str, str]] = ()) -> None:
         """`asks`: per doc, the commit it is checked against, the names, whether it is being
         edited, its path. `dirty`: files with uncommitted edits, searched at every commit too
         (the edits may be what removed a name). `plain`: (doc, name) → the classes the doc names,
@@ -77,6 +78,7 @@ class Presence:
         followed into that doc's past only as a field of one of them (``needs_raw_stack`` of
         ``BaseRule``: a database or a setting can share a name with code that once was)."""
         self.plain, self.lines = dict(plain or {}), dict(lines or {})  # lines: doc -> name -> the line naming it now
+        self.roles = set(roles)  # (doc, name): a role's or autodoc's target the docs do not declare themselves
         self.root, self.index, self.asks = root, index, list(asks)
         wanted: dict[str, set[str]] = {}
         for at, names, _editing, _doc in self.asks:
@@ -150,8 +152,10 @@ class Presence:
         origins: dict[str, tuple[Commit, Commit, set[str]]] = {}  # "origin<doc's commit" -> both, the names
         asked: list[dict[str, list[str]]] = []  # per ask: name -> its keys in `origins`
         classes, deep = by_doc(self.plain), list[Deep]()  # doc -> plain names' classes; the docs read further back
-        for (at, names, _editing, doc), held in zip(self.asks, out, strict=True):
-            lacking = {n for n in names if n not in held}
+        words = [{n for n, (c, files) in held.items() if n in names and (d, n) in self.roles and not self._in_code(c, n, files)}
+                 for (_at, names, _e, d), held in zip(self.asks, out, strict=True)]  # only in strings there ("Context impl")
+        for (at, names, _editing, doc), held, worded in zip(self.asks, out, words, strict=True):
+            lacking = {n for n in names if n not in held} | worded
             start: dict[str, Commit] = {}
             for commit, path in (versions := self.index.earlier(doc, at.seq) if lacking else []):
                 text = self.index.versions.text_at(commit.sha, path) or ""
@@ -159,7 +163,7 @@ class Presence:
                 start.update(dict.fromkeys(lacking, commit))
                 if not lacking:
                     break
-            deep += deeper(self.index, doc, at, lacking, classes, len(versions), len(asked), self.lines.get(doc, {}))
+            deep += deeper(self.index, doc, at, lacking - worded, classes, len(versions), len(asked), self.lines.get(doc, {}))
             for n, commit in start.items():
                 origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
             asked.append({n: [f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}"] for n, commit in start.items()})
@@ -183,7 +187,17 @@ class Presence:
                     if files and n not in held and proves(partial(self._text, at.sha), files, n, self.plain.get((doc, n)), deep,
                                                           (place, n, key) in lined):
                         held[n] = (at, files)
+                    elif files and n in words[place] and any(defines(self.index, at.sha, p, n, member=True) for p in sorted(
+                            files)[:20] if not is_test_path(p)):  # only in strings at the doc's commit, defined (not in tests) before
+                        held[n], words[place] = (at, files), words[place] - {n}
         return finish
+
+    def _in_code(self, at: Commit, name: str, files: set[str]) -> bool:
+        """Whether `name` is code in one of `files` at `at` (an import, a call, a definition: anything but
+        a Python string or comment); many files, or a file in another language: taken as yes."""
+        if len(files) > 20 or any(file_ext(p) not in PYTHON_DECLARING for p in files):
+            return True
+        return any(used_as_code(self._text(at.sha, p), name) for p in sorted(files))
 
 
     def _text(self, sha: str, path: str) -> str:

@@ -206,3 +206,51 @@ def test_a_class_renamed_before_the_doc_was_reworded_keeps_its_suggestion(repo_f
     assert list(got) == [("docs/guide.rst", 6)]
     assert f"removed in {renamed}" in got[("docs/guide.rst", 6)]
     assert "renamed to `pkg.testutils.CheckerTestBase`" in got[("docs/guide.rst", 6)]
+
+
+OPS = """Operations
+==========
+
+Each operation runs inside the :class:`.Context` object.
+
+.. automodule:: pkg.ops
+"""
+
+
+def test_a_removed_class_left_as_a_word_in_a_log_line_stays_stale_after_the_doc_is_edited(repo_factory):
+    """A class removed while its name lives on as a word (a log line's "Context impl"): after an edit of
+    another line of the doc, the name is looked for where the doc began using it, where it was a class."""
+    root = repo_factory({"pkg/__init__.py": "", "pkg/context.py": "class Context:\n    pass\n",
+                         "pkg/ops.py": "def run():\n    pass\n", "docs/ops.rst": OPS}, date=JAN)
+    git(root, "rm", "-q", "pkg/context.py")
+    (root / "pkg/migration.py").write_text('import logging\n\nlogging.info("Context impl %s.", "x")\n\n\nclass MigrationContext:\n    pass\n')
+    commit(root, "the context becomes MigrationContext", date=FEB)
+    removal = git(root, "rev-parse", "--short=10", "HEAD").strip()
+    (root / "docs/ops.rst").write_text(OPS.replace("pkg.ops", "pkg.operations"))
+    (root / "pkg/operations.py").write_text("def run():\n    pass\n")
+    with (root / "pkg/migration.py").open("a") as f:  # the same commit touches the file holding the word
+        f.write('    """The migration\'s context."""\n')
+    commit(root, "docs: operations", date=MAR)
+    [finding] = check_docs(repo=root).findings
+    assert (finding.path, finding.line) == ("docs/ops.rst", 4) and f"removed in {removal}" in finding.message
+    # the same word written as a literal (not a role's target), or a role aimed at a class the docs declare themselves
+    for text in (OPS.replace(":class:`.Context`", "``Context``"), OPS + "\n.. class:: Context\n\n   Documented here.\n"):
+        (root / "docs/ops.rst").write_text(text.replace("pkg.ops", "pkg.operations"))
+        commit(root, "docs: reworded", date=MAR)
+        (root / "docs/ops.rst").write_text(text.replace("pkg.ops", "pkg.operations") + "\nAgain.\n")
+        with (root / "pkg/migration.py").open("a") as f:
+            f.write("# touched\n")
+        commit(root, "docs: again", date=MAR)
+        assert check_docs(repo=root).findings == (), text
+    # the removed class still used as code at the doc's commit (imported from the package it moved to): not ours to judge
+    (root / "pkg/migration.py").write_text("from ext_context import Context\n\nCONTEXT = Context\n")
+    (root / "docs/ops.rst").write_text(OPS.replace("pkg.ops", "pkg.operations") + "\nSee ext_context.\n")
+    commit(root, "docs: the context moved to ext_context", date=MAR)
+    assert check_docs(repo=root).findings == ()
+    # a word that never named a definition here (a log line's "Session") is no reference at any version
+    (root / "docs/ops.rst").write_text(OPS.replace(".Context", ".Session").replace("pkg.ops", "pkg.operations"))
+    (root / "pkg/migration.py").write_text('import logging\n\nlogging.info("Session %s.", "x")\n')
+    commit(root, "docs: session", date=MAR)
+    (root / "docs/ops.rst").write_text(OPS.replace(".Context", ".Session").replace("pkg.ops", "pkg.operations") + "\nMore.\n")
+    commit(root, "docs: more", date=MAR)
+    assert check_docs(repo=root).findings == ()
