@@ -177,7 +177,7 @@ def glob_match(path: str, pattern: str) -> bool:
     return _glob_compiled(pattern).match(path) is not None
 
 
-def _doc_files(config: Config, repo_files: RepoFiles, vault: Vault,
+def doc_files(config: Config, repo_files: RepoFiles, vault: Vault,
                scripts: bool = False) -> tuple[str, list[tuple[str, Path]]]:
     """(vault label, [(doc path, absolute file)]) — repo files through `repo_files` only;
     `scripts`: the sphinx-gallery scripts whose text is a page (with the default globs)."""
@@ -225,7 +225,7 @@ def load_docs(config: Config, repo_files: RepoFiles, *, whole: bool = True, scri
     sphinx-gallery scripts too, their rendered text as reStructuredText (`gallery`; code to a prompt).
     """
     vault = resolve_vault(config)
-    label, files = _doc_files(config, repo_files, vault, scripts)
+    label, files = doc_files(config, repo_files, vault, scripts)
     files = sorted(files)
     stamps = tuple((path, _stat(abs_path)) for path, abs_path in files)
     memo_key = (str(config.root), label, vault.warnings, config.max_file_size_kb, whole, scripts)
@@ -272,7 +272,7 @@ def _load(config: Config, files: list[tuple[str, Path]], vault: Vault, label: st
                 warnings.append(f"{path}: {notebook.problem}; skipped")
                 continue
             text = notebook.text
-        elif path.endswith(GALLERY_SCRIPT):  # a gallery script `_doc_files` took: its page, line for line
+        elif path.endswith(GALLERY_SCRIPT):  # a gallery script `doc_files` took: its page, line for line
             page = gallery_text(text)
             if page is None:  # no docstring: no page
                 continue

@@ -89,6 +89,7 @@ class CheckReport:
 
 def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", config: Config | None = None) -> CheckReport:
     """Check the docs given, and the docs referencing the code files given (all docs when none)."""
+    from noface_ctx.docs.kept_out import kept_out_docs
     from noface_ctx.docs.load import load_docs
     from noface_ctx.files.gate import scan_repo
     from noface_ctx.freshness.assess import assess_docs, start_history
@@ -123,6 +124,8 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
     not_judged = [(p, _why_not(p, judged_files, config, drafts)) for p in wanted
                   if (p not in judged or p in records) and p not in unread]
     not_judged = [(p, why) for p, why in not_judged if why] + list(unread.items())
+    if not wanted:  # the whole repository: its docs the gate kept out are named too
+        not_judged += kept_out_docs(config, judged_files, DOC_SUFFIXES)
     selected.sort(key=lambda d: d.path)
     findings = [f for d in selected for f in _in_notebook(root, d.path, doc_findings(d, config))]
     findings += _quarantined([doc for doc in docset.docs if doc.path in {d.path for d in selected}], config)

@@ -75,3 +75,40 @@ def test_a_release_notes_file_is_a_record_however_its_name_is_spelled(repo_facto
     assert report.findings == ()
     assert report.not_judged == tuple((p, "a record (release notes, changelog, history): never judged") for p in notes)
     assert check_docs(["docs/guide.md"], repo=root).exit_code == 1
+
+
+def test_a_whole_repository_check_names_the_docs_the_file_gate_kept_out(repo_factory):
+    """Rule 7: a doc the gate keeps out (the user's exclude, a vendored tree, a secret) is never
+    read, but a whole-repository run lists it with the gate's reason; files that would be no doc
+    (outside the doc globs) or that git ignores are not listed, and a run on named docs lists only those."""
+    root = repo_factory({
+        ".noface.toml": '[context]\nexclude = ["docs/internal/**"]\n',
+        ".gitignore": "docs/_scratch/\n",
+        "pkg/__init__.py": "def f():\n    return 1\n",
+        "docs/guide.md": "# Guide\n\nCall `pkg.f()`.\n",
+        "docs/internal/plan.md": "# Plan\n\nCall `pkg.gone()`.\n",
+        "docs/vendor/theme/usage.md": "# Theme\n\nVendored.\n",
+        "docs/keys.md": "# Keys\n\nAWS_KEY = 'AKIA" + "IOSFODNN7ABCDEFG'\n",
+        "src/vendor/lib/README.md": "# Lib\n",
+    })
+    (root / "docs/_scratch").mkdir()
+    (root / "docs/_scratch/notes.md").write_text("# Notes\n")
+    report = check_docs(repo=root)
+    listed = dict(report.not_judged)
+    assert set(listed) == {"docs/internal/plan.md", "docs/vendor/theme/usage.md", "docs/keys.md"}
+    assert listed["docs/internal/plan.md"] == "kept out by the file gate: matches [context] exclude"
+    assert "vendor/" in listed["docs/vendor/theme/usage.md"] and "secret" in listed["docs/keys.md"]
+    assert [d["path"] for d in report.docs] == ["docs/guide.md"] and not report.findings  # never read
+    assert check_docs(["docs/guide.md"], repo=root).not_judged == ()
+    out = json.loads(_run_json(root))
+    assert {row["path"] for row in out["not_judged"]} == set(listed)
+
+
+def _run_json(root) -> str:
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["check-docs", "--json", "--repo", str(root)]) == 0
+    return buf.getvalue()
