@@ -5,6 +5,7 @@
   identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps) or repository paths (`src/a.py:42`);
 - Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose; member lists (`member_lists`);
 - in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`, `.. autofunction:: pkg.name`), a span;
+- MkDocs' `::: pkg.name` and autorefs (`mkdocs_refs`); `:pyobject:` and CLI directives (`object_directives`);
 - in code examples in a language the repository is written in: `noface_ctx.freshness.examples`.
 
 Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`, `--json`), `$VARS`,
@@ -21,7 +22,7 @@ from dataclasses import replace
 
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import blocks as doc_blocks
-from noface_ctx.freshness import example_attrs, examples, member_lists, suffix_roles
+from noface_ctx.freshness import example_attrs, examples, member_lists, mkdocs_refs, object_directives, suffix_roles
 from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
@@ -87,6 +88,9 @@ _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$") 
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
+_CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})
+_TRIPLE = re.compile(r'"""|\'\'\'')
+_OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$")
 
 
 def extract_references(doc: Doc) -> list[Reference]:
@@ -190,6 +194,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
+    prose += object_directives.references(doc.path, doc.text, rst) + ([] if rst else mkdocs_refs.references(doc.text, start))
     refs += [r for r in prose if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local]) if python else []
     refs.sort(key=lambda r: r.line)
@@ -243,9 +248,6 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
     return module, refs
 
 
-_CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})
-
-
 def _relative(directive: str, name: str) -> bool:
     """Whether autodoc reads `name` in the module context: a module-level object's bare name
     (`.. autoclass:: StashKey`), a class-level one's `Class.member`; a longer name is written
@@ -269,9 +271,6 @@ def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Re
         return []
     return [r for n, text in body if "`" in text and IGNORE_MARK not in text
             for r in _prose_refs(text, n, module, roles_only=True)]
-
-
-_TRIPLE = re.compile(r'"""|\'\'\'')
 
 
 def _docstring_xrefs(body: list[tuple[int, str]]) -> list[Reference]:
@@ -334,9 +333,6 @@ def _prose_refs(line: str, lineno: int, module: str = "", *, roles_only: bool = 
     for m in _PROSE_PATH.finditer(prose):
         refs.append(Reference(m.group(0), norm_path(m.group(1)), "path", lineno, True, "prose"))
     return refs
-
-
-_OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$")
 
 
 def _wrapped(line: str, following: str) -> tuple[str, int]:

@@ -1,0 +1,124 @@
+"""MkDocs' reference forms: mkdocstrings' `::: pkg.module.Name` (and the members its YAML options list)
+renders from the code, so a renamed, removed or moved target is a stale reference, blamed and with the
+new name suggested, like `.. autofunction::`; autorefs' `[text][pkg.module.Name]` and `[pkg.module.Name][]`
+cross-references too. Not references: a `:::` line in a code block, an admonition, a fenced div, a
+reference link the page defines, a target not rooted in the repository."""
+
+from __future__ import annotations
+
+from conftest import commit, git
+
+from noface_ctx.datatypes import Doc
+from noface_ctx.freshness.check import check_docs
+from noface_ctx.freshness.extract import extract_references
+
+JAN = "2025-01-01T12:00:00+00:00"
+FEB = "2025-02-01T12:00:00+00:00"
+
+CORE = ("def parse_config(path):\n    return path\n\n\nclass Client:\n    def send(self, data):\n        return data\n\n"
+        "    def close(self):\n        return None\n")
+PAGE = """# API
+
+::: pkg.core.parse_config
+
+::: pkg.core.Client
+    options:
+      members: [send, close]
+      show_source: false
+"""
+XREFS = "# Guide\n\nCall [`parse_config`][pkg.core.parse_config] first, then [pkg.core.Client][].\n"
+FILES = {"pkg/__init__.py": "", "pkg/core.py": CORE, "tests/test_core.py": "from pkg.core import parse_config\n",
+         "docs/api.md": PAGE, "docs/guide.md": XREFS}
+
+
+def _found(root):
+    return sorted((f.path, f.line, f.message) for f in check_docs(repo=root).findings)
+
+
+def _rename(root, old, new, date=FEB):
+    for path in ("pkg/core.py", "tests/test_core.py"):
+        (root / path).write_text((root / path).read_text().replace(old, new))
+    commit(root, f"rename {old} to {new}", date=date)
+    return git(root, "rev-parse", "--short", "HEAD").strip()
+
+
+def test_a_renamed_mkdocstrings_target_is_flagged_with_blame_and_the_new_name(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    sha = _rename(root, "parse_config", "load_config")
+    got = _found(root)
+    assert [(p, ln) for p, ln, _ in got] == [("docs/api.md", 3), ("docs/guide.md", 3)], got
+    for _, _, message in got:
+        assert "parse_config" in message and "load_config" in message and sha[:7] in message, message
+
+
+def test_a_member_the_options_list_renamed_is_flagged(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    _rename(root, "def close(", "def shutdown(")
+    got = _found(root)
+    assert [(p, ln) for p, ln, _ in got] == [("docs/api.md", 7)], got
+    assert "close" in got[0][2] and "shutdown" in got[0][2]
+
+
+def test_a_target_moved_without_a_reexport_is_flagged_and_one_reexported_is_not(repo_factory):
+    root = repo_factory({**FILES, "pkg/config.py": "X = 1\n"}, date=JAN)
+    (root / "pkg/core.py").write_text(CORE.replace("def parse_config(path):\n    return path\n\n\n", ""))
+    (root / "pkg/config.py").write_text("X = 1\n\n\ndef parse_config(path):\n    return path\n")
+    (root / "tests/test_core.py").write_text("from pkg.config import parse_config\n")
+    commit(root, "move parse_config to pkg.config", date=FEB)
+    assert [(p, ln) for p, ln, _ in _found(root)] == [("docs/api.md", 3), ("docs/guide.md", 3)]
+    (root / "pkg/core.py").write_text("from pkg.config import parse_config as parse_config\n\n\n" + (root / "pkg/core.py").read_text())
+    commit(root, "re-export parse_config", date="2025-03-01T12:00:00+00:00")
+    assert _found(root) == []
+
+
+def test_a_target_still_defined_is_not_flagged(repo_factory):
+    root = repo_factory(FILES, date=JAN)
+    (root / "pkg/core.py").write_text(CORE.replace("return path", "return str(path)") + "\n\ndef extra():\n    return 1\n")
+    commit(root, "change a body", date=FEB)
+    assert _found(root) == []
+
+
+NOT_REFERENCES = """# Notes
+
+```text
+::: pkg.core.parse_config
+```
+
+!!! note
+    ::: is not written here
+
+::: {.note}
+A Pandoc div.
+:::
+
+:::note
+A Docusaurus admonition.
+:::
+
+::: warning
+A div with a bare class.
+:::
+
+See [the API][numpy.linalg.norm], [the label][pkg.core.old_name] and [pkg.core.old_name][].
+
+[pkg.core.old_name]: https://example.com/old
+"""
+
+
+def test_code_blocks_divs_admonitions_defined_links_and_foreign_targets_are_not_references():
+    refs = extract_references(Doc(path="docs/notes.md", slug="notes", title="Notes", text=NOT_REFERENCES))
+    assert [r.name for r in refs if r.source in ("autodoc", "xref")] == ["numpy.linalg.norm"]
+
+
+def test_foreign_and_defined_targets_are_never_flagged(repo_factory):
+    root = repo_factory({**FILES, "docs/notes.md": NOT_REFERENCES.replace("old_name", "parse_config")}, date=JAN)
+    _rename(root, "parse_config", "load_config")
+    assert "docs/notes.md" not in {p for p, _, _ in _found(root)}
+
+
+def test_mkautodoc_members_block_lists_and_file_names():
+    text = ("# API\n\n::: pkg.Client\n    :docstring:\n    :members: get post\n\n::: pkg.util\n    options:\n      members:\n"
+            "        - helper\n      show_source: false\n\nSee [setup.py][] and [`pkg.Client.get`][].\n")
+    refs = extract_references(Doc(path="docs/api.md", slug="api", title="API", text=text))
+    assert [(r.name, r.line) for r in refs if r.source in ("autodoc", "xref")] == [
+        ("pkg.Client", 3), ("pkg.Client.get", 5), ("pkg.Client.post", 5), ("pkg.util", 7), ("pkg.util.helper", 10)]
