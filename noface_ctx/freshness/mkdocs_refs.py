@@ -2,7 +2,8 @@
 line, which renders the object's documentation from the code (a renamed or moved target breaks the
 build, as `.. autofunction::` does), with the members its options list (YAML `members: [a, b]` or a
 block list; mkautodoc's `:members: a b`), and autorefs' cross-references `[text][pkg.module.Name]` /
-`[pkg.module.Name][]`.
+`[pkg.module.Name][]`; mkdocs-click's (and mkdocs-typer's) `::: mkdocs-click` block names its command
+by `:module:` and `:command:`.
 
 Not references: a `:::` line in a fenced code block; a fenced div (Pandoc's `::: {.note}`, `:::note`,
 MyST's `:::{note}`, a `::: warning` closed by a later `:::`); an admonition (`!!! note`); a reference
@@ -18,6 +19,7 @@ from noface_ctx.freshness.references import IDENT, IGNORE_MARK, KNOWN_EXTS, Refe
 
 _NAME = rf"{IDENT}(?:\.{IDENT})*"
 _DIRECTIVE = re.compile(rf"^\s*(?:#{{1,6}} *)?::: ?({_NAME})\s*$")  # mkdocstrings' block: `::: pkg.mod.Name`
+_CLI = re.compile(r"^\s*::: ?mkdocs-(?:click|typer2?)\s*$")
 _DIV_CLOSE = re.compile(r"^\s*:{3,}\s*$")  # the closing fence of a Pandoc / MyST / Docusaurus div
 _OPENER = re.compile(r"^\s*:{3,}")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -54,9 +56,27 @@ def references(text: str, start: int) -> list[Reference]:
             out.append(Reference(name, name, "method" if "." in name else "symbol", i + 1, True, "autodoc", documented=True))
             out += _members(lines, i, name)
             continue
-        if "][" in line:
+        cli = _CLI.match(line)
+        if cli is not None:  # mkdocs-click's / mkdocs-typer's block: `:module: pkg.cli`, `:command: main`
+            out += _command(lines, i)
+        elif "][" in line:
             out += _autorefs(line, i + 1, defined)
     return out
+
+
+def _command(lines: list[str], i: int) -> list[Reference]:
+    """The command object the indented options under mkdocs-click's (or mkdocs-typer's) `:::` line
+    `i` name (`:module: pkg.cli` and `:command: main`: `pkg.cli.main`), rendered from the code."""
+    options: dict[str, str] = {}
+    for line in lines[i + 1:]:
+        if line.strip() and not line[:1].isspace():
+            break
+        option = re.match(r"^\s+:([\w-]+):\s*(\S+)\s*$", line)
+        options.update({option.group(1): option.group(2)} if option is not None else {})
+    target = f"{options.get('module', '')}.{options.get('command', '')}"
+    if not re.fullmatch(rf"{IDENT}(?:\.{IDENT})+", target):
+        return []
+    return [Reference(target, target, "method", i + 1, True, "autodoc", documented=True)]
 
 
 def _a_div(lines: list[str], i: int) -> bool:

@@ -122,3 +122,15 @@ def test_mkautodoc_members_block_lists_and_file_names():
     refs = extract_references(Doc(path="docs/api.md", slug="api", title="API", text=text))
     assert [(r.name, r.line) for r in refs if r.source in ("autodoc", "xref")] == [
         ("pkg.Client", 3), ("pkg.Client.get", 5), ("pkg.Client.post", 5), ("pkg.util", 7), ("pkg.util.helper", 10)]
+
+
+def test_a_renamed_mkdocs_click_command_is_flagged_and_a_kept_one_is_not(repo_factory):
+    cli = "def main():\n    return 0\n\n\ndef serve():\n    return 1\n"
+    page = ("# CLI\n\n::: mkdocs-click\n    :module: pkg.cli\n    :command: main\n    :prog_name: tool\n\n"
+            "::: mkdocs-click\n    :module: pkg.cli\n    :command: serve\n")
+    root = repo_factory({"pkg/__init__.py": "", "pkg/cli.py": cli, "docs/cli.md": page}, date=JAN)
+    (root / "pkg/cli.py").write_text(cli.replace("def main(", "def run("))
+    commit(root, "rename main to run", date=FEB)
+    got = _found(root)
+    assert [(p, ln) for p, ln, _ in got] == [("docs/cli.md", 3)], got
+    assert "pkg.cli.main" in got[0][2] and "run" in got[0][2]
