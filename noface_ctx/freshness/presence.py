@@ -31,6 +31,7 @@ from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.defined_then import declared_in, defines, module_level, role_target
 from noface_ctx.freshness.definitions import replacements
 from noface_ctx.freshness.deleted import deleted_module, module_left, removed_path
+from noface_ctx.freshness.dropped_reexports import dropped_home
 from noface_ctx.freshness.grep_plan import END, Search, SearchAsk, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
@@ -199,7 +200,6 @@ class Presence:
             return True
         return any(used_as_code(self._text(at.sha, p), name) for p in sorted(files))
 
-
     def _text(self, sha: str, path: str) -> str:
         return self.index.versions.text_at(sha, path) or ""
 
@@ -267,8 +267,8 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             removal = max(removals, key=lambda r: (r[0].seq if r[0] is not None else 1 << 62, bool(r[1]))) if removals else None
             if removal is not None:
                 removal = _last_removal(index, lookup, removal, scope, member=member, top=top, dirty=dirty)
-                if removal[0] is not None and not removal[1] and scope and not member_of_class(scope, ref.name):
-                    removal = (removal[0], _new_home(index, code, lookup, removal[0]))
+                if not removal[1] and scope and not member_of_class(scope, ref.name):
+                    removal = (removal[0], _new_home(index, code, lookup, removal[0], held))
             if removal is None and top and not held:  # a module's name its file no longer defined at the doc's commit
                 removal = _removed_before(index, lookup, scope, at)
             if removal is None:  # still defined where it was: never removed (it only stopped being a word elsewhere)
@@ -321,13 +321,15 @@ def member_of_class(scope: Sequence[str], name: str) -> bool:
     return len(parts) > 1 and parts[-2][:1].isupper()
 
 
-def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit) -> str | None:
-    """Where a module's name went when `commit` took it out of the module: the dotted module
-    of the file that commit added its definition to, when the code there still defines it
-    (`flask.cli.FlaskCliRunner`, moved out of `flask.testing` without a re-export; the package
-    re-exporting it from a private module: `Codebase.public_name`)."""
-    dest = _moved_to(index, name, commit, ())
-    now = index.path_now(dest, commit.seq) if dest else None
+def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit | None, held: set[str]) -> str | None:
+    """Where a module's name went when `commit` took it out of the module: the dotted module of the file that
+    commit added its definition to, when the code there still defines it (`flask.cli.FlaskCliRunner`, moved out
+    of `flask.testing`; a package re-exporting it from a private module: `Codebase.public_name`); else, for a
+    re-export dropped (`held`: the files that had it), the module it was imported from (`dropped_home`)."""
+    dest = _moved_to(index, name, commit, ()) if commit is not None else None
+    if dest is None or commit is None:
+        return dropped_home(index, code, name, commit, held)
+    now = index.path_now(dest, commit.seq)
     return code.public_name(now, name) if now and code.module_defines(now, name) else None
 
 
@@ -367,15 +369,11 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
             if text is not None and text_defines(text, name, top=True):
                 if newer is None:
                     return None
-                took = merged_change(index, newer[0], then, partial(_lost, index, then, name))  # a merge: its branch's commit
+                took = merged_change(index, newer[0], then, lambda sha, then=then: not text_defines(  # a merge: its branch's
+                    index.versions.text_at(sha, then) or "", name, top=True))  # commit that took the name out
                 return took, _replacement(index, name, took, {p for p in (then, newer[1]) if p})
             newer = (commit, then)
     return None
-
-
-def _lost(index: HistoryIndex, path: str, name: str, sha: str) -> bool:
-    """Whether `path` at commit `sha` no longer defines the module-level `name`."""
-    return not text_defines(index.versions.text_at(sha, path) or "", name, top=True)
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,
