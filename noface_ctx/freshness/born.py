@@ -54,12 +54,14 @@ from noface_ctx.freshness.presence import EXCLUDES, Held, Removals, record_remov
 from noface_ctx.freshness.references import EXTERNAL_NAMES, Reference, codeish, file_ext
 from noface_ctx.freshness.scan import DocScan
 from noface_ctx.freshness.star_reexports import reexported_from
+from noface_ctx.freshness.uptake import is_use, took_up
 
 GRID_PARTS = 8  # the grid cuts the history into about this many stretches
 ANCHORS = 3  # grid commits searched before a doc was born, newest first
 BORN_SCOPE = 500  # Python files (tests aside) changed from a grid commit to a doc's birth beyond which it is not searched there
 SOURCE_READS = 8  # files read at a grid commit for one name: a word held more widely is a common one
 ORIGIN_LIMIT = 64  # versions read back to a doc's first one: a doc with more is not born recently
+FIELD, OTHER, UPTAKE = 0, 1, 2  # the names looked for: a class's fields, the others, those taken up later (UPTAKE + n)
 
 
 def anchors(index: HistoryIndex, before: int) -> list[Commit]:
@@ -87,11 +89,12 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
     """`removed` (by doc path, from `record_removals`) with the names each doc of `plans` uses
     that nothing defines now and that a grid commit before the doc's defined: one `git grep` per
     grid commit for every doc's names, and the removal found as `record_removals` finds it."""
-    # a doc's scan with its plain fields or its other names, the grid commits they are looked for at
-    left: list[tuple[DocScan, list[Commit]]] = []
+    # a doc's scan with its plain fields, its other names or those it took up later, the grid commits they are
+    # looked for at, and which (FIELD, OTHER, or UPTAKE + n: a doc's n-th group of names taken up at one version)
+    left: list[tuple[DocScan, list[Commit], int]] = []
+    uptaken: dict[tuple[str, str], tuple[list[tuple[Commit, str]], tuple[Commit, str]]] = {}  # (doc, name) -> since
     versions: dict[str, list[tuple[Commit, str]]] = {}  # by doc: its earlier versions, newest first
     births: dict[str, tuple[Commit, str]] = {}  # by doc: its first version and its path then
-    members: set[tuple[str, str]] = set()  # (doc, name): a plain literal, a class's field followed past the doc's edits
     broad: dict[str, tuple[Commit, set[str], set[int]]] = {}  # grid commit -> names, when the docs asking were born
     narrow: dict[str, tuple[Commit, set[str], set[str]]] = {}  # grid commit -> names looked for in these files only
     for s, since in plans:
@@ -113,11 +116,16 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
         births[s.doc.path] = earlier[-1] if earlier else (since, s.doc.path)
         fields = tuple(c for c in todo if (s.doc.path, c[1]) in plain)
         others = tuple(c for c in todo if c not in fields)  # removed before the doc was born, or no finding
-        members.update((s.doc.path, c[1]) for c in fields)
         homes = {p for c in fields[:1] for cls in sorted(plain[s.doc.path, c[1]]) for p in code.defining_files(cls)}
-        for cs, grid in ((fields, anchors(index, since.seq) if homes else []), (others, anchors(index, born.seq))):
+        groups = [(fields, anchors(index, since.seq) if homes else [], born, FIELD), (others, anchors(index, born.seq), born, OTHER)]
+        ups = took_up(index, since, s.doc.path, earlier, [c[1] for c in others if is_use(c[0])])
+        for n, up in enumerate(sorted(set(ups.values()), key=lambda v: v[0].seq)):
+            uses = tuple(c for c in others if ups.get(c[1]) == up and is_use(c[0]))
+            groups.append((uses, anchors(index, up[0].seq), up[0], UPTAKE + n))
+            uptaken.update(((s.doc.path, c[1]), ([v for v in earlier if v[0].seq >= up[0].seq], up)) for c in uses)
+        for cs, grid, start, kind in groups:
             if cs and grid:
-                left.append((replace(s, candidates=cs), grid))
+                left.append((replace(s, candidates=cs), grid, kind))
             for commit in grid if cs else ():  # a field in the files of the classes the doc names, a member in its scope
                 for c in cs:
                     if c[2] or c in fields:
@@ -127,7 +135,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
                     else:
                         ask_b = broad.setdefault(commit.sha, (commit, set(), set()))
                         ask_b[1].add(c[1])
-                        ask_b[2].add(born.seq)
+                        ask_b[2].add(start.seq)
     if not broad and not narrow:
         return removed
     # a name defined at a grid commit and gone where a doc was born: its file changed in between
@@ -157,13 +165,14 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
             sources[key] = _source(index, at, c, files)
         return sources[key]
 
-    for k, kind in ((k, kind) for k in range(ANCHORS) for kind in (True, False)):  # newest grid commits first
+    kinds = range(max((kind for _s, _g, kind in left), default=OTHER) + 1)
+    for k, kind in ((k, kind) for k in range(ANCHORS) for kind in kinds):  # newest grid commits first
         plans_k: list[tuple[DocScan, Commit]] = []
         held_k: list[Held] = []
         lookups: dict[tuple[str, str, int], str] = {}  # (doc, ref, line) -> the name
-        for s, grid in left:
+        for s, grid, of in left:
             at = grid[k] if k < len(grid) else None
-            if at is None or ((s.doc.path, s.candidates[0][1]) in members) != kind:
+            if at is None or of != kind:
                 continue
             hits = found.get(at.sha, {})
             lookups.update(((s.doc.path, c[0].ref, c[0].line), c[1]) for c in s.candidates)
@@ -175,12 +184,17 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
                 held_k.append(held)
         for path, more in record_removals(plans_k, held_k, index, code, dirty).items():
             before = out.get(path)
-            gone = [m for m in more.missing if m.commit and (seq := _seq(index, m.commit)) is not None and _unwritten_or_kept(
-                index, versions[path], seq, lookups[path, m.ref, m.line], kind, (births[path], m.commit.split(" ", 1)[0]))]
+            gone = []
+            for m in more.missing:  # (a name the doc took up later: written after the removal when its uptake was)
+                word = lookups[path, m.ref, m.line]
+                then, birth = uptaken.get((path, word), (versions[path], births[path]))
+                if m.commit and (seq := _seq(index, m.commit)) is not None and _unwritten_or_kept(
+                        index, then, seq, word, kind == FIELD, (birth, m.commit.split(" ", 1)[0])):
+                    gone.append(m)
             out[path] = Removals([*(before.missing if before else ()), *gone], {**more.files, **(before.files if before else {})})
         settled = {(p, m.ref, m.line) for p, r in out.items() for m in r.missing}
-        done = {(s.doc.path, c[1]) for s, _grid in left for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) in settled}
-        left = [(replace(s, candidates=rest), grid) for s, grid in left
+        done = {(s.doc.path, c[1]) for s, _grid, _of in left for c in s.candidates if (s.doc.path, c[0].ref, c[0].line) in settled}
+        left = [(replace(s, candidates=rest), grid, of) for s, grid, of in left
                 if (rest := tuple(c for c in s.candidates if (s.doc.path, c[1]) not in done))]
     return out
 

@@ -322,10 +322,9 @@ def member_of_class(scope: Sequence[str], name: str) -> bool:
 
 
 def _new_home(index: HistoryIndex, code: Codebase, name: str, commit: Commit | None, held: set[str]) -> str | None:
-    """Where a module's name went when `commit` took it out of the module: the dotted module of the file that
-    commit added its definition to, when the code there still defines it (`flask.cli.FlaskCliRunner`, moved out
-    of `flask.testing`; a package re-exporting it from a private module: `Codebase.public_name`); else, for a
-    re-export dropped (`held`: the files that had it), the module it was imported from (`dropped_home`)."""
+    """Where a module's name went when `commit` took it out of the module: the dotted module of the file that commit added
+    its definition to, if still there (`flask.cli.FlaskCliRunner`, moved out of `flask.testing`; from a private module
+    a package re-exports: `Codebase.public_name`); else the module a dropped re-export (`held`) took it from."""
     dest = _moved_to(index, name, commit, ()) if commit is not None else None
     if dest is None or commit is None:
         return dropped_home(index, code, name, commit, held)
@@ -369,11 +368,15 @@ def _removed_before(index: HistoryIndex, name: str, scope: Sequence[str], at: Co
             if text is not None and text_defines(text, name, top=True):
                 if newer is None:
                     return None
-                took = merged_change(index, newer[0], then, lambda sha, then=then: not text_defines(  # a merge: its branch's
-                    index.versions.text_at(sha, then) or "", name, top=True))  # commit that took the name out
+                took = merged_change(index, newer[0], then, partial(_lost, index, then, name))  # a merge: its branch's commit
                 return took, _replacement(index, name, took, {p for p in (then, newer[1]) if p})
             newer = (commit, then)
     return None
+
+
+def _lost(index: HistoryIndex, path: str, name: str, sha: str) -> bool:
+    """Whether `path` at commit `sha` no longer defines the module-level `name`."""
+    return not text_defines(index.versions.text_at(sha, path) or "", name, top=True)
 
 
 def _removal(index: HistoryIndex, name: str, path: str, since: Commit, *, member: bool = False,

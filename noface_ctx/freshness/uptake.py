@@ -1,0 +1,44 @@
+"""When a doc took up a name it uses (`took_up`): the version that began the run of versions
+writing it, up to now. A doc older than the name can still be born stale *for that name*: a
+branch started before a rename and merged after it brings an example written against the old
+name into a doc the rename had already updated (astropy's custom-fitter example typed its
+model `~astropy.modeling.ParametricModel` two months after the class became `FittableModel`;
+the guide itself dates from 2012). `born` then looks for the name before the uptake, as it looks
+before a doc's birth.
+
+Only a use counts: an example's code, a role or a cross-reference, which break when the name is
+gone. A literal in prose may tell the name's history ("``AutodocReporter`` was used for this"),
+so it is never followed this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.name_lookups import identifiers_among
+from noface_ctx.freshness.references import FENCE_LANGS, Reference
+
+USES = frozenset({"xref", "role"})  # a role's target; code blocks (their language tags) too
+
+
+def is_use(ref: Reference) -> bool:
+    """Whether a reference breaks with its name: an example's code, a role, a cross-reference."""
+    return ref.source in USES or ref.source in FENCE_LANGS
+
+
+def took_up(index: HistoryIndex, since: Commit, path: str, versions: Sequence[tuple[Commit, str]],
+            names: Iterable[str]) -> dict[str, tuple[Commit, str]]:
+    """For each of `names` that some earlier version lacks: the version (commit, the doc's path then)
+    from which every version up to the doc's commit `since` (the doc now, at `path`) writes it as a
+    word. `versions`: the doc's earlier ones, newest first, read back until each name is settled. A
+    name every version writes is left out: the doc's birth is its uptake."""
+    held, out = set(names), dict[str, tuple[Commit, str]]()
+    newer = (since, path)
+    for commit, then in versions:
+        if not held:
+            break
+        still = identifiers_among(index.versions.text_at(commit.sha, then) or "", held)
+        out.update(dict.fromkeys(held - still, newer))
+        held, newer = still, (commit, then)
+    return out
