@@ -6,8 +6,8 @@ model `~astropy.modeling.ParametricModel` two months after the class became `Fit
 the guide itself dates from 2012). `born` then looks for the name before the uptake, as it looks
 before a doc's birth.
 
-Only a use counts: an example's code, a role or a cross-reference, which break when the name is
-gone. A literal in prose may tell the name's history ("``AutodocReporter`` was used for this"),
+Only a use counts: an example's code, a role or a cross-reference naming the repository's module or
+class, which break when the name is gone. A literal in prose may tell the name's history ("``AutodocReporter`` was used for this"),
 so it is never followed this way.
 """
 
@@ -22,9 +22,11 @@ from noface_ctx.freshness.references import FENCE_LANGS, Reference
 USES = frozenset({"xref", "role"})  # a role's target; code blocks (their language tags) too
 
 
-def is_use(ref: Reference) -> bool:
-    """Whether a reference breaks with its name: an example's code, a role, a cross-reference."""
-    return ref.source in USES or ref.source in FENCE_LANGS
+def is_use(ref: Reference, scope: Sequence[str]) -> bool:
+    """Whether a reference breaks with its name: an example's code, a role, a cross-reference, naming a
+    module or class of the repository (`scope`: its files). A method called on an object of unknown
+    type or a keyword passed (`self.model.from_json(...)`, a user's model) is no name of ours to follow."""
+    return bool(scope) and ref.kind not in ("member", "keyword") and (ref.source in USES or ref.source in FENCE_LANGS)
 
 
 def took_up(index: HistoryIndex, since: Commit, path: str, versions: Sequence[tuple[Commit, str]],

@@ -25,6 +25,7 @@ A fitter
         """
         return model
 '''
+MEMBER = "\n.. code-block:: python\n\n    item = self.registry.ParamModel(data)\n"  # a user's object's method
 ACCOUNT = "\nThe class ``pkg.core.ParamModel`` was renamed ``pkg.core.FitModel`` in 2.0.\n"
 
 
@@ -75,4 +76,11 @@ def test_a_literal_telling_the_rename_is_not_flagged(repo_factory):
     root = repo_factory({"pkg/__init__.py": "", "pkg/core.py": CORE, "docs/guide.rst": GUIDE},
                         date="2023-06-01T12:00:00+00:00")
     _history(root, ACCOUNT)
+    assert not check_docs(repo=root).findings
+
+
+def test_a_method_of_an_unknown_object_taken_up_is_not_flagged(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "", "pkg/core.py": CORE, "docs/guide.rst": GUIDE},
+                        date="2023-06-01T12:00:00+00:00")
+    _history(root, MEMBER)
     assert not check_docs(repo=root).findings
