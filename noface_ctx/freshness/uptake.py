@@ -20,6 +20,9 @@ from noface_ctx.freshness.name_lookups import identifiers_among
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
 
 USES = frozenset({"xref", "role"})  # a role's target; code blocks (their language tags) too
+# characters of a doc's versions read back for its uptakes: a bound that depends on the doc's own history
+# only (a full run and a pre-commit run read the same); a long reference page changed often is read 10 deep
+READ_BACK = 1 << 20
 
 
 def is_use(ref: Reference, scope: Sequence[str]) -> bool:
@@ -33,14 +36,16 @@ def took_up(index: HistoryIndex, since: Commit, path: str, versions: Sequence[tu
             names: Iterable[str]) -> dict[str, tuple[Commit, str]]:
     """For each of `names` that some earlier version lacks: the version (commit, the doc's path then)
     from which every version up to the doc's commit `since` (the doc now, at `path`) writes it as a
-    word. `versions`: the doc's earlier ones, newest first, read back until each name is settled. A
-    name every version writes is left out: the doc's birth is its uptake."""
-    held, out = set(names), dict[str, tuple[Commit, str]]()
+    word. `versions`: the doc's earlier ones, newest first, read back until each name is settled (or
+    `READ_BACK` characters are read). A name every version read writes is left out."""
+    held, out, budget = set(names), dict[str, tuple[Commit, str]](), READ_BACK
     newer = (since, path)
     for commit, then in versions:
-        if not held:
+        if not held or budget <= 0:
             break
-        still = identifiers_among(index.versions.text_at(commit.sha, then) or "", held)
+        text = index.versions.text_at(commit.sha, then) or ""
+        budget -= len(text)
+        still = identifiers_among(text, held)
         out.update(dict.fromkeys(held - still, newer))
         held, newer = still, (commit, then)
     return out
