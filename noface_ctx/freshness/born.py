@@ -118,9 +118,9 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
         others = tuple(c for c in todo if c not in fields)  # removed before the doc was born, or no finding
         homes = {p for c in fields[:1] for cls in sorted(plain[s.doc.path, c[1]]) for p in code.defining_files(cls)}
         groups = [(fields, anchors(index, since.seq) if homes else [], born, FIELD), (others, anchors(index, born.seq), born, OTHER)]
-        ups = took_up(index, since, s.doc.path, earlier, [c[1] for c in others if is_use(c[0], c[2])])
+        ups = took_up(index, since, s.doc.path, earlier, [c[1] for c in others if is_use(c[0], c[2], code.importable)])
         for n, up in enumerate(sorted(set(ups.values()), key=lambda v: v[0].seq)):
-            uses = tuple(c for c in others if ups.get(c[1]) == up and is_use(c[0], c[2]))
+            uses = tuple(c for c in others if ups.get(c[1]) == up and is_use(c[0], c[2], code.importable))
             groups.append((uses, anchors(index, up[0].seq), up[0], UPTAKE + n))
             uptaken.update(((s.doc.path, c[1]), ([v for v in earlier if v[0].seq >= up[0].seq], up)) for c in uses)
         for cs, grid, start, kind in groups:

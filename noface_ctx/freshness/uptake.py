@@ -13,8 +13,9 @@ so it is never followed this way.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.name_lookups import identifiers_among
 from noface_ctx.freshness.references import FENCE_LANGS, Reference
@@ -25,11 +26,15 @@ USES = frozenset({"xref", "role"})  # a role's target; code blocks (their langua
 READ_BACK = 1 << 20
 
 
-def is_use(ref: Reference, scope: Sequence[str]) -> bool:
-    """Whether a reference breaks with its name: an example's code, a role, a cross-reference, naming a
-    module or class of the repository (`scope`: its files). A method called on an object of unknown
-    type or a keyword passed (`self.model.from_json(...)`, a user's model) is no name of ours to follow."""
-    return bool(scope) and ref.kind not in ("member", "keyword") and (ref.source in USES or ref.source in FENCE_LANGS)
+def is_use(ref: Reference, scope: Sequence[str], importable: Callable[[str], bool]) -> bool:
+    """Whether a reference breaks with its name: a role or a cross-reference naming a module or class
+    of the repository (`scope`: its files, not only tests), or an example's code naming one from a
+    module of the repository (`importable`: `pkg.core.Model`). A method called on an object of unknown
+    type or a keyword passed (`self.model.from_json(...)`, a user's model; `item.get_marker(...)` in a
+    "replace this" example) is no name of ours to follow."""
+    if not scope or all(is_test_path(p) for p in scope) or ref.kind in ("member", "keyword"):
+        return False
+    return ref.source in USES or (ref.source in FENCE_LANGS and importable(ref.name.split(".", 1)[0]))
 
 
 def took_up(index: HistoryIndex, since: Commit, path: str, versions: Sequence[tuple[Commit, str]],
