@@ -36,6 +36,7 @@ _PARAM_COMMENT = re.compile(r"(^|,)[ \t]*#[^\n]*", re.M)  # a comment line, or a
 # possessive (`*+`): what a name, a blank or a type took never ends in what may follow it, so
 # giving it back never helps (and retrying, line by line, was most of the time)
 _ASSIGN = re.compile(r"\n[ \t]*+(?P<names>(?:[A-Za-z_]\w*+[ \t]*+,[ \t]*+)*+[A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*+)?[-+*/|&]?=(?!=)")
+_CHAINED = re.compile(r"[ \t]*+([A-Za-z_]\w*+)[ \t]*+=(?!=)")  # `A = B = value`: B after A's `=`
 _ANNOTATION = re.compile(r"\n[ \t]++([A-Za-z_]\w*+)[ \t]*+:[ \t]*+[^\s=]")  # a field: `size: int`
 _SELF_ATTR = [re.compile(rf"{who}\.([A-Za-z_]\w*+)[ \t]*+(?::[^=\n]*+)?=(?!=)") for who in ("self", "cls")]
 _FROM = re.compile(r"from\s+[\w.]+\s+import\s+(\([^)]*\)|[^\n#;]+)")
@@ -123,6 +124,10 @@ def _read(text: str) -> Declared:
     for lo, hi in gaps:
         for m in _ASSIGN.finditer(text, lo, hi):
             found = {n.strip() for n in m.group("names").split(",")}
+            at = m.end()
+            while (chained := _CHAINED.match(text, at, hi)) is not None:
+                found.add(chained.group(1))
+                at = chained.end()
             names.update(found)
             if not in_class(m.start()):
                 outer.update(found)

@@ -19,6 +19,7 @@ from noface_ctx._cachefile import is_tracked
 from noface_ctx._filetypes import is_test_path
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.freshness.announced import announced_gone
 from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
@@ -105,6 +106,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
         resolved.append((ref, res))
     lines = doc.text.split("\n")
     gone = gone_tables(lines)  # lines of tables listing removed names
+    said_gone = announced_gone(lines)  # "### `X` removal", "`X` was replaced by `Y`": X is history
     starred = {(r.line, r.ref) for r, res in resolved if (star(r) or r.source == "word") and res.status == "found"}
     kept = {r for r, _ in resolved}
     foreign_star = any(star(r) and r not in kept for r in read)  # `from numpy import *`: a name no module of ours has
@@ -163,7 +165,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             if sig and ref.source in ("span", "prose", "xref") and ref.kind != "path":
                 signatures.append((ref.name, sig.group(1)))
         elif res.status == "missing" and all(lookup != res.lookup or scope != res.scope for _, lookup, scope in candidates) and (
-                ref.line not in gone):  # a table of removed names says they are gone
+                ref.line not in gone) and ref.name.rsplit(".", 1)[-1] not in said_gone.get(ref.line, ()):
+                # a table of removed names, a heading or sentence announcing the removal: the doc says they are gone
             candidates.append((ref, res.lookup, res.scope))  # one per lookup and scope: the next is tried when the
             # first cannot be proved removed (`presence.record_removals`), a name is reported once
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),

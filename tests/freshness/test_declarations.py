@@ -64,6 +64,9 @@ def __getattr__(name):
     assert not declared("def f(r):\n    from .adapters import get_encoding\n    return get_encoding(r)\n").defines(
         "get_encoding")  # an import in a function binds a local
     assert declared("from .core import *\n").stars == (".core",)
+    chained = declared("MappingFn = DictFn = Callable\nHTTP_OK = OK = 200\nx = f(a=1)\ny = lambda z=2: z\nn = m == k\n")
+    assert all(chained.defines(n, top=True) for n in ("MappingFn", "DictFn", "HTTP_OK", "OK", "x", "y", "n"))
+    assert not any(chained.defines(n) for n in ("f", "a", "z", "m", "k"))  # a call's keyword, a comparison
 
 
 IO = '''class Dataset:
