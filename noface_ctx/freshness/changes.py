@@ -39,7 +39,9 @@ from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
 from noface_ctx.freshness.setting_values import start_value_findings, stated_values
+from noface_ctx.freshness.shown_defaults import setting_of
 from noface_ctx.freshness.signed_defaults import registered_as
+from noface_ctx.freshness.worded_defaults import word_defaults, word_statements
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 Defaults = Callable[[], dict[str, list[ChangedRef]]]  # the answer of `changed_defaults` started
@@ -126,11 +128,12 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     defined: dict[str, bool] = {}  # a callable some file defines: a signature stating its defaults is `changed_symbols`'
     asks = [(doc, since, stated) for doc, since in plans if (stated := [st for st in stated_defaults(doc) if not st.signed or not (
         defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))])]
+    source = _source_of(set(code.paths))
+    worded = [(doc, since, said) for doc, since in plans if (said := word_statements(doc.text))]  # "SHA1 by default"
     if not asks:
-        return dict
+        return (lambda: word_defaults(worded, index, tree.root, source, tree.read)) if worded else dict
     names = {n for _, _, stated in asks for st in stated for n in st.names}
     oldest = min(since.seq for _, since, _ in asks)  # None: more files than one grep takes (the whole tree)
-    source = _source_of(set(code.paths))
     scope = windows(index, [(oldest, END)], source, MAX_SCOPE)[oldest, END]
     # where a setting or field is coded: the changed files holding a code-shaped name; a plain
     # word (`prefix`) only in the files defining what its sentence names
@@ -144,8 +147,16 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     grep = pool.submit(git.grep_words, tree.root, ["HEAD"], words, exclude=EXCLUDES, paths=scope) if (
         words and scope != []) else None
     pool.shutdown(wait=False)  # its thread ends with the grep
-    return lambda: _defaults_found(asks, names, keyed, shaped, spelt, words, grep.result() if grep else {},
-                                   source, index, tree, code)
+    return lambda: _merged(_defaults_found(asks, names, keyed, shaped, spelt, words, grep.result() if grep else {},
+                                           source, index, tree, code), word_defaults(worded, index, tree.root, source, tree.read))
+
+
+def _merged(found: dict[str, list[ChangedRef]], more: dict[str, list[ChangedRef]]) -> dict[str, list[ChangedRef]]:
+    """Both answers, a doc's line flagged once."""
+    for path, refs in more.items():
+        lines = {c.line for c in found.get(path, ())}
+        found.setdefault(path, []).extend(c for c in refs if c.line not in lines)
+    return {p: refs for p, refs in found.items() if refs}
 
 
 def _defaults_found(asks: list[tuple[Doc, Commit, list[Stated]]], names: set[str], keyed: set[str],
@@ -173,6 +184,8 @@ def _defaults_found(asks: list[tuple[Doc, Commit, list[Stated]]], names: set[str
     known: dict[tuple[object, ...], str | None] = {}  # the code defaults now, read once for every doc
     for doc, since, stated in asks:
         changed = defaults_changed(stated, since, index, holders, tree.read, _touched(tree, index, since), known)
+        nouns = {st.names[0] for st in stated if st.held == "const"}  # a noun read in a default constant: what it is the default of
+        changed = [replace(c, ref=setting_of(tree.read(c.path) or "", c.ref)) if c.ref in nouns else c for c in changed]
         if changed:
             out.setdefault(doc.path, []).extend(changed)
     return out

@@ -81,6 +81,11 @@ def stated_before(value: str, line: int, name: str, holders: Set[str], index: Hi
     return None
 
 
+def value_changes(index: HistoryIndex, path: str, pattern: str, until: Commit) -> list[Commit]:
+    """The newest `TRIES` commits up to `until` whose diff of `path` has a line matching `pattern` (a POSIX-safe regex)."""
+    return _diffs(index).matches(path, pattern, until, TRIES)
+
+
 class _FileDiffs:
     """The lines each commit of the index's chain added or removed in a file (against its first
     parent), read once a file for the run."""

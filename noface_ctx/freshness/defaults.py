@@ -39,6 +39,7 @@ from noface_ctx.freshness.noun_defaults import noun_statements
 from noface_ctx.freshness.references import IDENT, STRING, codeish
 from noface_ctx.freshness.review_defaults import heading_names, review_statements, stems
 from noface_ctx.freshness.setting_defaults import setting_statements
+from noface_ctx.freshness.shown_defaults import shown_default, shown_statements
 from noface_ctx.freshness.signed_defaults import signed_statements
 from noface_ctx.freshness.subject_defaults import subject_statements
 from noface_ctx.freshness.written_numbers import spoken
@@ -72,7 +73,7 @@ class Stated:
     of: str = ""
     keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
-    held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter
+    held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter; "call", "const": `shown_defaults`
     near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
     titled: tuple[str, ...] = ()  # the names its section's title writes (`## SessionMiddleware`): of two files, the one meant
     signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
@@ -145,6 +146,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     said = {(st.line, st.names[0]) for st in out}
     out += [Stated(names, at, value, held="keys" if besides else "", besides=besides) for names, at, value, besides in noun_statements(lines)
             if (at, names[0]) not in said]  # "The default method is X" after ``digest_method``; "400 instead of 422"
+    out += [Stated(names, at, value, of, held=held, near=near) for names, at, value, of, held, near in shown_statements(lines) if (at, names[0]) not in said]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
@@ -340,10 +342,10 @@ def _names(line: str) -> list[str]:
 
 def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
+    if st.held in ("keys", "call", "const"):  # a dict of defaults by key; a default constant (`shown_defaults`)
+        return keyed_default(text, name, st.value, st.besides) if st.held == "keys" else shown_default(text, name, st.of, st.held)
     if st.of:
         return param_default(text, st.of, name)
-    if st.held == "keys":
-        return keyed_default(text, name, st.value, st.besides)
     if st.held:
         return optional_default(text, name) if st.held == "optional" else constant_default(text, name)
     if name.startswith("-") or options.config_file(path):

@@ -3,6 +3,9 @@
 
 - a switch: "If ``merge_slashes`` is enabled (the default)", "``strict_slashes`` is on by default",
   "By default, ``debug`` is disabled": the name's default is `True` (enabled, on) or `False` (disabled, off);
+- a switch said of "it" / "this" / "the feature" / "this option" two sentences after the parameter it is about:
+  "This will occur if you set the :paramref:`.configure.compare_server_default` parameter to ``True`` ... The
+  feature is off by default": the one name the list item or paragraph writes as code before it (`_said_of`);
 - "The default is 500kB." / "The default value is ``'auto'``." / "Defaults to 1000." in a list item whose head is
   one name in a role or literal ("-   :attr:`~Request.max_form_memory_size` - Stop reading request data ...") or
   in a paragraph that starts with one (a definition list's term too): the head's default, when nothing from the
@@ -29,6 +32,10 @@ _STATE = r"(?:(?:turned|switched|set)\s+)?(enabled|disabled|on|off)"
 _SWITCH = re.compile(rf"(?i){SPAN}\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
 _SWITCH_AFTER = re.compile(rf"(?i)\bby\s+default,?\s+{SPAN}\s+(?:is|are)\s+{_STATE}\b")
 _ON = frozenset({"enabled", "on"})
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz_")
+_PRONOUN = re.compile(rf"(?i)(?<![\w`.-])(?:it|this|(?:the|this)\s+(?:feature|option|flag|setting|switch|behaviou?r|check|mode|parameter|argument))"
+                      rf"\s+(?:is|are)\s+{_STATE}\s*(?:\(\s*(?:the\s+)?default\s*\)|,?\s+by\s+default\b)")
+_NOT_NAMES = re.compile(r"^(?::(?:ref|doc|term|numref|download|any|abbr|pep|rfc|kbd|guilabel|file|program|command|math):|\{(?:ref|doc|term|numref|download|any|abbr|pep|rfc|kbd|guilabel|file|program|command|math)\})")
 _VALUE = rf"(?P<tick>`+)(?P<span>[^`\n]+?)(?P=tick)|(?P<spoken>{SPOKEN})|(?P<plain>\d+(?:[_,.]\d+)*(?:\s*(?:[kMGT]i?B|KB|KiB|bytes))?|True|False|None|\"[^\"\n]*\"|'[^'\n]*')"
 _THE_DEFAULT = re.compile(rf"(?i)(?:^|(?<=[.!?:,`\u2013\u2014-])\s+|(?<=\()\s*)(?:the\s+default(?:\s+value)?\s+is|(?:it\s+|this\s+)?defaults\s+to|"
                           rf"default:)\s+(?:{_VALUE})(?![\w`])")
@@ -54,6 +61,7 @@ def subject_statements(lines: list[str]) -> list[Statement]:
             if names:
                 at = lo + text.count("\n", 0, m.end()) + 1  # the line of "default"
                 out.append((names, at, "True" if m.group(3).lower() in _ON else "False", False))
+        out += _said_of(lo, text)
         out += _the_default(lines, lo, text)
     return sorted(set(out), key=lambda st: (st[1], st))
 
@@ -63,6 +71,19 @@ def subject_words(text: str) -> set[str]:
     if "efault" not in text:
         return set()
     return {n for names, *_rest in subject_statements(text.split("\n")) for n in names}
+
+
+def _said_of(lo: int, text: str) -> list[Statement]:
+    """"It / The feature / This option is off by default" in the item or paragraph `text` (from line `lo`): the
+    switch of the one name written as code before it in `text` (not in its own sentence: that is `_SWITCH`'s); none
+    when two names are written there, or none."""
+    out: list[Statement] = []
+    for m in _PRONOUN.finditer(text):
+        names = {n for s in _CODE_SPAN.finditer(text, 0, m.start()) if _NOT_NAMES.match(s.group(0)) is None
+                 and (n := code_name(s.group(2)))}
+        if len({n[0] for n in names}) == 1 and (named := max(names, key=len))[0][:1] in _LOWER:  # a parameter's, not a class's
+            out.append((named, lo + text.count("\n", 0, m.end()) + 1, "True" if m.group(1).lower() in _ON else "False", False))
+    return out
 
 
 def _the_default(lines: list[str], lo: int, text: str) -> list[Statement]:
