@@ -37,8 +37,9 @@ _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*\{?(?:code-block\}?\s*|code\}?\s*|
 _CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode)::\s*(?:python|py|pycon)?\s*$")
 _DEFAULT_CONSTANT = re.compile(r"(?m)^[ \t]*(_*[A-Z][A-Z0-9_]*)[ \t]*(?::[^=\n]+)?=(?!=)")
 _NAMED_DEFAULT = re.compile(r"(?:^|_)DEFAULTS?(?:_|$)")
-_FOR_NOUN = re.compile(rf"{SPAN}\s+for\s+(?:the\s+|each\s+|every\s+)?(?:{SPAN}|(?P<noun>[a-z]+(?:\s+[a-z]+)?))")
-_NOUN_STOP = frozenset({"and", "or", "but", "with", "in", "on", "of", "to", "if", "when", "unless", "which", "that", "is", "are"})
+_FOR_NOUN = re.compile(rf"{SPAN}\s+for\s+(?:the\s+|each\s+|every\s+)?(?:{SPAN}|(?P<noun>[a-z]+(?:\s+[a-z]+)?)(?=\s*[,.;:)]|\s+(?:and|or)\s|\s*$))")
+_NOUN_STOP = frozenset({"and", "or", "you", "it", "them", "us", "this", "that", "these", "those", "all", "any", "both", "example",
+                        "instance", "now", "free", "more", "details", "convenience", "compatibility", "reference", "use"})
 _TITLE_LINE = re.compile(r"^\s*(?:#{1,6}\s|([=\-~^\"'`*+#])\1{3,}\s*$)")
 
 
@@ -175,8 +176,7 @@ def _prose(lines: list[str]) -> list[Statement]:
             for m in _FOR_NOUN.finditer(sentence):
                 value = code_name(m.group(2))
                 if m.group("noun"):
-                    words = m.group("noun").split()
-                    noun = "_".join(words[:1] if len(words) > 1 and words[1] in _NOUN_STOP else words)
+                    noun = "_".join(w for w in m.group("noun").split() if w not in _NOUN_STOP)
                 else:
                     noun = (code_name(m.group(4)) or ("",))[0]
                 if value and noun and noun not in _NOUN_STOP and DEFAULT_WORD.search(sentence, 0, m.start()):

@@ -27,7 +27,7 @@ from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE
 from noface_ctx.freshness.subject_defaults import prose_blocks
 
 _SAYS = re.compile(r"(?i)\bby\s+default\b|\bdefaults?\s+(?:to|is)\b")
-_WORD = re.compile(r"(?<![\w.-])([A-Za-z]{2,}[-_]?\d+[A-Za-z\d]*)(?![\w-]|\.\d)")
+_WORD = re.compile(r"(?<![\w.-])((?:[A-Z]{2,6}|[a-z]{2,6})[-_]?\d+[a-z\d]?)(?![\w-]|\.\d)")  # `SHA-512`, `utf8`: not `Line2D`
 _SLOT = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=(?!=)[ \t]*(.+)$")
 _LINK = re.compile(r"`[^`]*<[^`>]+>`_{1,2}|\[[^\]\n]*\]\([^)\s]+\)|https?://\S+")
 _NAMED_DEFAULT = re.compile(r"(?i)(?:^|_)defaults?(?:_|$)")
