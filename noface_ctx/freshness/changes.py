@@ -126,10 +126,14 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     commits (an option, `--jobs`, as the code may spell it: `jobs`, `include_naming_hint`). The
     grep runs in the background: call the answer for the findings."""
     defined: dict[str, bool] = {}  # a callable some file defines: a signature stating its defaults is `changed_symbols`'
-    asks = [(doc, since, stated) for doc, since in plans if (stated := [st for st in stated_defaults(doc) if not st.signed or not (
-        defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))])]
+    asks, worded = [], []  # (a doc's text read by both while its blocks are remembered: `subject_defaults.prose_blocks`)
+    for doc, since in plans:
+        if stated := [st for st in stated_defaults(doc) if not st.signed or not (
+                defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))]:
+            asks.append((doc, since, stated))
+        if said := word_statements(doc.text):  # "uses SHA1 by default"
+            worded.append((doc, since, said))
     source = _source_of(set(code.paths))
-    worded = [(doc, since, said) for doc, since in plans if (said := word_statements(doc.text))]  # "SHA1 by default"
     if not asks:
         return (lambda: word_defaults(worded, index, tree.root, source, tree.read)) if worded else dict
     names = {n for _, _, stated in asks for st in stated for n in st.names}

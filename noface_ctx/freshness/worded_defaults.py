@@ -37,7 +37,7 @@ VERSIONS = 30  # the doc's earlier versions read to find the one that wrote the 
 def word_statements(text: str) -> list[tuple[int, str]]:
     """(line, word) for each sentence saying "by default" / "defaults to" that writes no code (no backticks, no
     role) and one value word (see the module docstring); the word as written."""
-    if "efault" not in text:
+    if "efault" not in text or _WORD.search(text) is None or _SAYS.search(text) is None:
         return []
     lines = text.split("\n")
     out = []
@@ -74,24 +74,25 @@ def word_defaults(asks: Sequence[tuple[Doc, Commit, list[tuple[int, str]]]], ind
             said.append((doc, line, word, origins))
             for origin in origins:
                 by_origin.setdefault(origin, set()).add(word)
-    slots: dict[tuple[Commit, str], set[str]] = {}  # (origin, word key) → the default slots holding it then
-    for origin, words in by_origin.items():
-        scope = windows(index, [(origin.seq + 1, END)], source, MAX_SCOPE)[origin.seq + 1, END]
-        if scope == []:
-            continue
-        forms = {f for w in words for f in (w, w.lower(), w.upper(), key(w), key(w).upper(), w.replace("-", "_").lower())}
-        for found, paths in git.grep_words(root, [origin.sha], forms, exclude=EXCLUDES, paths=scope).items():
-            for path in (p for p in paths if source(p)):
-                for name, value in default_slots(index.versions.text_at(origin.sha, path) or ""):
-                    if key(found) in _keys(value):
-                        slots.setdefault((origin, key(found)), set()).add(name)
-    names = {n for found in slots.values() for n in found}
-    now = git.grep_words(root, ["HEAD"], names, exclude=EXCLUDES) if names else {}
+    ends = windows(index, [(o.seq + 1, END) for o in by_origin], lambda p: p.endswith(".py") and source(p), MAX_SCOPE)
+    scopes = {o: set(ends[o.seq + 1, END] or ()) for o in by_origin}
+    searched = {o.sha: o for o, scope in scopes.items() if scope}  # (none: nothing changed since, or too much to search)
+    forms = {f for o in searched.values() for w in by_origin[o] for f in (w, w.lower(), w.upper(), key(w), key(w).upper(), w.replace("-", "_").lower())}
+    slots: dict[tuple[Commit, str], set[tuple[str, str]]] = {}  # (origin, word key) → the default slots holding it then
+    for rev, path, found in _grep_lines(root, sorted(searched), forms):
+        for name, value in default_slots(found) if path in scopes[searched[rev]] else ():
+            for w in by_origin[searched[rev]]:
+                if key(w) in _keys(value):
+                    slots.setdefault((searched[rev], key(w)), set()).add((name, index.path_now(path, searched[rev].seq) or ""))
+    def values_in(path: str, name: str) -> list[str]:
+        return [v for n, v in default_slots(now_text(path) or "") if n == name] if path else []
+    moved = {n for found in slots.values() for n, p in found if not values_in(p, n)}  # not where it was: looked for
+    now = git.grep_words(root, ["HEAD"], moved, exclude=EXCLUDES) if moved else {}
     out: dict[str, list[ChangedRef]] = {}
     for doc, line, word, origins in said:
-        for name in sorted({n for o in origins for n in slots.get((o, key(word)), ())}):
-            files = sorted(p for p in now.get(name, ()) if source(p))
-            values = [v for p in files for n, v in default_slots(now_text(p) or "") if n == name]
+        for name, path in sorted({slot for o in origins for slot in slots.get((o, key(word)), ())}):
+            files = [path] if values_in(path, name) else sorted(p for p in now.get(name, ()) if source(p))
+            values = [v for p in files for v in values_in(p, name)]
             if not values or any(key(word) in _keys(v) for v in values):
                 continue
             blamed = _blame(index, files, name, word, head)
@@ -102,14 +103,25 @@ def word_defaults(asks: Sequence[tuple[Doc, Commit, list[tuple[int, str]]]], ind
 
 
 def _written(doc: Doc, since: Commit, word: str, index: HistoryIndex) -> list[Commit]:
-    """The doc's oldest version (of its `VERSIONS` before `since`) from which on it states a default by `word` (the
+    """The doc's oldest version (of its `VERSIONS` before `since`) from which on it says "default" and `word` (the
     sentence may have been reworded since)."""
     found: list[Commit] = []
     for commit, path in index.earlier(doc.path, since.seq, limit=VERSIONS):
-        if not any(w == word for _line, w in word_statements(index.versions.text_at(commit.sha, path) or "")):
+        text = index.versions.text_at(commit.sha, path) or ""
+        if word not in text or "efault" not in text:
             break
         found = [commit]
     return found
+
+
+def _grep_lines(root: str, revs: list[str], words: set[str]) -> list[tuple[str, str, str]]:
+    """(rev, path, line) of each line of a Python file at each of `revs` holding one of `words` as a whole word: one
+    `git grep` (a list of paths would cost more than it saves: git matches every file against each)."""
+    if not revs or not words:
+        return []
+    out = git.run(root, "grep", "-z", "-w", "-I", "-F", *(a for w in sorted(words) for a in ("-e", w)), *revs, "--", "*.py",
+                  *(f":(exclude){p}" for p in EXCLUDES), check=False)
+    return [(*where.partition(":")[::2], line) for where, _, line in (row.partition("\0") for row in out.splitlines())]
 
 
 def default_slots(text: str) -> list[tuple[str, str]]:
