@@ -80,7 +80,8 @@ app.configure(procs=[app.Stamper(fmt="%Y", utc=False)])
 
 If nothing is configured, the default values are used which means :class:`collections.OrderedDict` for context.
 
-Internally app uses HMAC and SHA1 for signing by default. Text is UTF-8 by default.
+Internally app uses HMAC and SHA1 for signing by default.
+Text is UTF-8 by default.
 """
 
 
@@ -93,7 +94,7 @@ def test_the_statements_read():
     assert (("wrapper_class",), 20, "", "", "const", ("configure",)) in shown  # `logging.NOTSET`: any change
     assert not [s for s in shown if s[1] > 21 and s[4] == "call"]  # "A faster configuration:" states no default
     assert [s[:3] for s in shown if s[0] == ("context",)] == [(("context",), 30, "OrderedDict")]
-    assert word_statements(DOC) == [(32, "SHA1"), (32, "UTF-8")]
+    assert word_statements(DOC) == [(32, "SHA1"), (33, "UTF-8")]
     assert word_statements("Uses ``SHA1`` by default.\n\nUses SHA1 and MD5 by default.\n") == []  # code; two words
 
 
@@ -117,7 +118,7 @@ def test_changed_defaults_are_flagged_and_unchanged_ones_are_not(repo_factory):
     (root / "app/signing.py").write_text(SIGNING.replace('"utf-8"', '"latin-1"').replace("class Signer:", "class Signer:\n    x = 1"))
     commit(root, "types and rendering on; latin-1", date=FEB)
     found = check_docs(repo=root).findings
-    assert [f.line for f in found] == [32]  # two parameters before "The feature": unread; UTF-8 gone: flagged
+    assert [f.line for f in found] == [33]  # two parameters before "The feature": unread; UTF-8 gone: flagged, SHA1 kept
     root = _site(lambda files, date: repo_factory(files, name="again", date=date))
     changed = (CODE.replace('Stamper(fmt="%Y"', 'Stamper(fmt="iso"').replace("make_filter(0)", "make_filter(20)")
                .replace("compare_defaults=False", "compare_defaults=True")
@@ -141,4 +142,4 @@ def test_a_value_word_the_code_took_away_before_the_doc_was_edited(repo_factory)
     (root / "docs/config.md").write_text(DOC.replace("Configuration\n=============", "Settings\n========"))
     commit(root, "retitle", date=MAR)
     found = check_docs(repo=root).findings
-    assert [f.line for f in found] == [32] and changed in found[0].message
+    assert [f.line for f in found] == [32] and changed in found[0].message  # (UTF-8 still the default: not flagged)
