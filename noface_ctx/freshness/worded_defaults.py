@@ -1,11 +1,12 @@
 """A default a doc states as a plain value word, naming no code (issue 25, rule 5): "Internally itsdangerous uses
 HMAC and SHA1 for signing by default". The word (`SHA1`, `SHA-512`, `UTF-8`, `MD5`: letters then digits) is
-looked for where the doc said it, not at HEAD: in the code at the doc's last commit and at the commit that wrote
-the sentence (its oldest version still holding the line), among the files changed since. There, an attribute or
+looked for where the doc said it, not at HEAD: in the Python files changed since, at the doc's last commit and at
+the oldest of its versions (of the 30 before) still saying the word, in one `git grep`. There, an attribute or
 constant named as a default (`default_digest_method = staticmethod(hashlib.sha1)`, `DEFAULT_HASH`, `hash_default`)
 whose value holds the word (case, `-` and `_` aside) is the default the doc meant; when every assignment of that
-name now (`git grep` at HEAD) holds another value, the doc states its value before: stale, blamed on the newest
-commit whose diff took the word away from the name (`default_history.value_changes`).
+name now (in its file, followed through renames, or else wherever a grep at HEAD finds it) holds another value,
+the doc states its value before: stale, blamed on the newest commit whose diff took the word away from the name
+(`default_history.value_changes`; a merge: its branch's commit).
 
 `word_statements(text)` gives (line, word) for each such sentence; `word_defaults` the findings, by doc path.
 """
