@@ -57,7 +57,7 @@ _READ: state.Memo[str, tuple[Statement, ...]] = state.memo("freshness.defaults.s
 
 def _examples(lines: list[str]) -> list[Statement]:
     out: list[Statement] = []
-    for i in range(len(lines)):
+    for i in (i for i, line in enumerate(lines) if line.rstrip().endswith(":")):  # an introduction ends with a colon
         start = _block_start(lines, i)
         if start < 0:
             continue
@@ -71,9 +71,9 @@ def _examples(lines: list[str]) -> list[Statement]:
 
 
 def _block_start(lines: list[str], i: int) -> int:
-    """The line starting the code block whose introduction ends at line `i` (with a colon), when that
+    """The line starting the code block whose introduction ends at line `i` (with a colon: the caller's), when that
     introduction's last sentence says the defaults are (equivalent to) what follows; else -1."""
-    if not lines[i].rstrip().endswith(":") or "efault" not in " ".join(lines[max(0, i - 4):i + 1]):  # (read below)
+    if "efault" not in " ".join(lines[max(0, i - 4):i + 1]):  # (read below)
         return -1
     j = i + 1
     while j < len(lines) and not lines[j].strip():
@@ -166,12 +166,12 @@ def _prose(lines: list[str]) -> list[Statement]:
     out: list[Statement] = []
     for lo, hi in prose_blocks(lines):
         text = "\n".join(lines[lo:hi])
-        if DEFAULT_WORD.search(text) is None:
+        if "efault" not in text or " for" not in text or "`" not in text or DEFAULT_WORD.search(text) is None:
             continue
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
         for a, b in pairwise(cuts):
             sentence = text[a:b]
-            if DEFAULT_WORD.search(sentence) is None:
+            if " for" not in sentence or "`" not in sentence or DEFAULT_WORD.search(sentence) is None:
                 continue
             for m in _FOR_NOUN.finditer(sentence):
                 value = code_name(m.group(2))

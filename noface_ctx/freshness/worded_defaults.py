@@ -38,19 +38,21 @@ VERSIONS = 30  # the doc's earlier versions read to find the one that wrote the 
 def word_statements(text: str) -> list[tuple[int, str]]:
     """(line, word) for each sentence saying "by default" / "defaults to" that writes no code (no backticks, no
     role) and one value word (see the module docstring); the word as written."""
-    if "efault" not in text or _WORD.search(text) is None or _SAYS.search(text) is None:
+    if "efault" not in text:
         return []
     lines = text.split("\n")
     out = []
     for lo, hi in prose_blocks(lines):
         block = "\n".join(lines[lo:hi])
-        if _SAYS.search(block) is None:
+        if "efault" not in block or _SAYS.search(block) is None:
             continue
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(block)), len(block)]
         for a, b in pairwise(cuts):
+            if _SAYS.search(block, a, b) is None:
+                continue
             sentence = _LINK.sub(lambda m: " " * len(m.group(0)), block[a:b])  # a link's text and address: no code
-            words = {m.group(1) for m in _WORD.finditer(sentence)}
-            if _SAYS.search(sentence) and "`" not in sentence and len(words) == 1:
+            words = {m.group(1) for m in _WORD.finditer(sentence)} if "`" not in sentence else set()
+            if len(words) == 1:
                 m = next(_WORD.finditer(sentence))
                 out.append((lo + block.count("\n", 0, a + m.start()) + 1, m.group(1)))
     return out
