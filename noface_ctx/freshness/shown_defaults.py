@@ -186,20 +186,23 @@ def _prose(lines: list[str]) -> list[Statement]:
 
 
 def _section_names(lines: list[str], i: int) -> tuple[str, ...]:
-    """The code names written from the title of line `i`'s section (at most 40 lines up) to line `i`."""
+    """The nearest 8 code names written from the title of line `i`'s section (at most 40 lines up) to line `i`."""
     names: dict[str, None] = {}
     j = i
-    while j >= 0 and i - j < 40 and not _TITLE_LINE.match(lines[j]):
+    while j >= 0 and i - j < 40 and len(names) < 8 and not _TITLE_LINE.match(lines[j]):
         for m in re.finditer(SPAN, lines[j]):
             names.update(dict.fromkeys(n for n in code_name(m.group(2)) if len(n) > 2))
         j -= 1
-    return tuple(names)
+    return tuple(names)[:8]
 
 
 def shown_default(text: str, name: str, of: str, held: str) -> str | None:
     """The code's default for a statement read here (`held` "call": `name` passed to a call of `of` inside a
     default constant; "const": the one default constant whose words hold `name`'s), or None."""
     if "DEFAULT" not in text or (held == "call" and of not in text):
+        return None
+    named = [m.group(1) for m in _DEFAULT_CONSTANT.finditer(text) if _NAMED_DEFAULT.search(m.group(1))]  # parsed only if one fits
+    if not named or (held == "const" and not _matching(dict.fromkeys(named, ()), name)):
         return None
     if held == "call":
         found = {comparable(value) for called, value in _calls(text) if called == (of, name)}

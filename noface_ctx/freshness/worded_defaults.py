@@ -1,7 +1,7 @@
 """A default a doc states as a plain value word, naming no code (issue 25, rule 5): "Internally itsdangerous uses
 HMAC and SHA1 for signing by default". The word (`SHA1`, `SHA-512`, `UTF-8`, `MD5`: letters then digits) is
-looked for where the doc said it, not at HEAD: in the Python files changed since, at the doc's last commit and at
-the oldest of its versions (of the 30 before) still saying the word, in one `git grep`. There, an attribute or
+looked for where the doc said it, not at HEAD: in the Python files at the doc's last commit and at the oldest of
+its versions (of the 30 before) still saying the word, in one `git grep`. There, an attribute or
 constant named as a default (`default_digest_method = staticmethod(hashlib.sha1)`, `DEFAULT_HASH`, `hash_default`)
 whose value holds the word (case, `-` and `_` aside) is the default the doc meant; when every assignment of that
 name now (in its file, followed through renames, or else wherever a grep at HEAD finds it) holds another value,
@@ -21,10 +21,9 @@ from noface_ctx import _git as git
 from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness.default_history import OLD_DEFAULT, value_changes
 from noface_ctx.freshness.default_words import SENTENCE_END
-from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.merges import merged_change
-from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE
+from noface_ctx.freshness.presence import EXCLUDES
 from noface_ctx.freshness.subject_defaults import prose_blocks
 
 _SAYS = re.compile(r"(?i)\bby\s+default\b|\bdefaults?\s+(?:to|is)\b")
@@ -77,13 +76,11 @@ def word_defaults(asks: Sequence[tuple[Doc, Commit, list[tuple[int, str]]]], ind
             said.append((doc, line, word, origins))
             for origin in origins:
                 by_origin.setdefault(origin, set()).add(word)
-    ends = windows(index, [(o.seq + 1, END) for o in by_origin], lambda p: p.endswith(".py") and source(p), MAX_SCOPE)
-    scopes = {o: set(ends[o.seq + 1, END] or ()) for o in by_origin}
-    searched = {o.sha: o for o, scope in scopes.items() if scope}  # (none: nothing changed since, or too much to search)
+    searched = {o.sha: o for o in by_origin if o.seq < head.seq}  # (a slot in a file unchanged since holds the word still)
     forms = {f for o in searched.values() for w in by_origin[o] for f in (w, w.lower(), w.upper(), key(w), key(w).upper(), w.replace("-", "_").lower())}
     slots: dict[tuple[Commit, str], set[tuple[str, str]]] = {}  # (origin, word key) → the default slots holding it then
     for rev, path, found in _grep_lines(root, sorted(searched), forms):
-        for name, value in default_slots(found) if path in scopes[searched[rev]] else ():
+        for name, value in default_slots(found) if source(path) else ():
             for w in by_origin[searched[rev]]:
                 if key(w) in _keys(value):
                     slots.setdefault((searched[rev], key(w)), set()).add((name, index.path_now(path, searched[rev].seq) or ""))
