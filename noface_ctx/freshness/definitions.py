@@ -21,6 +21,7 @@ from noface_ctx.freshness.attached import attached_function
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comment_start, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
+from noface_ctx.freshness.generated_init import generated_init
 
 _INDENT = r"(?=(?P<indent>[ \t]*))(?P=indent)"  # atomic: giving back indentation never helps, and retrying is slow
 _DEF_HEAD = "^" + _INDENT + (
@@ -76,6 +77,8 @@ def definition(text: str, name: str) -> str | None:
     init = re.compile(_DEF_HEAD + r"__init__\b", re.M).search(text, start, end)
     if init is not None:
         head += "\n" + _signature(text[init.start():block_end(text, init.end(), len(init.group("indent")))])
+    elif kw == "class" and (generated := generated_init(text, start, end)) is not None:
+        head += "\n" + _signature(generated)  # a dataclass's, an attrs class's, a NamedTuple's: from its fields
     return head
 
 
