@@ -31,6 +31,7 @@ import re
 from bisect import bisect_right
 from dataclasses import replace
 
+from noface_ctx.freshness.body_tokens import closing
 from noface_ctx.freshness.references import (
     DOTTED,
     EXTERNAL_NAMES,
@@ -339,6 +340,8 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 continue
             name = cm.group(1).replace("::", ".")
             root, _, rest = name.partition(".")
+            if python and root not in types and root not in local:  # `Spec("x").is_empty()`: as `s = Spec("x")`
+                refs += _made_then_used(line, cm, name, aliases, lineno, lang)  # then `s.is_empty()`
             if root in aliases and rest and python and root not in types:  # `sns.histplot(...)`: `seaborn.histplot`
                 refs.append(Reference(name + "()", f"{aliases[root]}.{rest}", "method", lineno, True, lang))
             if root in types and rest and python:
@@ -371,6 +374,25 @@ def example_refs(block: Block, lang: str, local: set[str], types: dict[str, str]
                 if am.group(3):
                     refs.append(Reference(am.group(0), f"{types[am.group(1)]}.{am.group(2)}{am.group(3)}", "method", lineno, True, lang))
     return refs
+
+
+def _made_then_used(line: str, cm: re.Match[str], name: str, aliases: dict[str, str], lineno: int,
+                    lang: str) -> list[Reference]:
+    """`Callee(args).name(` or `Callee(args).name`, `Callee` a class (its last part capitalised, as
+    `example_types` reads an assignment's): a `method` reference to `Callee.name`, the one
+    `x = Callee(args); x.name()` gives. Only the first link of a chain (what `.name` returns is
+    unknown); a function's result (`load(s).get`) gives nothing."""
+    last = name.rsplit(".", 1)[-1]
+    if not last[:1].isupper() or last.isupper() or name in EXTERNAL_NAMES or placeholder(name):
+        return []
+    close = closing(line, cm.end() - 1)
+    attr = re.match(rf"\s*\.\s*({IDENT})\b(\s*\()?", line[close + 1:]) if close > 0 else None
+    if attr is None or placeholder(attr.group(1)):
+        return []
+    root = name.split(".", 1)[0]
+    cls = aliases[root] + name[len(root):] if root in aliases and root != name else name
+    written = f"{name}(...).{attr.group(1)}" + ("()" if attr.group(2) else "")
+    return [Reference(written, f"{cls}.{attr.group(1)}", "method", lineno, True, lang)]
 
 
 def _plain_method(name: str) -> bool:
