@@ -55,6 +55,7 @@ from noface_ctx.freshness.references import (
     signature_after,
     title_word,
 )
+from noface_ctx.freshness.shell_paths import shell_refs
 
 _SPAN = re.compile(r"(`+)(.+?)\1")
 _CALL = re.compile(rf"^({DOTTED})\((.*)\)$")
@@ -269,8 +270,8 @@ def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Re
     role names code wherever it is written."""
     if lang in FENCE_LANGS:
         return []
-    return [r for n, text in body if "`" in text and IGNORE_MARK not in text
-            for r in _prose_refs(text, n, module, roles_only=True)]
+    return shell_refs(body, lang) + [r for n, text in body if "`" in text and IGNORE_MARK not in text
+                                       for r in _prose_refs(text, n, module, roles_only=True)]
 
 
 def _docstring_xrefs(body: list[tuple[int, str]]) -> list[Reference]:
