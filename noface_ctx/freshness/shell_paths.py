@@ -19,7 +19,7 @@ from noface_ctx.freshness.references import IDENT, KNOWN_EXTS, Reference
 
 SHELL_LANGS = frozenset({"", "bash", "sh", "shell", "console", "zsh", "shell-session", "sh-session", "shellsession"})
 _PROMPT = re.compile(r"^\s*(?:\(\S+\)\s*)?[$%]\s+")  # `$ cmd`, `% cmd`, `(venv) $ cmd`
-_COMMAND = re.compile(rf"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:\.{{0,2}}/)?[a-z][\w.+-]*(?:\s|$)")  # a program first, env settings before it
+_COMMAND = re.compile(r"^(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:\.{0,2}/)?[a-z][\w.+-]*(?:\s|$)")  # a program first, env settings before it
 _TOKEN = re.compile(rf"(?:(?<=^)|(?<=[\s='\"]))({IDENT}(?:\.{IDENT})+)(?::({IDENT}(?:\.{IDENT})*))?(?=$|[\s'\"])")
 _NOT_MODULES = frozenset("""com org net io edu gov local localhost sock pid log lock out err tmp bak pem crt cert
 whl egg tar gz tgz bz2 xz zip so dll dylib exe db sqlite sqlite3 pyc""".split())  # hosts, files the command handles
