@@ -46,16 +46,17 @@ from types import MappingProxyType
 from typing import Any
 
 from noface_ctx import _git as git
-from noface_ctx._process import in_forks, start_forked
+from noface_ctx._process import start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
 from noface_ctx.docs.markup import DEPRECATION_WORDS, is_record, names_old_apis
 from noface_ctx.freshness.changes import Defaults, read_history, start_defaults
 from noface_ctx.freshness.clashes import find_clashes
-from noface_ctx.freshness.code_words import Handed, contents, handed_out
+from noface_ctx.freshness.code_words import Handed, handed_out
 from noface_ctx.freshness.codebase import Codebase, SymbolTable
 from noface_ctx.freshness.edits import Edits, edit_state, edits_since
 from noface_ctx.freshness.extract import extract_references
+from noface_ctx.freshness.first_reads import start_reading
 from noface_ctx.freshness.gaps import history_gaps
 from noface_ctx.freshness.history import Commit, HistoryIndex, build_index
 from noface_ctx.freshness.judgement import (
@@ -74,7 +75,6 @@ from noface_ctx.freshness.scan import (
     DocHistory,
     DocScan,
     load_plain_references,
-    read_references,
     references_from_json,
     references_to_json,
     save_plain_references,
@@ -370,11 +370,10 @@ def _first_scans(docs: list[Doc], inputs: JudgeInputs,
     if building is None and len(docs) >= 50 and inputs.history_db is not None and head is not None:
         building = start_forked(build_index, inputs.root, inputs.history_db, head)
     handed = handed_out(inputs.repo_files, set(inputs.doc_paths), inputs.words_db) if len(docs) >= 50 else []
-    reading = in_forks((read_references, (docs,)), *([(contents, (inputs.repo_files.root, handed))] if handed else [])
-                       ) if len(docs) >= 50 else None  # forked before any thread; a third of the code's words on a first run
+    reading = start_reading(docs, inputs.repo_files, handed) if len(docs) >= 50 else None  # forked before any thread
     with ThreadPoolExecutor(max_workers=1) as pool:
         thread = pool.submit(open_history, inputs) if building is None else None
-        code = codebase(inputs, (frozenset(handed), reading[1]) if reading is not None and handed else None)
+        code = codebase(inputs, reading[1] if reading is not None else None)
         refs = reading[0]() if reading is not None else {}
         history = thread.result() if thread is not None else open_history(inputs, building)
         defaults = start_defaults(docs, history.index, history.head, code, inputs.state.dirty, inputs.state.shallow
