@@ -124,7 +124,9 @@ def _header_matches(text: str) -> Iterator[re.Match[str]]:
     yield from _HEADER_AFTER_NEWLINE.finditer(text, first.end() if first is not None else 0)
 
 
-_HEADERS: state.Memo[str, _Headers] = state.memo("freshness.definitions.headers", maxsize=128)
+# django's first run builds the headers of 656 distinct texts (14 M characters), asked 5,483 times by
+# `definition`: 128 kept built 923 (22 M characters), 512 build 667
+_HEADERS: state.Memo[str, _Headers] = state.memo("freshness.definitions.headers", maxsize=512)
 
 
 def _headers(text: str) -> _Headers:
