@@ -26,9 +26,17 @@ def test_the_code_reader_takes_the_docs_that_even_the_work():
     assert first_reads._with_code([], 10) == 0
 
 
-def test_split_references_and_handed_words_are_those_read_here(repo_factory):
+def test_split_references_and_handed_words_are_those_read_here(repo_factory, monkeypatch):
     """Every doc's references, whichever process read them, and the handed files' contents are
-    what reading them here answers; without handed files one process reads every doc."""
+    what reading them here answers; without handed files one process reads every doc. (The calls
+    are made here by a stand-in for `in_forks`, which refuses to fork while a test's threads run.)"""
+    started: list[list[tuple]] = []
+
+    def in_forks(*calls):
+        started.append(list(calls))
+        return [lambda fn=fn, args=args: fn(*args) for fn, args in calls]
+
+    monkeypatch.setattr(first_reads, "in_forks", in_forks)
     files = {f"pkg/mod{i}.py": f"def func_{i}(a, b=1):\n    return a\n\n\nclass Kind{i}:\n    size = {i}\n"
              for i in range(6)}
     files.update({f"docs/page{i}.md": f"# Page {i}\n\nCall `pkg.mod{i}.func_{i}(a)` or `Kind{i}.size`.\n" * (i + 1)
@@ -47,5 +55,10 @@ def test_split_references_and_handed_words_are_those_read_here(repo_factory):
     assert refs == read_references(docs) and refs  # the same, both halves merged
     assert kept == frozenset(handed) and contents() == cw.contents(repo_files.root, handed)
     assert contents() is contents()  # one answer, waited for once
+    (_refs, (alone_docs,)), (_both, (_root, paths_there, with_code)) = started[0]
+    assert [*alone_docs, *with_code] == docs and alone_docs and with_code and paths_there == handed
     alone = first_reads.start_reading(docs, repo_files, [])
     assert alone is not None and alone[1] is None and alone[0]() == read_references(docs)
+    assert len(started[1]) == 1 and started[1][0][1] == (docs,)
+    monkeypatch.setattr(first_reads, "in_forks", lambda *calls: None)  # no fork: nothing started, read in the run
+    assert first_reads.start_reading(docs, repo_files, handed) is None
