@@ -28,7 +28,7 @@ def start_reading(docs: Sequence[Doc], repo_files: RepoFiles, handed: list[str])
     """Start reading `docs`' references and the `handed` files' words in forked processes: (the
     wait for every doc's references, by path; the handed files and the wait for their `contents`,
     None when none are handed). None where no process can be forked (`in_forks`)."""
-    k = len(docs) - _with_code(docs, sum(repo_files.stats.get(p, (0, 0))[0] for p in handed)) if handed else len(docs)
+    k = len(docs) - docs_with_code(docs, sum(repo_files.stats.get(p, (0, 0))[0] for p in handed)) if handed else len(docs)
     reading = in_forks((read_references, (docs[:k],)),
                        *([(_code_and_references, (repo_files.root, handed, docs[k:]))] if handed else []))
     if reading is None:
@@ -39,7 +39,7 @@ def start_reading(docs: Sequence[Doc], repo_files: RepoFiles, handed: list[str])
     return (lambda: {**reading[0](), **both()[1]}), (frozenset(handed), lambda: both()[0])
 
 
-def _with_code(docs: Sequence[Doc], code_bytes: int) -> int:
+def docs_with_code(docs: Sequence[Doc], code_bytes: int) -> int:
     """How many docs, from the end, the process reading `code_bytes` of code reads the references
     of: both processes' shares of the work equal (`REFERENCE_COST`), none when the code is the
     larger share alone."""

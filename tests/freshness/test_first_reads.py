@@ -20,10 +20,10 @@ def test_the_code_reader_takes_the_docs_that_even_the_work():
     """`REFERENCE_COST` units a character of docs, one a byte of code: the process reading the code
     takes docs from the end until both shares are about equal; none when the code alone is more."""
     docs = [_doc(f"d{i}.md", 100) for i in range(10)]  # 1,000 characters: 9,000 units
-    assert first_reads._with_code(docs, 0) == 5  # 4,500 units each: 500 characters, not over it
-    assert first_reads._with_code(docs, 1_800) == 4  # (9,000 - 1,800) / 2 = 3,600 units: 400 characters
-    assert first_reads._with_code(docs, 9_000) == 0 == first_reads._with_code(docs, 50_000)
-    assert first_reads._with_code([], 10) == 0
+    assert first_reads.docs_with_code(docs, 0) == 5  # 4,500 units each: 500 characters, not over it
+    assert first_reads.docs_with_code(docs, 1_800) == 4  # (9,000 - 1,800) / 2 = 3,600 units: 400 characters
+    assert first_reads.docs_with_code(docs, 9_000) == 0 == first_reads.docs_with_code(docs, 50_000)
+    assert first_reads.docs_with_code([], 10) == 0
 
 
 def test_split_references_and_handed_words_are_those_read_here(repo_factory, monkeypatch):
@@ -48,7 +48,7 @@ def test_split_references_and_handed_words_are_those_read_here(repo_factory, mon
     assert len(docs) == 8
     paths = {d.path for d in docs}
     handed = cw.handed_out(repo_files, paths, None)
-    assert 0 < first_reads._with_code(docs, sum(repo_files.stats[p][0] for p in handed)) < len(docs)  # both read some
+    assert 0 < first_reads.docs_with_code(docs, sum(repo_files.stats[p][0] for p in handed)) < len(docs)  # both read some
     reading = first_reads.start_reading(docs, repo_files, handed)
     assert reading is not None and reading[1] is not None
     refs, (kept, contents) = reading[0](), reading[1]
