@@ -57,6 +57,11 @@ class Memo(Generic[K, V]):
             self._data[key] = value
         return value
 
+    def get_or_put(self, key: K, make: Callable[[], V]) -> V:
+        """The value kept for `key`, else `make()` kept (made outside the lock: a race makes it twice)."""
+        found = self.get(key)
+        return found if found is not None else self.put(key, make())
+
     def pop(self, key: K) -> V | None:
         with self._lock:
             return self._data.pop(key, None)

@@ -18,6 +18,14 @@ def test_memo_is_bounded_oldest_first():
     assert state.memo("test.bounded") is m  # one memo per name
 
 
+def test_get_or_put_makes_a_value_once_per_key():
+    m = state.memo("test.get_or_put", maxsize=4)
+    made: list[str] = []
+    for key in ("a", "a", "b", "a"):
+        assert m.get_or_put(key, lambda k=key: made.append(k) or (k * 2,)) == (key * 2,)
+    assert made == ["a", "b"]
+
+
 def test_clear_all_reaches_memos_and_cached_functions():
     m = state.memo("test.clear", maxsize=None)
     m.put("k", "v")

@@ -53,8 +53,7 @@ def phrase_statements(lines: list[str]) -> list[Statement]:
     text = "\n".join(lines)
     if "efault" not in text:
         return []
-    found = _PHRASED.get(text)
-    return list(found) if found is not None else list(_PHRASED.put(text, tuple(_statements(lines))))
+    return list(_PHRASED.get_or_put(text, lambda: tuple(_statements(lines))))
 
 
 def phrase_words(text: str) -> set[str]:

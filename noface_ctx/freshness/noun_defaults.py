@@ -43,8 +43,7 @@ def noun_statements(lines: list[str]) -> list[Statement]:
     text = "\n".join(lines)
     if "efault" not in text and "DEFAULT" not in text:
         return []
-    found = _READ.get(text)
-    return list(found) if found is not None else list(_READ.put(text, tuple(_statements(lines))))
+    return list(_READ.get_or_put(text, lambda: tuple(_statements(lines))))
 
 
 def noun_words(text: str) -> set[str]:

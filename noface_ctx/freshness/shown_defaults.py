@@ -48,8 +48,7 @@ def shown_statements(lines: list[str]) -> list[Statement]:
     text = "\n".join(lines)
     if "efault" not in text:
         return []
-    found = _READ.get(text)
-    return list(found) if found is not None else list(_READ.put(text, tuple(_examples(lines) + _prose(lines))))
+    return list(_READ.get_or_put(text, lambda: tuple(_examples(lines) + _prose(lines))))
 
 
 _READ: state.Memo[str, tuple[Statement, ...]] = state.memo("freshness.defaults.shown", maxsize=64)
