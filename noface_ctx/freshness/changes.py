@@ -31,8 +31,9 @@ from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
 from noface_ctx.freshness.launder_reach import named_lines
+from noface_ctx.freshness.literal_defaults import literal_statements
 from noface_ctx.freshness.merges import merged_change
-from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated
+from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated, stated_default_line
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
 from noface_ctx.freshness.references import FENCE_LANGS, file_ext
@@ -103,7 +104,7 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
                         then = index.def_at(since.sha, path, name)
                         stated = replace(s.doc, text="\n" * (ref.line - 1) + ref.ref) if ref.source == "span" and "=..." in ref.ref else s.doc
                         what, line = gone_keyword(stated, ref, then, now) or (  # (a signature a span states: as written)
-                            old_default_stated(s.doc, then, now) if then and now else None) or (what, line)
+                            (old_default_stated(s.doc, then, now) or stated_default_line(s.doc, then, now)) if then and now else None) or (what, line)
                     commit = _making(index, commit, path, name)
                     out.setdefault(s.doc.path, []).append(
                         ChangedRef(ref.ref, line, path, commit.label() if commit else UNCOMMITTED, what))
@@ -128,8 +129,9 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     defined: dict[str, bool] = {}  # a callable some file defines: a signature stating its defaults is `changed_symbols`'
     asks, worded = [], []  # (a doc's text read by both while its blocks are remembered: `subject_defaults.prose_blocks`)
     for doc, since in plans:
-        if stated := [st for st in stated_defaults(doc) if not st.signed or not (
-                defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))]:
+        if stated := [*(st for st in stated_defaults(doc) if not st.signed or not (
+                defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))),
+                      *(Stated(names, line, value, was=True) for names, line, value in literal_statements(doc.text.split("\n")))]:
             asks.append((doc, since, stated))
         if said := word_statements(doc.text):  # "uses SHA1 by default"
             worded.append((doc, since, said))
@@ -253,7 +255,9 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             p = s.doc.path
             gone = removed.get(p)
             passed = {passed_keyword(m.ref) or re.split(r"[=(]", m.ref)[0] for m in gone.missing} if gone else set()
-            changed = [c for c in symbols.get(p, ()) if not c.what.startswith("keyword ") or c.what.split()[1] not in passed]
+            told = {c.line for c in defaults.get(p, ())}  # a default a line states: told once, as a stated default
+            changed = [c for c in symbols.get(p, ()) if (not c.what.startswith("keyword ") or c.what.split()[1] not in passed)
+                       and not (c.what.startswith("default ") and c.line in told)]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
                                 [*changed, *defaults.get(p, ()), *values.get(p, ()), *shims.get(p, ())], gone.files if gone else {})

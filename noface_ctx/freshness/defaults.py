@@ -78,12 +78,12 @@ class Stated:
     titled: tuple[str, ...] = ()  # the names its section's title writes (`## SessionMiddleware`): of two files, the one meant
     signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
     besides: tuple[str, ...] = ()  # held "keys": the keys a per-key default excepts ("except when the location is `json`")
+    was: bool = False  # judged by the change alone: stale only when the code's default at the doc's commit was `value`
 
 
 def stated_defaults(doc: Doc) -> list[Stated]:
     """Where the doc states a default (see the module docstring)."""
-    lines = doc.text.split("\n")
-    out: list[Stated] = []
+    lines, out = doc.text.split("\n"), list[Stated]()
     titles: tuple[tuple[str, ...], ...] = ()  # each line's section title's names (`heading_names`), read once if needed
     def titled(i: int) -> tuple[str, ...]:
         nonlocal titles
@@ -384,17 +384,16 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
             for path in homes:
                 if not touched(path):
                     continue
-                now = default_now(path, name, st)
-                then_text = index.versions.text_at(since.sha, path)
-                then = _default_of(then_text, name, st, path) if then_text is not None else None
-                if now is None or then is None or options.same_value(then, now) or (st.value and options.same_value(st.value, now)) or (
-                        st.not_value and st.not_value != now):
+                if (now := default_now(path, name, st)) is None or (st.value and options.same_value(st.value, now)):
+                    continue  # (what the code says now first: a default the doc still states reads no older version)
+                then = _default_of(then_text, name, st, path) if (then_text := index.versions.text_at(since.sha, path)) is not None else None
+                if then is None or options.same_value(then, now) or (st.not_value and st.not_value != now) or (st.was and not options.same_value(st.value, then)):
                     continue
                 seen.add(name)
                 at = _changed_at(index, path, since, name, st, then)  # a signature's: "default of `n` of `lipsum`"
                 out.append(ChangedRef(st.names[1], st.line, path, at, f"default {name}") if st.signed else ChangedRef(name, st.line, path, at, "default"))
                 break
-            if name not in seen and not st.not_value and (old := stated_before(  # a value the code had before
+            if name not in seen and not st.not_value and not st.was and (old := stated_before(  # a value the code had before
                     st.value, st.line, name, holders.get(name, set()), index, since, now_text,
                     lambda text, path: _default_of(text, name, st, path), () if coded(name) else st.names)):  # noqa: B023 (called at once)
                 out, seen = [*out, old], seen | {name}

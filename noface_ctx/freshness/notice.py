@@ -327,11 +327,28 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
 def _states_default(text: str, name: str, default: str) -> bool:
     """Whether a doc line names parameter `name` with its old default written out (``many=False``,
     "``many`` is False by default"): a doc passing the parameter its own value states no default."""
+    return _default_line(text, name, default) > 0
+
+
+def _default_line(text: str, name: str, default: str) -> int:
+    """The first doc line (from 1) naming parameter `name` with `default` written out, or 0 (`_states_default`)."""
     value = default.replace(" ", "")
     word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
     said = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w.])")  # `many=False`, "(2 by default)"
-    return any(word.search(line) and (said.search(line.replace(" ", "")) or said.search(line))
-               for line in text.split("\n") if value in line.replace(" ", ""))
+    return next((i for i, line in enumerate(text.split("\n"), 1) if value in line.replace(" ", "") and word.search(line)
+                 and (said.search(line.replace(" ", "")) or said.search(line))), 0)
+
+
+def stated_default_line(doc: Doc, before: str, now: str) -> tuple[str, int] | None:
+    """When a signature changed only in defaults (`backlog=2048` → `4096`), the first one the doc states by its old
+    value beside its name (`_default_line`: "`--backlog <int>` ... **Default:** *2048*."): ("default NAME", that
+    line). A doc naming the callable elsewhere (`uvicorn.run()`, a call passing other keywords) is told of the default
+    it states, where it states it, not of a changed signature. None when another parameter changed, or none is stated."""
+    pb, pn = parameters(before), parameters(now)
+    defaults, changed = _default_only(pb, pn), changed_parameters(before, now)
+    if not defaults or not changed or changed - set(defaults):
+        return None
+    return next(((f"default {n}", line) for n in sorted(changed) if (line := _default_line(doc.text, n, defaults[n]))), None)
 
 
 _WORDS: state.Memo[str, frozenset[str]] = state.memo("freshness.notice.words", maxsize=64)

@@ -171,7 +171,7 @@ def declared_default(path: str, text: str, name: str, comparable: Callable[[str]
 @lru_cache(maxsize=1024)
 def _quoted(key: str) -> tuple[str, ...]:
     """An option's name quoted as code may write it: `"jobs"`, `'--jobs'`, `"include_naming_hint"`."""
-    return tuple({f"{q}{dashes}{form}{q}" for q in "\"'" for dashes in ("", "-", "--")
+    return tuple({f"{q}{dashes}{form}{end}" for q in "\"'" for dashes in ("", "-", "--") for end in (q, "/")  # (`"--x/--no-x"`)
                   for form in (key, key.replace("_", "-"), key.replace("-", "_"))})
 
 
@@ -185,7 +185,7 @@ _RC_SETTING = re.compile(r"^[ \t]*#?([\w.-]+)[ \t]*[=:][ \t]*(.*?)[ \t]*$", re.M
 _RC_NAME = re.compile(r"[a-z][a-z0-9_]*rc")
 _ENTRY = re.compile(r"""\(\s*(["'])([\w-]+)\1\s*,\s*\{""")
 _CALLS = re.compile(r"(?<![\w])(?:add_argument|add_option|make_option|option|Option)\s*\(")
-_FLAG = re.compile(r"""\s*(["'])(-[A-Za-z]|--?[A-Za-z][\w-]+)\1\s*""")
+_FLAG = re.compile(r"""\s*(["'])((?:-[A-Za-z]|--?[A-Za-z][\w-]+)(?:\s*/\s*--?[A-Za-z][\w-]*)?)\1\s*""")  # click's `"--x/--no-x"`
 
 
 @lru_cache(maxsize=128)
@@ -213,7 +213,7 @@ def _declared(text: str) -> dict[str, list[str]]:
     for m in _CALLS.finditer(text):
         args = _split(text, m.end(), ")", budget=budget)
         values = [v for k, v in (_pair(a, "=") for a in args) if k.strip() == "default"]
-        for flag in (f.group(2) for a in args if (f := _FLAG.fullmatch(a))):
+        for flag in (part.strip() for a in args if (f := _FLAG.fullmatch(a)) for part in f.group(2).split("/")[:1]):
             out.setdefault(flag if len(flag) == 2 else _key(flag), []).extend(values)
     return out
 

@@ -31,6 +31,7 @@ from noface_ctx.freshness.doctest_setup import with_doctest_setup
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
+from noface_ctx.freshness.literal_defaults import literal_words
 from noface_ctx.freshness.noun_defaults import noun_words
 from noface_ctx.freshness.option_defaults import option_words
 from noface_ctx.freshness.references import (
@@ -88,6 +89,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
         words |= identifiers(ref.ref) | identifiers(ref.name)
     words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
     words |= subject_words(doc.text) | review_words(doc.text) | distant_words(doc.text) | signed_words(doc.text) | noun_words(doc.text)
+    words |= literal_words(doc.text)  # a parameter a sentence names in words (`tag_name`), an option a list item heads
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []
