@@ -54,6 +54,7 @@ _STOP = frozenset({
     "not", "no", "all", "any", "each", "every", "has", "have", "had", "can", "may", "should", "must", "from", "into",
     "equal", "equals", "given", "called", "named", "now", "even", "still", "just", "then", "new", "old", "doesn", "don",
     "isn", "aren", "won", "s", "t"})
+_SAID_AT = re.compile(r"efault|EFAULT")
 _VALUE = re.compile(r"[A-Za-z0-9]")  # a value writes a letter or a digit (not `*`, `...`)
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?|True|False|None")  # a bare value a table's Default column writes
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
@@ -80,10 +81,14 @@ def literal_words(text: str) -> set[str]:
 def _statements(text: str) -> tuple[Statement, ...]:
     lines = text.split("\n")
     out: list[Statement] = []
-    said = [i for i, line in enumerate(lines) if "efault" in line or "EFAULT" in line]  # (a block without one: not read)
-    for lo, hi in prose_blocks(lines):
-        if bisect_left(said, hi) == bisect_left(said, lo):
-            continue
+    blocks = prose_blocks(lines)
+    firsts = [lo for lo, _hi in blocks]
+    said, line, at = set(), 0, 0  # the lines saying "default"
+    for m in _SAID_AT.finditer(text):
+        line, at = line + text.count("\n", at, m.start()), m.start()
+        said.add(line)
+    for k in sorted({k for line in said if (k := bisect_right(firsts, line) - 1) >= 0 and line < blocks[k][1]}):
+        lo, hi = blocks[k]  # (a block saying no "default": not read)
         if lines[lo].lstrip().startswith("|"):
             out += _table(lines, lo, hi)
             continue
