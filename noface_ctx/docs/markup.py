@@ -311,10 +311,11 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
 
 
 # Docs that record the past (release notes) or the people (credits, licence), not the design.
-# (an upgrading or porting guide names the old APIs on purpose, as a changelog does)
+# (an upgrading, porting or migration guide names the old APIs on purpose, as a changelog does: its
+# examples alternate the code to convert and what to convert it into)
 # (matched whatever their case and word separators: `ReleaseNotes.md`, `release_notes.rst`, `releasenotes.rst`)
 HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "releasenotes", "releases", "whatsnew",
-                             "upgrading", "porting"})
+                             "upgrading", "porting", "migration", "migrating", "migrate"})
 PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })
@@ -334,18 +335,27 @@ def is_record(path: str, record_dirs: tuple[str, ...] = RECORD_DIRS) -> bool:
 
 # words before a record's name that keep it one: matplotlib's `prev_api_changes/`, `next_api_changes/`,
 # `prev_whats_new/`, numpy's `upcoming_changes/`
-_RECORD_QUALIFIERS = frozenset({"prev", "previous", "next", "old", "past", "upcoming", "api"})
+# and of what is recorded: `versionhistory`, `release_history`, `version-changes`
+_RECORD_QUALIFIERS = frozenset({"prev", "previous", "next", "old", "past", "upcoming", "api", "version", "release"})
 _VERSION_TAIL = re.compile(r"[-_ .]*v?\d+(?:\.\d+)*[a-z0-9]*$")  # `api_changes_3.7.0`, `whats_new_1.4`
 
 
 def _names_record(name: str, words: frozenset[str], qualifiers: frozenset[str] = _RECORD_QUALIFIERS) -> bool:
     """Whether a file or folder name is one of the record `words` (whatever its case and
-    separators), or one after words of time or scope (`prev_api_changes`: `changes`)."""
-    if _folder_key(name) in words:
+    separators), or one after words of time or scope (`prev_api_changes`: `changes`), written
+    apart or joined (`versionhistory`: `history`)."""
+    key = _folder_key(name)
+    if key in words:
         return True
     tokens = [t for t in re.split(r"[-_ ]+", name.lower()) if t]
     return any(all(t in qualifiers for t in tokens[:i]) and "".join(tokens[i:]) in words
-               for i in range(1, len(tokens)))
+               for i in range(1, len(tokens))) or any(
+        key.endswith(w) and _qualified(key[:-len(w)], qualifiers) for w in words if len(key) > len(w))
+
+
+def _qualified(prefix: str, qualifiers: frozenset[str]) -> bool:
+    """Whether `prefix` is record qualifiers written together (`prevapi`, `version`)."""
+    return not prefix or any(prefix.startswith(q) and _qualified(prefix[len(q):], qualifiers) for q in qualifiers)
 
 
 def _folder_key(name: str) -> str:

@@ -17,13 +17,18 @@ from noface_ctx.freshness.blocks import UNDERLINE
 _GONE_HEADING = re.compile(r"(?i)\b(?:removals?|removed|dropped|deleted)\b")
 # what a sentence says of its subject when that subject is gone
 _GONE_PHRASE = re.compile(
-    r"(?i)\b(?:(?:was|were|has\s+been|have\s+been|had\s+been|is|are|got|been)\s+(?:now\s+|since\s+|finally\s+)?"
-    r"(?:removed|replaced|renamed|dropped|deleted|retired|superseded)"
+    r"(?i)\b(?:(?:was|were|has\s+been|have\s+been|had\s+been|is|are|got|been)\s+(?:now\s+|since\s+|finally\s+|also\s+)?"
+    r"(?:removed|replaced|renamed|dropped|deleted|retired|superseded|deprecated)"
     r"|no\s+longer\s+(?:exists?|available|supported|provided|present|defined|part\s+of)"
     r"|(?:is|are)\s+(?:now\s+)?gone|removal\s+of\b)"
 )
 # a role's, or a literal's, code: `x`, ``x``, :func:`~x`, :class:`title <x>`, {func}`x`
 _CODE = re.compile(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)?(`{1,2})([^`\n]+?)\1")
+# a name's new one in parentheses after it: "``open_scope()`` (now just ``Scope()``)", or its old one
+# after the new: "``Scope`` (formerly ``open_scope``)": the old name is history
+_NOW_AFTER = re.compile(r"(?i)((?:\{[\w:+-]+\}|:[\w:+-]+:)?(`{1,2})[^`\n]+?\2)\s*\(\s*(?:now|renamed\s+to|replaced\s+by)\s+"
+                        r"(?:(?:just|simply|called|named)\s+)?(?:\{[\w:+-]+\}|:[\w:+-]+:)?`")
+_FORMERLY = re.compile(r"(?i)\(\s*(?:formerly|previously|was|renamed\s+from)\s+([^()]*)\)")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)")
 _CLAUSE_END = re.compile(r"[.!?;:,](?:\s|$)|\s(?:use|see|instead)\b")
@@ -39,6 +44,9 @@ def announced_gone(lines: list[str]) -> dict[int, set[str]]:
         if heading and _GONE_HEADING.search(line):
             _add(out, i + 1, line, len(line))
     for start, text in _paragraphs(lines):
+        for named in (*_NOW_AFTER.finditer(text), *_FORMERLY.finditer(text)):
+            line_no = start + text.count("\n", 0, named.start(1))
+            _add(out, line_no, named.group(1).replace("\n", " "), len(named.group(1)))
         for m in _GONE_PHRASE.finditer(text):
             begin = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
             if m.group(0).lower().startswith("removal"):  # "the removal of `X`": what follows, to the sentence's end

@@ -25,19 +25,24 @@ dropdown toctree figure image table list-table csv-table math raw include litera
 autosummary currentmodule module function class method classmethod staticmethod attribute property exception data
 decorator decoratormethod setting option envvar describe object index contents parsed-literal epigraph highlights
 pull-quote compound line-block centered hlist default-role role code-block code sourcecode doctest ipython
-jupyter-execute""".split())
+jupyter-execute testoutput""".split())
+# sphinx.ext.doctest's directives: their bodies are examples (and `testoutput` their output), run with
+# the names of the doc's `testsetup` blocks and conf.py's `doctest_global_setup`, never a project's own
+_SPHINX_DOCTEST = frozenset({"testsetup", "testcode", "testcleanup", "testoutput", "doctest"})
 
 
 def directive_globals(lines: list[str], body: list[tuple[int, str]]) -> set[str]:
     """The bare names the Python body of a project's example directive calls and never binds
     (`invoke(...)`, `isolated_filesystem()` in click's `.. click:run::`): the directive runs the
-    body with them given, they are not the repository's (none for any other block)."""
+    body with them given, they are not the repository's (none for any other block, nor for
+    sphinx.ext.doctest's `testcode` / `testsetup`: what they call comes from the doc's setup)."""
     j = body[0][0] - 2 if body else -1  # the line opening the block: above its options and blank lines
     while j >= 0 and (not lines[j].strip() or lines[j].lstrip().startswith(":")):
         j -= 1
     named = _ANY_DIRECTIVE.match(lines[j]) if j >= 0 else None
     kind = named.group(1).removeprefix("py:") if named is not None else "auto"
-    tree = _parsed([text for _, text in body]) if kind not in _NOT_CODE and not kind.startswith("auto") else None
+    ours = kind not in _NOT_CODE and kind not in _SPHINX_DOCTEST and not kind.startswith("auto")
+    tree = _parsed([text for _, text in body]) if ours else None
     if tree is None:
         return set()
     nodes = list(ast.walk(tree))
@@ -72,10 +77,12 @@ def rst_block_lang(lines: list[str], i: int) -> str | None:
     doctest block; in a directive's body too: `.. doctest-requires:: asdf`)."""
     line = lines[i]
     m = _RST_DIRECTIVE.match(line)
-    if m:
-        return (m.group(2) or "python").lower() if m.group(1) != "doctest" else "pycon"
+    if m and m.group(1) not in _SPHINX_DOCTEST:
+        return (m.group(2) or "python").lower()
     named = _ANY_DIRECTIVE.match(line)
     kind = named.group(1).removeprefix("py:") if named is not None else "auto"
+    if kind in _SPHINX_DOCTEST and kind != "testoutput":  # its argument names a group (`.. testcode:: g1`), not a language
+        return "pycon" if kind == "doctest" else "python"
     if kind not in _NOT_CODE and not kind.startswith("auto") and _python_body(lines, i):
         return "python"  # a project's example directive (click's `.. click:example::`): code the docs build runs
     stripped = line.strip()

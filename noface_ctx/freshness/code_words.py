@@ -69,7 +69,7 @@ SLASH_COMMENTS = frozenset("c cc cpp cxx h hh hpp hxx ipp cu cs java kt kts scal
                            "cts dart zig proto sol groovy gradle".split())
 _SLASH_COMMENT = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n]){0,4}'|`(?:\\.|[^`\\])*`)|//[^\n]*|/\*.*?\*/""", re.S)
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 9  # 9: methods attached under another name (`attached`), as definitions and `+name`; 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
+_SCHEMA = 10  # 10: keys of alias tables handed to a module-level call; 9: methods attached under another name (`attached`), as definitions and `+name`; 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,

@@ -8,7 +8,9 @@ it is now (`code_words` keeps them per file) and for any commit (`presence`, `hi
   `if` / `try` there, or in a class body: dataclass fields and enum members too), a name an
   `import` outside function bodies binds (a re-export), a string in `__all__`, and a string the module's
   `__getattr__` answers for (an alias or a deprecation shim: a name it compares against, a key of a
-  dict it looks up; the function at module level or in a module-level `if not TYPE_CHECKING:` / `try`);
+  dict it looks up; the function at module level or in a module-level `if not TYPE_CHECKING:` / `try`),
+  and a key of an alias table a module-level call is handed (`set_deprecated_aliases({"Event":
+  "pkg.Event"})`: every key a name, every value a dotted path; such a call installs the `__getattr__`);
 - `attributes`: instance attributes set in methods (`self.name = ...`), which a doc can reach
   as a member (`Flask.config`), never as a bare name;
 - `top`: the module's own names (`pkg.models.check_password`): `names` less what only a class
@@ -145,6 +147,12 @@ def _read(text: str) -> Declared:
                 outer.update(found)
             if m.group("star") is not None:
                 stars.append(m.group("module"))
+    for lo, hi in gaps:  # alias tables handed to a call outside function bodies
+        for m in _CALLED_TABLE.finditer(text, lo, hi):
+            aliases = _ALIAS_ENTRY.findall(m.group(1))
+            if aliases and not _ALIAS_ENTRY.sub("", m.group(1)).strip():
+                names.update(aliases)
+                outer.update(aliases)
     for block in _ALL.findall(text):
         names.update(_STRING_NAME.findall(block))
         outer.update(_STRING_NAME.findall(block))
@@ -185,6 +193,8 @@ def _table_keys(text: str, getattr_body: str) -> set[str]:
     return out
 
 
+_CALLED_TABLE = re.compile(r"[\w\]]\(\s*\{([^{}]*)\}\s*[,)]")  # `f({...})`: a dict literal as a call's argument
+_ALIAS_ENTRY = re.compile(r"""\s*["']([A-Za-z_]\w*)["']\s*:\s*["'][A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+["']\s*,?(?:[ \t]*#[^\n]*)?""")
 _LOOKUP = re.compile(r"\bin\s+([A-Za-z_]\w*)\b|\b([A-Za-z_]\w*)(?:\[|\.get\()")
 _DICT = re.compile(r"\n([A-Za-z_]\w*)\s*(?::[^=\n]*)?=\s*(?:dict\()?\{")
 _KEY = re.compile(r"[\"']([A-Za-z_]\w*)[\"']\s*:")
