@@ -49,3 +49,11 @@ def test_without_a_star_import_a_bare_name_is_no_reference(repo_factory):
     (root / "pkg/__init__.py").write_text(CODE.replace("def retry_unless():\n    return 2\n\n\n", ""))
     commit(root, "remove retry_unless", date=FEB)
     assert check_docs(repo=root).findings == ()
+
+
+def test_a_sessions_output_is_no_use():
+    from noface_ctx.freshness.star_values import star_values
+
+    session = [(1, ">>> from pkg import *"), (2, ">>> retry_never"), (3, "retry_unless"), (4, ">>> x = f(a=old_name)")]
+    got = [(r.name, r.line) for r in star_values(session, set(), frozenset(), ("pkg",))]
+    assert got == [("pkg.retry_never", 2), ("pkg.old_name", 4)]
