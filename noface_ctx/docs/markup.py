@@ -315,7 +315,7 @@ def is_instruction_doc(doc_type: str, tags: Sequence[str], title: str, body: str
 # examples alternate the code to convert and what to convert it into)
 # (matched whatever their case and word separators: `ReleaseNotes.md`, `release_notes.rst`, `releasenotes.rst`)
 HISTORICAL_DOCS = frozenset({"changelog", "changes", "history", "news", "releasenotes", "releases", "whatsnew",
-                             "upgrading", "porting", "migration", "migrating", "migrate"})
+                             "upgrading", "porting", "migration", "migrating"})
 PEOPLE_DOCS = frozenset({
     "authors", "contributors", "license", "licence", "copying", "code_of_conduct", "code-of-conduct",
 })

@@ -51,16 +51,17 @@ After the removal of ``pkg.gen.legacy``, use ``pkg.gen.modern``.
 
 def test_a_heading_or_sentence_announcing_a_removal_is_history_not_a_stale_reference(repo_factory):
     """cattrs' migrations.md names the types a release removed under "### `X` removal" and as the
-    subject of "were replaced by": the doc says they are gone. What they were replaced by, and every
+    subject of "were replaced by": the doc says they are gone (here in a page of another name: one
+    named `migrating` is a record, never judged). What they were replaced by, and every
     other mention of a gone name in the same page ("Use ... to"), is judged as before."""
     root = repo_factory({
         "pkg/__init__.py": "",
         "pkg/gen.py": ("MappingFn = DictFn = object  # one chained assignment defines both\n\n\ndef old_hook():\n    pass\n\n\ndef make_hook():\n    pass\n\n\n"
                        "def legacy():\n    pass\n\n\ndef modern():\n    pass\n\n\nclass Hook:\n    pass\n"),
-        "docs/migrating.md": MIGRATING,
+        "docs/hooks.md": MIGRATING,
         "docs/guide.md": "# Guide\n\nUse `pkg.gen.DictFn` to type a hook.\n",
     }, date=JAN)
     (root / "pkg/gen.py").write_text("def modern():\n    pass\n\n\nclass Hook:\n    pass\n")  # make_hook gone too
     commit(root, "remove the old hooks and types", date=FEB)
     found = sorted((f.path, f.line, f.message.split("`")[1]) for f in check_docs(repo=root).findings)
-    assert found == [("docs/guide.md", 3, "pkg.gen.DictFn"), ("docs/migrating.md", 8, "pkg.gen.make_hook")]
+    assert found == [("docs/guide.md", 3, "pkg.gen.DictFn"), ("docs/hooks.md", 8, "pkg.gen.make_hook")]
