@@ -45,7 +45,7 @@ def with_doctest_setup(refs: Sequence[Reference], doc_path: str, paths: Collecti
         return list(refs)
     bound = {r.binds for r in refs if r.binds}
     free = [r for r in free if r.name not in bound]
-    conf = _conf_of(doc_path, paths)
+    conf = conf_of(doc_path, paths)
     text = read(conf) if free and conf is not None else None
     if text is None or SETUP not in text or len(text) > MAX_CONF_BYTES:
         return list(refs)
@@ -60,7 +60,7 @@ def with_doctest_setup(refs: Sequence[Reference], doc_path: str, paths: Collecti
     return out
 
 
-def _conf_of(doc_path: str, paths: Collection[str]) -> str | None:
+def conf_of(doc_path: str, paths: Collection[str]) -> str | None:
     """The nearest `conf.py` at or above the doc's folder, or None."""
     folder = posixpath.dirname(doc_path)
     while True:

@@ -39,9 +39,13 @@ def made_by_edits(d: DocFreshness) -> bool:
 
 
 def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str | None) -> MissingRef:
-    """A removed name as reported: a member's suggestion keeps the rest of the dotted name."""
-    if suggestion and "." not in suggestion and ref.kind == "method" and lookup != ref.name and lookup in ref.name.split("."):
-        suggestion = ".".join(suggestion if p == lookup else p for p in ref.name.split("."))
+    """A removed name as reported: a member's suggestion keeps the rest of the dotted name, as the
+    doc writes it when an autodoc-like target is written short (`:pyobject: Class.method` of an
+    included file, `.. autofunction:: name` under a `currentmodule`: `Class.renamed`, not the module path)."""
+    written = ref.ref.removesuffix("()")
+    name = written if ref.source == "autodoc" and ref.name.endswith("." + written) and lookup in written.split(".") else ref.name
+    if suggestion and "." not in suggestion and ref.kind == "method" and lookup != name and lookup in name.split("."):
+        suggestion = ".".join(suggestion if p == lookup else p for p in name.split("."))
     return MissingRef(ref.ref, ref.line, suggestion, commit)
 
 

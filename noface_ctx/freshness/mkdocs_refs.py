@@ -2,20 +2,28 @@
 line, which renders the object's documentation from the code (a renamed or moved target breaks the
 build, as `.. autofunction::` does), with the members its options list (YAML `members: [a, b]` or a
 block list; mkautodoc's `:members: a b`), and autorefs' cross-references `[text][pkg.module.Name]` /
-`[pkg.module.Name][]`; mkdocs-click's (and mkdocs-typer's) `::: mkdocs-click` block names its command
+`[pkg.module.Name][]` (and a bare `[Name][]`, `_autorefs`); mkdocs-click's (and mkdocs-typer's) `::: mkdocs-click` block names its command
 by `:module:` and `:command:`.
 
 Not references: a `:::` line in a fenced code block; a fenced div (Pandoc's `::: {.note}`, `:::note`,
 MyST's `:::{note}`, a `::: warning` closed by a later `:::`); an admonition (`!!! note`); a reference
 link whose label the page defines (`[text][label]` with `[label]: https://...`); a bracket that is not
-a dotted name (`[text][section-anchor]`) or names a file (`[setup.py][]`). Whose a dotted name is (the repository's, a library's) is
-`Codebase.resolve`'s question, as for every dotted reference."""
+a name (`[text][section-anchor]`), names a file (`[setup.py][]`) or Python's own (`[str][]`). Whose a dotted name
+is (the repository's, a library's) is `Codebase.resolve`'s question, as for every dotted reference."""
 
 from __future__ import annotations
 
 import re
 
-from noface_ctx.freshness.references import IDENT, IGNORE_MARK, KNOWN_EXTS, Reference, file_ext, placeholder
+from noface_ctx.freshness.references import (
+    EXTERNAL_NAMES,
+    IDENT,
+    IGNORE_MARK,
+    KNOWN_EXTS,
+    Reference,
+    file_ext,
+    placeholder,
+)
 
 _NAME = rf"{IDENT}(?:\.{IDENT})*"
 _DIRECTIVE = re.compile(rf"^\s*(?:#{{1,6}} *)?::: ?({_NAME})\s*$")  # mkdocstrings' block: `::: pkg.mod.Name`
@@ -126,13 +134,18 @@ def _member(owner: str, name: str, lineno: int) -> Reference:
 
 def _autorefs(line: str, lineno: int, defined: set[str]) -> list[Reference]:
     """autorefs' cross-references on a line outside code spans: a dotted target (`[text][pkg.mod.Name]`,
-    `[pkg.mod.Name][]`) the page defines no reference link for."""
+    `[pkg.mod.Name][]`) the page defines no reference link for; a bare one (`[Client][]`, `[text][load_git]`),
+    which autorefs finds by an anchor, a heading's (`[Installation][]`) or another site's as well as an
+    object's: judged only as a removed name of the code (source `word`, as a one-word title is: `scan`)."""
     code = [(s.start(), s.end()) for s in _SPAN.finditer(line)]
     out = []
     for m in _AUTOREF.finditer(line):
         target = m.group(2) or m.group(1).strip().strip("`")
-        if any(a <= m.start() < b for a, b in code) or not re.fullmatch(_NAME, target) or "." not in target or (
+        if any(a <= m.start() < b for a, b in code) or not re.fullmatch(_NAME, target) or (
                 target.lower() in defined or placeholder(target) or file_ext(target) in KNOWN_EXTS):
             continue
-        out.append(Reference(target, target, "method", lineno, True, "xref"))
+        if "." in target:
+            out.append(Reference(target, target, "method", lineno, True, "xref"))
+        elif target not in EXTERNAL_NAMES and len(target) > 2:  # `[str][]`: Python's inventory, not ours
+            out.append(Reference(target, target, "symbol", lineno, True, "word", documented=True))
     return out

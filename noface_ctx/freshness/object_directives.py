@@ -2,9 +2,10 @@
 reStructuredText (`.. click:: pkg.cli:main`) and MyST (```` ```{click} pkg.cli:main ````, `:::{click}`):
 
 - `literalinclude` with `:pyobject: Name` (or `Class.method`): Name must be defined in the included
-  file (the path relative to the doc; one outside the repository or not Python is left alone), read
-  as that file's module (`docs/examples/app.py` → `docs.examples.app.Name`), so a removed or renamed
-  definition there is a removed reference of that file;
+  file (the path relative to the doc, or, written absolute, to the Sphinx source folder: the nearest
+  folder above the doc holding `conf.py`, `rooted`; one outside the repository or not Python is left
+  alone), read as that file's module (`docs/examples/app.py` → `docs.examples.app.Name`), so a removed
+  or renamed definition there is a removed reference of that file;
 - sphinx-click's `.. click:: pkg.cli:main`, sphinxcontrib-autoprogram's `.. autoprogram::
   pkg.cli:get_parser()`, sphinxcontrib-typer's `.. typer:: pkg.cli:app` (`module:attribute`), and
   sphinx-argparse's `.. argparse::` with `:module: pkg.cli` and `:func: get_parser` (or `:ref:
@@ -17,8 +18,11 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from noface_ctx.freshness.blocks import indented_block, myst_code_lang
+from noface_ctx.freshness.doctest_setup import conf_of
 from noface_ctx.freshness.references import IDENT, IGNORE_MARK, Reference
 
 _NAME = rf"{IDENT}(?:\.{IDENT})*"
@@ -104,12 +108,40 @@ def _reference(path: str, kind: str, argument: str, options: dict[str, str], lin
 
 
 def _included(path: str, argument: str, pyobject: str, lineno: int) -> Reference | None:
-    """`:pyobject: Name` of the file `argument` a doc at `path` includes, as a name of that file's module."""
-    if not re.fullmatch(_NAME, pyobject) or argument.startswith("/") or not argument.endswith(".py"):
+    """`:pyobject: Name` of the file `argument` a doc at `path` includes, as a name of that file's
+    module; an absolute `argument` (`/examples/app.py`, the Sphinx source folder's) as `/examples/app.py:Name`,
+    which `rooted` reads once the repository's files are known."""
+    if not re.fullmatch(_NAME, pyobject) or not argument.endswith(".py"):
         return None
-    target = posixpath.normpath(posixpath.join(posixpath.dirname(path), argument))
-    stem = target.rsplit(".", 1)[0]
-    parts = stem.split("/")
-    if target.startswith("../") or not all(_PATH_PART.match(p) for p in parts):
-        return None
-    return Reference(pyobject, ".".join([*parts, pyobject]), "method", lineno, True, "autodoc", documented=True)
+    if argument.startswith("/"):
+        ok = not argument.startswith("//") and _module_parts(argument[1:]) is not None
+        return Reference(pyobject, f"{argument}:{pyobject}", "method", lineno, True, "autodoc", documented=True) if ok else None
+    parts = _module_parts(posixpath.join(posixpath.dirname(path), argument))
+    return None if parts is None else Reference(pyobject, ".".join([*parts, pyobject]), "method", lineno, True,
+                                                "autodoc", documented=True)
+
+
+def _module_parts(path: str) -> list[str] | None:
+    """The module path of a Python file's repository path (`docs/examples/app.py`: docs, examples, app),
+    or None for one outside the repository or not importable by its name."""
+    target = posixpath.normpath(path)
+    parts = target.rsplit(".", 1)[0].split("/")
+    return None if target.startswith(("../", "/")) or target == ".." or not all(_PATH_PART.match(p) for p in parts) else parts
+
+
+def rooted(refs: Sequence[Reference], doc_path: str, paths: Collection[str]) -> list[Reference]:
+    """`refs` with each absolute `literalinclude`'s object (`/examples/app.py:Name`) read in the file the
+    path names under the doc's Sphinx source folder (the nearest above it with a `conf.py`:
+    `docs/examples/app.py` → `docs.examples.app.Name`); without one, the reference is dropped."""
+    if not any(r.source == "autodoc" and r.name.startswith("/") for r in refs):
+        return list(refs)
+    conf = conf_of(doc_path, paths)
+    out = []
+    for r in refs:
+        if r.source != "autodoc" or not r.name.startswith("/"):
+            out.append(r)
+            continue
+        file, _, name = r.name.rpartition(":")
+        parts = _module_parts(posixpath.join(posixpath.dirname(conf), file[1:])) if conf is not None else None
+        out += [replace(r, name=".".join([*parts, name]))] if parts is not None else []
+    return out

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, get_args
+from weakref import WeakKeyDictionary
 
 from noface_ctx._bounded import MAX_JSON_BYTES, read_head
 from noface_ctx._cachefile import is_tracked
@@ -33,6 +34,7 @@ from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.literal_defaults import literal_words
 from noface_ctx.freshness.noun_defaults import noun_words
+from noface_ctx.freshness.object_directives import rooted
 from noface_ctx.freshness.option_defaults import option_words
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -84,6 +86,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     whether they were removed)."""
     refs = extract_references(doc) if refs is None else refs  # what the doc's text says: kept by that text
     read = with_doctest_setup(refs, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
+    read = rooted(read, doc.path, code.paths)  # `.. literalinclude:: /examples/app.py`: the Sphinx source folder's
     words: set[str] = set()
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
@@ -177,17 +180,39 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
 
 def _in_imported_modules(refs: Sequence[Reference], code: Codebase) -> list[Reference]:
     """`refs` with each plain word (`examples.plain_words`) no code has now read as a name of every
-    module the doc's examples import from (`from pkg.mod import a`, a `*` a bare call stands for);
-    a section's one-word title (documented) as itself. A word the code still has is no removed name."""
+    module the doc's examples import from (`from pkg.mod import a`, a `*` a bare call stands for), or,
+    when they import none of ours (a page without examples), of the repository's packages (cattrs'
+    ``dumps``: `cattr.dumps`, the package's function until renamed); a section's one-word title
+    (documented) as itself. A word the code still has is no removed name."""
     modules = sorted({r.name.rsplit(".", 1)[0] for r in refs if r.binds and r.kind == "method" and (
         r.name.endswith("." + r.ref) or star(r))})
     out: list[Reference] = []
     for r in refs:
         if r.source != "word":
             out.append(r)
+        elif r.documented:
+            out += [] if code.known(r.name) else [r]
         elif not code.known(r.name):
-            out += [r] if r.documented else [replace(r, name=f"{m}.{r.name}", kind="method") for m in modules]
+            modules = modules or packages(code)
+            out += [replace(r, name=f"{m}.{r.name}", kind="method") for m in modules]
     return out
+
+
+_PACKAGES: WeakKeyDictionary[Codebase, list[str]] = WeakKeyDictionary()
+
+
+def packages(code: Codebase) -> list[str]:
+    """The repository's packages, by import name: a folder with an `__init__.py` at the top or under
+    `src/` / `lib/` (no test's, doc's or example's folder), read once per codebase."""
+    found = _PACKAGES.get(code)
+    if found is None:
+        found = _PACKAGES[code] = sorted({p.rsplit("/", 2)[-2] for p in code.paths if p.endswith("/__init__.py") and (
+            p.count("/") == 1 or (p.count("/") == 2 and p.startswith(("src/", "lib/")))) and not is_test_path(p)
+            and p.split("/")[-2] not in _NOT_PACKAGES and re.fullmatch(r"[A-Za-z_]\w*", p.split("/")[-2])})
+    return found
+
+
+_NOT_PACKAGES = frozenset({"doc", "docs", "example", "examples", "benchmarks", "scripts", "tools", "test", "tests", "testing"})
 
 
 def star(ref: Reference) -> bool:

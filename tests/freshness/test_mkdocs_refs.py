@@ -1,7 +1,7 @@
 """MkDocs' reference forms: mkdocstrings' `::: pkg.module.Name` (and the members its YAML options list)
 renders from the code, so a renamed, removed or moved target is a stale reference, blamed and with the
 new name suggested, like `.. autofunction::`; autorefs' `[text][pkg.module.Name]` and `[pkg.module.Name][]`
-cross-references too. Not references: a `:::` line in a code block, an admonition, a fenced div, a
+cross-references too, and a bare `[Name][]` (judged only as a removed name of the code). Not references: a `:::` line in a code block, an admonition, a fenced div, a
 reference link the page defines, a target not rooted in the repository."""
 
 from __future__ import annotations
@@ -134,3 +134,36 @@ def test_a_renamed_mkdocs_click_command_is_flagged_and_a_kept_one_is_not(repo_fa
     got = _found(root)
     assert [(p, ln) for p, ln, _ in got] == [("docs/cli.md", 3)], got
     assert "pkg.cli.main" in got[0][2] and "run" in got[0][2]
+
+
+BARE = ("# Guide\n\nOpen a [Client][] and call [the parser][parse_config]; see [Installation][] and [str][].\n\n"
+        "## Installation\n\nRun it.\n")
+
+
+def test_a_bare_autoref_to_a_renamed_name_is_flagged_with_the_new_name(repo_factory):
+    # autorefs finds `[Client][]` by its anchor: renamed, the link breaks as a dotted one does
+    root = repo_factory({**FILES, "docs/bare.md": BARE, "tests/test_client.py": "from pkg.core import Client\n"}, date=JAN)
+    assert _found(root) == []
+    for path in ("pkg/core.py", "tests/test_client.py"):
+        (root / path).write_text((root / path).read_text().replace("Client", "Session"))
+    commit(root, "rename Client to Session", date=FEB)
+    sha = git(root, "rev-parse", "--short", "HEAD").strip()
+    got = [(ln, m) for p, ln, m in _found(root) if p == "docs/bare.md"]
+    assert [ln for ln, _ in got] == [3], got
+    assert "`Client`" in got[0][1] and "(renamed to `Session`?)" in got[0][1] and sha[:7] in got[0][1], got
+    sha = _rename(root, "parse_config", "load_config")
+    got = [(ln, m) for p, ln, m in _found(root) if p == "docs/bare.md"]
+    assert any("`parse_config`" in m and "(renamed to `load_config`?)" in m and sha[:7] in m for _, m in got), got
+
+
+def test_a_bare_autoref_to_a_heading_a_defined_label_or_a_kept_name_is_not_flagged(repo_factory):
+    # `[Installation][]` is the page's heading (never code); `[client][]` is the page's own link
+    defined = "# Links\n\nSee [Client][] and [Installation][].\n\n[client]: https://example.com/client\n"
+    root = repo_factory({**FILES, "docs/bare.md": BARE, "docs/links.md": defined}, date=JAN)
+    (root / "pkg/core.py").write_text(CORE + "\n\nclass Installation:\n    pass\n")
+    commit(root, "add a class", date=FEB)
+    (root / "pkg/core.py").write_text(CORE.replace("return data", "return bytes(data)"))
+    commit(root, "drop it again, change a body", date="2025-03-01T12:00:00+00:00")
+    assert _found(root) == []
+    refs = extract_references(Doc(path="docs/links.md", slug="links", title="Links", text=defined))
+    assert [r.name for r in refs if r.source in ("xref", "word")] == ["Installation"]

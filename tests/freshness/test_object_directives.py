@@ -90,8 +90,32 @@ def test_a_pyobject_renamed_in_the_included_file_is_flagged(repo_factory):
     got = _found(root)
     assert [(p, ln) for p, ln, _ in got] == [("docs/cli.md", 9), ("docs/cli.rst", 13)], got
     assert all("create_app" in m and "make_app" in m and sha[:7] in m for _, _, m in got)
+    assert all("(renamed to `make_app`?)" in m for _, _, m in got), got  # as the doc writes it, not `examples.app.make_app`
     sha = _edit(root, "examples/app.py", "def greet(", "def welcome(", "rename greet")
-    assert ("docs/cli.rst", 16) in {(p, ln) for p, ln, _ in _found(root)}
+    greet = [m for p, ln, m in _found(root) if (p, ln) == ("docs/cli.rst", 16)]
+    assert greet and "(renamed to `Greeter.welcome`?)" in greet[0], greet
+
+
+ROOTED = {"docs/conf.py": "project = 'x'\n", "docs/examples/snippet.py": "def hello():\n    return 1\n",
+          "docs/guide/intro.rst": "Intro\n=====\n\n.. literalinclude:: /examples/snippet.py\n   :pyobject: hello\n",
+          "site/notes.rst": "Notes\n=====\n\n.. literalinclude:: /examples/snippet.py\n   :pyobject: hello\n"}
+
+
+def test_an_absolute_include_is_read_under_the_sphinx_source_folder(repo_factory):
+    # `/examples/snippet.py` is docs/examples/snippet.py: the folder holding conf.py; site/ has no conf.py
+    root = repo_factory(ROOTED, date=JAN)
+    assert _found(root) == []
+    sha = _edit(root, "docs/examples/snippet.py", "hello", "greet", "rename hello")
+    got = _found(root)
+    assert [(p, ln) for p, ln, _ in got] == [("docs/guide/intro.rst", 4)], got
+    assert sha[:7] in got[0][2] and "(renamed to `greet`?)" in got[0][2], got
+
+
+def test_an_absolute_include_still_defined_or_outside_the_source_folder_names_nothing(repo_factory):
+    root = repo_factory({**ROOTED, "docs/guide/more.rst": ".. literalinclude:: /../outside.py\n   :pyobject: hello\n"},
+                        date=JAN)
+    _edit(root, "docs/examples/snippet.py", "return 1", "return 2", "change hello's body")
+    assert _found(root) == []
 
 
 def test_objects_still_defined_and_other_packages_are_not_flagged(repo_factory):
