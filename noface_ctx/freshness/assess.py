@@ -74,6 +74,7 @@ from noface_ctx.freshness.scan import (
     PLAIN_REFERENCES,
     DocHistory,
     DocScan,
+    TextReading,
     load_plain_references,
     references_from_json,
     references_to_json,
@@ -355,8 +356,8 @@ def _still_holds(doc: Doc, value: Mapping[str, Any], index: HistoryIndex, state:
 # --------------------------------------------------------------------------- step 3: references
 
 
-def read_docs(docs: Sequence[Doc], code: Codebase, refs: Mapping[str, list[Reference] | None]) -> list[DocScan]:
-    """Each doc's references (`refs[path]` when already read) resolved against the code now."""
+def read_docs(docs: Sequence[Doc], code: Codebase, refs: Mapping[str, list[Reference] | TextReading | None]) -> list[DocScan]:
+    """Each doc's references (`refs[path]` when already read, or all its text says) resolved against the code now."""
     return [scan_doc(doc, code, refs.get(doc.path)) for doc in docs]
 
 

@@ -1,10 +1,11 @@
-"""A first run's two readers (`start_reading`): the docs' references and a share of the code's
-words (`code_words.handed_out`), pure work read in two forked processes while the run reads the
-rest of the code. The references are split between the two so that both end about together: the
-run needs every doc's references as soon as it has read its share of the code, and one process
-reading them all, while the other had only its share of the code to read, left a core idle and
-the run waiting (django: references 5 s of CPU, its handed code words 0.9 s). Each doc's
-references are its own (`scan.read_references`), so the split changes no answer."""
+"""A first run's two readers (`start_reading`): what the docs' texts say (`scan.read_texts`: their
+references, the names their statements of defaults are about, the removals they announce) and a
+share of the code's words (`code_words.handed_out`), pure work read in two forked processes while
+the run reads the rest of the code. The docs are split between the two so that both end about
+together: the run needs every doc's reading as soon as it has read its share of the code, and one
+process reading them all, while the other had only its share of the code to read, left a core
+idle and the run waiting (django: references 5 s of CPU, its handed code words 0.9 s). Each doc's
+reading is its own, so the split changes no answer."""
 
 from __future__ import annotations
 
@@ -14,22 +15,22 @@ from typing import Any
 from noface_ctx._process import in_forks
 from noface_ctx.datatypes import Doc, RepoFiles
 from noface_ctx.freshness.code_words import Content, Handed, contents
-from noface_ctx.freshness.references import Reference
-from noface_ctx.freshness.scan import read_references
+from noface_ctx.freshness.scan import TextReading, read_texts
 
-# CPU per character of a doc's references against per byte of a code file's words: 6 to 12 on
-# django, sphinx, xarray and astropy (0.56-0.89 us a character, 0.074-0.106 us a byte)
-REFERENCE_COST = 9
+# CPU per character of a doc's reading against per byte of a code file's words: its references
+# 6 to 12 on django, sphinx, xarray and astropy (0.56-0.89 us a character, 0.074-0.106 us a byte),
+# its whole reading (`scan.read_text`) 1.3 to 1.7 times its references' on django, sphinx, xarray
+REFERENCE_COST = 13
 
-References = Callable[[], dict[str, list[Reference]]]
+References = Callable[[], dict[str, TextReading]]
 
 
 def start_reading(docs: Sequence[Doc], repo_files: RepoFiles, handed: list[str]) -> tuple[References, Handed | None] | None:
-    """Start reading `docs`' references and the `handed` files' words in forked processes: (the
-    wait for every doc's references, by path; the handed files and the wait for their `contents`,
+    """Start reading `docs`' texts (`scan.read_texts`) and the `handed` files' words in forked
+    processes: (the wait for every doc's reading, by path; the handed files and the wait for their `contents`,
     None when none are handed). None where no process can be forked (`in_forks`)."""
     k = len(docs) - docs_with_code(docs, sum(repo_files.stats.get(p, (0, 0))[0] for p in handed)) if handed else len(docs)
-    reading = in_forks((read_references, (docs[:k],)),
+    reading = in_forks((read_texts, (docs[:k],)),
                        *([(_code_and_references, (repo_files.root, handed, docs[k:]))] if handed else []))
     if reading is None:
         return None
@@ -53,8 +54,8 @@ def docs_with_code(docs: Sequence[Doc], code_bytes: int) -> int:
 
 
 def _code_and_references(root: str, paths: list[str], docs: Sequence[Doc]
-                         ) -> tuple[dict[str, Content | None], dict[str, list[Reference]]]:
-    return contents(root, paths), read_references(docs)
+                         ) -> tuple[dict[str, Content | None], dict[str, TextReading]]:
+    return contents(root, paths), read_texts(docs)
 
 
 def _once(wait: Callable[[], Any]) -> Callable[[], Any]:

@@ -37,8 +37,8 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, proves, reach_pairs
 from noface_ctx.freshness.merges import merged_change
-from noface_ctx.freshness.name_lookups import identifiers_among
-from noface_ctx.freshness.references import DOC_EXTS, FENCE_LANGS, file_ext
+from noface_ctx.freshness.read_ahead import PYTHON_DECLARING, python_keyword, removal_reads, started, within_scope
+from noface_ctx.freshness.references import DOC_EXTS, file_ext
 from noface_ctx.freshness.scan import DocScan
 from noface_ctx.freshness.star_reexports import star_homes
 
@@ -53,7 +53,6 @@ NOT_CODE = DOC_EXTS | bare(frozenset(e for e, row in FILE_TYPES.items() if row.k
     "po pot mo gz bz2 xz zip tar jar whl ico woff woff2 ttf otf eot pdf dbf shp shx prj graffle pyc so dll".split())
 EXCLUDES = tuple(f"*.{e}" for e in sorted(NOT_CODE))
 
-PYTHON_DECLARING = frozenset({"py", "pyi", "pyx", "pxd"})  # where a Python call's keyword can be a parameter
 Held = dict[str, tuple[Commit, set[str]]]  # name -> (the commit it was found at, files holding it there)
 
 
@@ -155,15 +154,9 @@ class Presence:
         classes, deep = by_doc(self.plain), list[Deep]()  # doc -> plain names' classes; the docs read further back
         words = [{n for n, (c, files) in held.items() if n in names and (d, n) in self.roles and not self._in_code(c, n, files)}
                  for (_at, names, _e, d), held in zip(self.asks, out, strict=True)]  # only in strings there ("Context impl")
-        for (at, names, _editing, doc), held, worded in zip(self.asks, out, words, strict=True):
-            lacking = {n for n in names if n not in held} | worded
-            start: dict[str, Commit] = {}
-            for commit, path in (versions := self.index.earlier(doc, at.seq) if lacking else []):
-                text = self.index.versions.text_at(commit.sha, path) or ""
-                lacking = identifiers_among(text, lacking)
-                start.update(dict.fromkeys(lacking, commit))
-                if not lacking:
-                    break
+        begun = started(self.index, [(d, at, {n for n in names if n not in held} | worded) for (at, names, _e, d), held, worded
+                                     in zip(self.asks, out, words, strict=True)])  # each doc's versions read back, in rounds
+        for (at, _names, _editing, doc), worded, (versions, lacking, start) in zip(self.asks, words, begun, strict=True):
             deep += deeper(self.index, doc, at, lacking - worded, classes, len(versions), len(asked), self.lines.get(doc, {}))
             for n, commit in start.items():
                 origins.setdefault(f"{commit.sha}<{at.sha}/{LAUNDER_SCOPE}", (commit, at, set()))[2].add(n)
@@ -229,6 +222,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
     when history tells — and never-references. By doc path: the removed names and the files
     they were defined in. `dirty`: files with uncommitted edits."""
     out: dict[str, Removals] = {}
+    index.prefetch(removal_reads(plans, found_at, index))  # the versions `declared_in` reads below, in one pass
     for (s, since), found in zip(plans, found_at, strict=True):
         missing: list[MissingRef] = []
         defined_in: dict[str, int] = {}
@@ -249,15 +243,12 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             at, files = found[lookup]
             member = bool(scope) or "." in ref.name or ref.kind == "member"
             top = module_level(ref, lookup)
-            within = [p for p in files if p in scope or index.path_now(p, at.seq) in scope  # a module turned into a
-                      or p.removesuffix(".py") + "/__init__.py" in scope  # package since (no rename record), or back
-                      or p.removesuffix("/__init__.py") + ".py" in scope] if scope else files
+            within = within_scope(index, files, scope, at)  # scope: paths now, files: paths then
             within = within or [p for p in star_homes(index, at.sha, scope, lookup) if p in files]  # `*` imports then
             modules = [p for p in scope if p.endswith((f"/{lookup}.py", f"/{lookup}/__init__.py"))]  # `pkg.lookup`'s files
             within = [*within, *(p for p in modules if p not in within and index.existed(p, at.seq))]  # need not hold the word
-            if ref.kind == "keyword" and ref.source in FENCE_LANGS and "py" in FENCE_LANGS[ref.source]:
-                within = [p for p in within if file_ext(p) in PYTHON_DECLARING]  # a Python call's keyword: a
-                # parameter Python code declares, not a property of a JavaScript file (`aspect` in a removed jquery)
+            if python_keyword(ref):
+                within = [p for p in within if file_ext(p) in PYTHON_DECLARING]
             held = declared_in(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
             held = held or (role_target(index, ref, lookup, at.sha, files, member=member, top=top) if scope else set())
             removals = [r for path in sorted(held) if (r := _removal(index, lookup, path, at, member=member, top=top, dirty=bool(

@@ -80,19 +80,40 @@ class DocHistory:
     files: Mapping[str, int] = field(default_factory=dict)
 
 
-def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> DocScan:
-    """Resolve the doc's references (`refs` when already read): found ones give its files,
-    symbols and stated signatures; unresolved strict ones become `candidates` (history tells
-    whether they were removed)."""
-    refs = extract_references(doc) if refs is None else refs  # what the doc's text says: kept by that text
+@dataclass(frozen=True, slots=True)
+class TextReading:
+    """What a doc's text says before anything is resolved against the code (`read_text`): pure
+    work, done in another process on a first run (`first_reads`)."""
+
+    refs: list[Reference]  # its references (`extract_references`)
+    words: frozenset[str]  # the names its statements of defaults are about: the judgement depends on them too
+    gone: frozenset[int]  # lines of tables listing removed names (`blocks.gone_tables`)
+    said_gone: Mapping[int, set[str]]  # names a heading or sentence announces as gone, by line (`announced_gone`)
+    stated: bool  # a sentence saying "default" writes a word as code or quoted (`default_words`)
+
+
+def read_text(doc: Doc, refs: list[Reference] | None = None) -> TextReading:
+    """The doc's `TextReading` (`refs`: its references when already read)."""
+    text = doc.text
+    words = option_words(text) | setting_words(text, comparable) | value_words(text) | phrase_words(text)  # an option's or setting's default: its line names only `default`
+    words |= subject_words(text) | review_words(text) | distant_words(text) | signed_words(text) | noun_words(text)
+    words |= literal_words(text)  # a parameter a sentence names in words (`tag_name`), an option a list item heads
+    lines = text.split("\n")
+    return TextReading(extract_references(doc) if refs is None else refs, frozenset(words), frozenset(gone_tables(lines)),
+                       announced_gone(lines), bool(default_words(text)))
+
+
+def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | None = None) -> DocScan:
+    """Resolve the doc's references (`refs` when already read, or its whole `TextReading`):
+    found ones give its files, symbols and stated signatures; unresolved strict ones become
+    `candidates` (history tells whether they were removed)."""
+    told = refs if isinstance(refs, TextReading) else read_text(doc, refs)
+    refs = told.refs  # what the doc's text says: kept by that text
     read = with_doctest_setup(refs, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
     read = rooted(read, doc.path, code.paths)  # `.. literalinclude:: /examples/app.py`: the Sphinx source folder's
-    words: set[str] = set()
+    words: set[str] = set(told.words)
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
-    words |= option_words(doc.text) | setting_words(doc.text, comparable) | value_words(doc.text) | phrase_words(doc.text)  # an option's or setting's default: its line names only `default`
-    words |= subject_words(doc.text) | review_words(doc.text) | distant_words(doc.text) | signed_words(doc.text) | noun_words(doc.text)
-    words |= literal_words(doc.text)  # a parameter a sentence names in words (`tag_name`), an option a list item heads
     keys: list[str] = []
     doc_files: dict[str, int] = {}  # code file -> first doc line about it
     symbols: list[tuple[Reference, list[str]]] = []
@@ -102,7 +123,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
     bound: dict[str, list[str]] = {}  # names bound by the examples' imports of the repository's: their files
     doc_dir = posixpath.dirname(doc.path)
     resolved = []
-    stated = bool(default_words(doc.text))  # a sentence saying "default" writes a word as code or quoted
+    stated = told.stated
     for ref in _in_imported_modules(read, code):
         res = code.resolve(ref, doc_dir)
         if ref.binds and res.status == "skip":  # imported from a package outside the repository
@@ -110,8 +131,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | None = None) -> D
             continue
         resolved.append((ref, res))
     lines = doc.text.split("\n")
-    gone = gone_tables(lines)  # lines of tables listing removed names
-    said_gone = announced_gone(lines)  # "### `X` removal", "`X` was replaced by `Y`": X is history
+    gone = told.gone  # lines of tables listing removed names
+    said_gone = told.said_gone  # "### `X` removal", "`X` was replaced by `Y`": X is history
     starred = {(r.line, r.ref) for r, res in resolved if (star(r) or r.source == "word") and res.status == "found"}
     kept = {r for r, _ in resolved}
     foreign_star = any(star(r) and r not in kept for r in read)  # `from numpy import *`: a name no module of ours has
@@ -259,10 +280,10 @@ def _one_language(files: list[str], home: str | None = None) -> list[str]:
     return [p for p in files if _language(p) == want] if want else files
 
 
-def read_references(docs: Sequence[Doc]) -> dict[str, list[Reference]]:
-    """Every doc's references, by path (pure work, seconds for a large repository: a first run
-    reads them in a second process while it reads the code)."""
-    return {d.path: extract_references(d) for d in docs}
+def read_texts(docs: Sequence[Doc]) -> dict[str, TextReading]:
+    """Every doc's `TextReading`, by path (pure work, seconds for a large repository: a first run
+    reads them in two other processes while it reads the code)."""
+    return {d.path: read_text(d) for d in docs}
 
 
 def references_to_json(refs: Sequence[Reference]) -> list[list[Any]]:

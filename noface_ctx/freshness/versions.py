@@ -51,16 +51,18 @@ class FileVersions:
 
     def prefetch(self, wanted: Iterable[tuple[str, str]]) -> None:
         """Read these `(commit sha, path)` versions in pipelined passes, so that the questions
-        asked of them next make no round trip to git each; only while half of `TEXTS_KEPT` is
-        free (the rest are read when asked)."""
+        asked of them next make no round trip to git each; up to half of `TEXTS_KEPT` read ahead
+        (the oldest texts kept make room, as for a version asked; the rest are read when asked)."""
         todo = [key for key in dict.fromkeys(wanted) if key not in self._ids]
+        ahead = 0  # characters read ahead by this call: never so many that they push each other out
         for start in range(0, len(todo), PREFETCH_BATCH):
-            if self._kept >= TEXTS_KEPT // 2:
+            if ahead >= TEXTS_KEPT // 2:
                 break
             batch = todo[start:start + PREFETCH_BATCH]
             for key, found in zip(batch, self.blobs.read_many(batch), strict=True):
                 self._ids[key] = found[0] if found is not None else None
                 if found is not None:
+                    ahead += len(found[1]) if found[0] not in self._texts else 0
                     self._keep(*found)
 
     def close(self) -> None:

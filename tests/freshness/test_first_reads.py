@@ -1,4 +1,4 @@
-"""A first run's two reading processes (`first_reads.start_reading`): the docs' references split
+"""A first run's two reading processes (`first_reads.start_reading`): the docs' readings split
 between them, the answers those of reading everything here."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
 from noface_ctx.freshness import code_words as cw
 from noface_ctx.freshness import first_reads
-from noface_ctx.freshness.scan import read_references
+from noface_ctx.freshness.scan import read_texts
 
 
 def _doc(path: str, chars: int) -> Doc:
@@ -19,10 +19,11 @@ def _doc(path: str, chars: int) -> Doc:
 def test_the_code_reader_takes_the_docs_that_even_the_work():
     """`REFERENCE_COST` units a character of docs, one a byte of code: the process reading the code
     takes docs from the end until both shares are about equal; none when the code alone is more."""
-    docs = [_doc(f"d{i}.md", 100) for i in range(10)]  # 1,000 characters: 9,000 units
-    assert first_reads.docs_with_code(docs, 0) == 5  # 4,500 units each: 500 characters, not over it
-    assert first_reads.docs_with_code(docs, 1_800) == 4  # (9,000 - 1,800) / 2 = 3,600 units: 400 characters
-    assert first_reads.docs_with_code(docs, 9_000) == 0 == first_reads.docs_with_code(docs, 50_000)
+    cost = first_reads.REFERENCE_COST
+    docs = [_doc(f"d{i}.md", 100) for i in range(10)]  # 1,000 characters: 1,000 * cost units
+    assert first_reads.docs_with_code(docs, 0) == 5  # 500 * cost units each: 500 characters, not over it
+    assert first_reads.docs_with_code(docs, 200 * cost) == 4  # (1,000 - 200) * cost / 2 units: 400 characters
+    assert first_reads.docs_with_code(docs, 1_000 * cost) == 0 == first_reads.docs_with_code(docs, 50_000 * cost)
     assert first_reads.docs_with_code([], 10) == 0
 
 
@@ -52,13 +53,13 @@ def test_split_references_and_handed_words_are_those_read_here(repo_factory, mon
     reading = first_reads.start_reading(docs, repo_files, handed)
     assert reading is not None and reading[1] is not None
     refs, (kept, contents) = reading[0](), reading[1]
-    assert refs == read_references(docs) and refs  # the same, both halves merged
+    assert refs == read_texts(docs) and refs  # the same, both halves merged
     assert kept == frozenset(handed) and contents() == cw.contents(repo_files.root, handed)
     assert contents() is contents()  # one answer, waited for once
     (_refs, (alone_docs,)), (_both, (_root, paths_there, with_code)) = started[0]
     assert [*alone_docs, *with_code] == docs and alone_docs and with_code and paths_there == handed
     alone = first_reads.start_reading(docs, repo_files, [])
-    assert alone is not None and alone[1] is None and alone[0]() == read_references(docs)
+    assert alone is not None and alone[1] is None and alone[0]() == read_texts(docs)
     assert len(started[1]) == 1 and started[1][0][1] == (docs,)
     monkeypatch.setattr(first_reads, "in_forks", lambda *calls: None)  # no fork: nothing started, read in the run
     assert first_reads.start_reading(docs, repo_files, handed) is None

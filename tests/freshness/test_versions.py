@@ -72,7 +72,7 @@ def test_texts_kept_are_bounded_and_forgotten_ones_read_again(repo_factory, monk
         files.close()
 
 
-def test_prefetching_stops_while_memory_is_short_and_the_rest_is_read_when_asked(repo_factory, monkeypatch):
+def test_prefetching_stops_after_half_the_memory_and_the_rest_is_read_when_asked(repo_factory, monkeypatch):
     root, first, second = _history(repo_factory)
     monkeypatch.setattr(versions, "TEXTS_KEPT", 20)  # half of it: less than one version of a.py
     monkeypatch.setattr(versions, "PREFETCH_BATCH", 1)
@@ -81,5 +81,25 @@ def test_prefetching_stops_while_memory_is_short_and_the_rest_is_read_when_asked
         files.prefetch([(first, "a.py"), (second, "pkg/b.py"), (first, "pkg/b.py")])
         assert list(files._ids) == [(first, "a.py")]  # private: one pass, then no more
         assert files.text_at(second, "pkg/b.py") == "B = 2\n" and files.text_at(first, "a.py") == "def a():\n    return 1\n"
+    finally:
+        files.close()
+
+
+def test_prefetching_reads_ahead_while_the_texts_kept_are_full(repo_factory, monkeypatch):
+    """Texts kept from earlier questions fill the memory: a prefetch still reads its versions in one
+    pass (the oldest texts make room, as for a version asked), and the questions make no round trip."""
+    root, first, second = _history(repo_factory)
+    monkeypatch.setattr(versions, "TEXTS_KEPT", 30)  # a.py (22 characters) and one of pkg/b.py's versions
+    files = FileVersions(root)
+    reads = []
+    real = gitmod.Blobs.read_object
+    monkeypatch.setattr(gitmod.Blobs, "read_object", lambda self, rev, path: reads.append((rev, path)) or real(self, rev, path))
+    try:
+        assert files.text_at(first, "a.py") == "def a():\n    return 1\n"  # 22 of 30 characters kept: over half
+        files.prefetch([(first, "pkg/b.py"), (second, "pkg/b.py")])
+        assert reads == [(first, "a.py")]  # the two versions read ahead in one pass, none asked alone
+        assert files.text_at(first, "pkg/b.py") == "B = 'é'\n" and files.text_at(second, "pkg/b.py") == "B = 2\n"
+        assert reads == [(first, "a.py")]
+        assert files.text_at(first, "a.py") == "def a():\n    return 1\n"  # pushed out by them: read again
     finally:
         files.close()
