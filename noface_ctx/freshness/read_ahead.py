@@ -1,15 +1,18 @@
 """File versions `presence` reads, asked of git together instead of one round trip each
 (`versions.FileVersions.prefetch`): the files a removal's candidates were found in, at the commit
-they were found at (`removal_reads`, what `defined_then.declared_in` reads), and the docs' earlier
+they were found at, and a missing module name's module files back (`removal_reads`: what
+`defined_then.declared_in` and `presence._removed_before` read), and the docs' earlier
 versions read back to where a name started (`started`: in rounds, each round's versions in one
-pass). Either reads the same versions the questions read one at a time did, and answers the same:
-only the round trips to `git cat-file` go (django's cold run: about 1,600 of them)."""
+pass). They read the versions the questions read one at a time (a module name's: all 12, where the
+questions stop at one defining it), and the answers are the same: only the round trips to `git
+cat-file` go (django's cold run: about 1,800 of its 3,600)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
 from noface_ctx.freshness.code_words import PYTHON_EXTS
+from noface_ctx.freshness.defined_then import module_level
 from noface_ctx.freshness.deleted import module_name
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.name_lookups import identifiers_among
@@ -39,9 +42,13 @@ def removal_reads(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[Fo
                   index: HistoryIndex) -> Iterator[tuple[str, str]]:
     """(commit, path) of each code file version `record_removals` reads to tell where a candidate
     was defined: the files of its scope holding it where it was found (a Python call's keyword:
-    only those declaring Python parameters), but a module file named like it (its blob id tells)."""
-    for (s, _since), found in zip(plans, found_at, strict=True):
+    only those declaring Python parameters), but a module file named like it (its blob id tells);
+    for a module's name never found, its scope's Python files' last 12 versions (`_removed_before`:
+    the word in none of them at the doc's commit, each is read back to one defining it)."""
+    for (s, since), found in zip(plans, found_at, strict=True):
         for ref, lookup, scope in s.candidates:
+            if ref.kind != "path" and lookup not in found and module_level(ref, lookup):
+                yield from ((c.sha, then) for p in scope if p.endswith(".py") for c, then in index.earlier(p, since.seq + 1, 12))
             if ref.kind == "path" or lookup not in found:
                 continue
             at, files = found[lookup]

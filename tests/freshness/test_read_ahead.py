@@ -78,11 +78,13 @@ def test_removal_reads_are_the_code_files_of_the_scope_where_the_name_was_found(
         scoped = Reference("pkg.mod.gone()", "pkg.mod.gone", "method", 1, True, "span", "", False)
         bare = Reference("gone", "gone", "symbol", 1, True, "span", "", False)
         files = {"pkg/mod.py", "pkg/other.py", "pkg/gone.py", "pkg/data.json"}
+        never = Reference("pkg.mod.absent()", "pkg.mod.absent", "method", 1, True, "span", "", False)
         plans = [(DocScan(doc, candidates=((scoped, "gone", ("pkg/mod.py",)), (bare, "gone", ()),
-                                           (bare, "absent", ()))), at)]
+                                           (bare, "absent", ()), (never, "absent", ("pkg/mod.py", "pkg/data.json")))), at)]
         got = list(removal_reads(plans, [{"gone": (at, files)}], index))
-        assert sorted(got) == [(head, "pkg/mod.py"), (head, "pkg/mod.py"), (head, "pkg/other.py")]
-        # not the data file (no code), not the module named like it (its blob id tells), nothing for a name never found
+        assert sorted(got) == [(head, "pkg/mod.py"), (head, "pkg/mod.py"), (head, "pkg/mod.py"), (head, "pkg/other.py")]
+        # not the data file (no code), not the module named like it (its blob id tells); a bare name never found: nothing,
+        # a module's name never found: its module file's versions (the one here)
         assert within_scope(index, sorted(files), ("pkg/mod.py",), at) == ["pkg/mod.py"]
         assert within_scope(index, sorted(files), (), at) == sorted(files)
     finally:
