@@ -22,11 +22,12 @@ from noface_ctx.freshness.code_use import declared_by_docs
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import coded
-from noface_ctx.freshness.defaults import Stated, stated_defaults
+from noface_ctx.freshness.defaults import Stated
 from noface_ctx.freshness.defaults import changed_defaults as defaults_changed
 from noface_ctx.freshness.defaults_apart import defaults_apart
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.deprecated_paths import deprecated_paths
+from noface_ctx.freshness.first_reads import doc_defaults
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
@@ -42,7 +43,7 @@ from noface_ctx.freshness.scan import DocHistory, DocScan
 from noface_ctx.freshness.setting_values import start_value_findings, stated_values
 from noface_ctx.freshness.shown_defaults import setting_of
 from noface_ctx.freshness.signed_defaults import registered_as
-from noface_ctx.freshness.worded_defaults import word_defaults, word_statements
+from noface_ctx.freshness.worded_defaults import word_defaults
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 Defaults = Callable[[], dict[str, list[ChangedRef]]]  # the answer of `changed_defaults` started
@@ -129,11 +130,12 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
     defined: dict[str, bool] = {}  # a callable some file defines: a signature stating its defaults is `changed_symbols`'
     asks, worded = [], []  # (a doc's text read by both while its blocks are remembered: `subject_defaults.prose_blocks`)
     for doc, since in plans:
-        if stated := [*(st for st in stated_defaults(doc) if not st.signed or not (
+        stated_there, said = doc_defaults(doc)  # (a first run's readers read them: `first_reads`)
+        if stated := [*(st for st in stated_there if not st.signed or not (
                 defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))),
                       *(Stated(names, line, value, was=True) for names, line, value in literal_statements(doc.text.split("\n")))]:
             asks.append((doc, since, stated))
-        if said := word_statements(doc.text):  # "uses SHA1 by default"
+        if said:  # "uses SHA1 by default"
             worded.append((doc, since, said))
     source = _source_of(set(code.paths))
     if not asks:

@@ -42,7 +42,7 @@ from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
 TEXT_LIMIT = 4_000_000  # bytes of a file whose words count
-HANDED_SHARE = 1 / 3  # of a first run's files by size, read in another process (django: the cores end even)
+HANDED_SHARE = 1 / 6  # of a first run's files by size, read in another process, which reads docs too (`first_reads`)
 PYTHON_EXTS = frozenset({"py", "pyi", "pyw"})  # read closely: their definition table
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODIFIERS = ("export default public private protected internal static final abstract async pub unsafe extern inline "

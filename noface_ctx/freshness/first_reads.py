@@ -10,17 +10,22 @@ reading is its own, so the split changes no answer."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from noface_ctx import _state as state
 from noface_ctx._process import in_forks
 from noface_ctx.datatypes import Doc, RepoFiles
 from noface_ctx.freshness.code_words import Content, Handed, contents
-from noface_ctx.freshness.scan import TextReading, read_texts
+from noface_ctx.freshness.defaults import Stated, stated_defaults
+from noface_ctx.freshness.scan import StatedDefaults, TextReading, read_text
+from noface_ctx.freshness.worded_defaults import word_statements
 
 # CPU per character of a doc's reading against per byte of a code file's words: its references
 # 6 to 12 on django, sphinx, xarray and astropy (0.56-0.89 us a character, 0.074-0.106 us a byte),
-# its whole reading (`scan.read_text`) 1.3 to 1.7 times its references' on django, sphinx, xarray
-REFERENCE_COST = 13
+# its whole reading (`read_texts`: with its statements of defaults) 1.7 to 3.1 times its references'
+# on xarray, django, sphinx
+REFERENCE_COST = 19
 
 References = Callable[[], dict[str, TextReading]]
 
@@ -35,9 +40,39 @@ def start_reading(docs: Sequence[Doc], repo_files: RepoFiles, handed: list[str])
     if reading is None:
         return None
     if not handed:
-        return reading[0], None
+        return _once(lambda: _kept(docs, reading[0]())), None
     both = _once(reading[1])
-    return (lambda: {**reading[0](), **both()[1]}), (frozenset(handed), lambda: both()[0])
+    return _once(lambda: _kept(docs, {**reading[0](), **both()[1]})), (frozenset(handed), lambda: both()[0])
+
+
+def read_texts(docs: Sequence[Doc]) -> dict[str, TextReading]:
+    """Every doc's `TextReading` with its statements of defaults, by path (pure work, seconds for a
+    large repository: a first run reads them in two other processes while it reads the code)."""
+    return {d.path: replace(read_text(d), defaults=_statements(d)) for d in docs}
+
+
+# each doc text's statements of defaults (`defaults.stated_defaults`, `worded_defaults.word_statements`): a first
+# run's readers read them with the rest of the text, kept here before the defaults worker is forked (`_kept`)
+_DEFAULTS: state.Memo[str, StatedDefaults] = state.memo("freshness.first_reads.defaults", maxsize=4096)
+
+
+def doc_defaults(doc: Doc) -> tuple[list[Stated], list[tuple[int, str]]]:
+    """`stated_defaults(doc)` and `word_statements(doc.text)`, read once per text."""
+    kept = _statements(doc)
+    return list(kept[0]), list(kept[1])
+
+
+def _statements(doc: Doc) -> StatedDefaults:
+    return _DEFAULTS.get_or_put(doc.text, lambda: (tuple(stated_defaults(doc)), tuple(word_statements(doc.text))))
+
+
+def _kept(docs: Sequence[Doc], readings: dict[str, TextReading]) -> dict[str, TextReading]:
+    """`readings`, their statements of defaults kept here: a worker forked next (`defaults_apart`)
+    finds them read."""
+    for doc in docs:
+        if (reading := readings.get(doc.path)) is not None:
+            _DEFAULTS.put(doc.text, reading.defaults)
+    return readings
 
 
 def docs_with_code(docs: Sequence[Doc], code_bytes: int) -> int:

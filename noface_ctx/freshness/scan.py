@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 from weakref import WeakKeyDictionary
 
 from noface_ctx._bounded import MAX_JSON_BYTES, read_head
@@ -52,6 +52,9 @@ from noface_ctx.freshness.setting_values import value_words
 from noface_ctx.freshness.signed_defaults import signed_words
 from noface_ctx.freshness.subject_defaults import subject_words
 
+if TYPE_CHECKING:
+    from noface_ctx.freshness.defaults import Stated
+
 
 @dataclass(frozen=True, slots=True)
 class DocScan:
@@ -90,6 +93,7 @@ class TextReading:
     gone: frozenset[int]  # lines of tables listing removed names (`blocks.gone_tables`)
     said_gone: Mapping[int, set[str]]  # names a heading or sentence announces as gone, by line (`announced_gone`)
     stated: bool  # a sentence saying "default" writes a word as code or quoted (`default_words`)
+    defaults: StatedDefaults = ((), ())  # its statements of defaults, when read with it (`first_reads.read_texts`)
 
 
 def read_text(doc: Doc, refs: list[Reference] | None = None) -> TextReading:
@@ -101,6 +105,9 @@ def read_text(doc: Doc, refs: list[Reference] | None = None) -> TextReading:
     lines = text.split("\n")
     return TextReading(extract_references(doc) if refs is None else refs, frozenset(words), frozenset(gone_tables(lines)),
                        announced_gone(lines), bool(default_words(text)))
+
+
+StatedDefaults = tuple[tuple["Stated", ...], tuple[tuple[int, str], ...]]  # `defaults.stated_defaults`, `word_statements`
 
 
 def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | None = None) -> DocScan:
@@ -278,12 +285,6 @@ def _one_language(files: list[str], home: str | None = None) -> list[str]:
     `MatchResult` is `match_result.py`'s, not the Rust port's `match_result.rs`)."""
     want = _language(home) if home else ("py" if any(_language(p) == "py" for p in files) else None)
     return [p for p in files if _language(p) == want] if want else files
-
-
-def read_texts(docs: Sequence[Doc]) -> dict[str, TextReading]:
-    """Every doc's `TextReading`, by path (pure work, seconds for a large repository: a first run
-    reads them in two other processes while it reads the code)."""
-    return {d.path: read_text(d) for d in docs}
 
 
 def references_to_json(refs: Sequence[Reference]) -> list[list[Any]]:

@@ -236,7 +236,7 @@ def _rows(cache):
                 for table in ("files", "vocab", "declared", "defs")}
 
 
-def test_files_read_in_another_process_make_the_same_tables(repo_factory, tmp_path):
+def test_files_read_in_another_process_make_the_same_tables(repo_factory, tmp_path, monkeypatch):
     """A first run hands a share of the files (by size) to a worker process (`handed_out`, `contents`):
     the tables, stored and in memory, are those of reading every file here; a file the worker's
     answer lacks is read here; once a cache exists nothing is handed out."""
@@ -248,6 +248,7 @@ def test_files_read_in_another_process_make_the_same_tables(repo_factory, tmp_pa
     repo_files = scan_repo(load_config(str(repo)))
     docs = {"docs/guide.md"}
     here = cw.code_words(repo_files, docs, tmp_path / "here.sqlite")
+    monkeypatch.setattr(cw, "HANDED_SHARE", 1 / 3)  # a third of the bytes: several files, not all
     handed = cw.handed_out(repo_files, docs, tmp_path / "there.sqlite")
     assert "pkg/tax.py" in handed and 1 < len(handed) < len(cw.readable(repo_files, docs))
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:

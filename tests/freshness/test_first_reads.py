@@ -9,7 +9,6 @@ from noface_ctx.docs.load import load_docs
 from noface_ctx.files.gate import scan_repo
 from noface_ctx.freshness import code_words as cw
 from noface_ctx.freshness import first_reads
-from noface_ctx.freshness.scan import read_texts
 
 
 def _doc(path: str, chars: int) -> Doc:
@@ -53,13 +52,13 @@ def test_split_references_and_handed_words_are_those_read_here(repo_factory, mon
     reading = first_reads.start_reading(docs, repo_files, handed)
     assert reading is not None and reading[1] is not None
     refs, (kept, contents) = reading[0](), reading[1]
-    assert refs == read_texts(docs) and refs  # the same, both halves merged
+    assert refs == first_reads.read_texts(docs) and refs  # the same, both halves merged
     assert kept == frozenset(handed) and contents() == cw.contents(repo_files.root, handed)
     assert contents() is contents()  # one answer, waited for once
     (_refs, (alone_docs,)), (_both, (_root, paths_there, with_code)) = started[0]
     assert [*alone_docs, *with_code] == docs and alone_docs and with_code and paths_there == handed
     alone = first_reads.start_reading(docs, repo_files, [])
-    assert alone is not None and alone[1] is None and alone[0]() == read_texts(docs)
+    assert alone is not None and alone[1] is None and alone[0]() == first_reads.read_texts(docs)
     assert len(started[1]) == 1 and started[1][0][1] == (docs,)
     monkeypatch.setattr(first_reads, "in_forks", lambda *calls: None)  # no fork: nothing started, read in the run
     assert first_reads.start_reading(docs, repo_files, handed) is None
