@@ -38,6 +38,7 @@ from noface_ctx import _write_gate as write_gate
 from noface_ctx._filebytes import content_hash, looks_binary
 from noface_ctx.datatypes import RepoFiles
 from noface_ctx.freshness.attached import attached
+from noface_ctx.freshness.code_digest import sources_version
 from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.references import CODE_EXTS, DOC_EXTS, WORD_CATEGORIES, file_ext
 
@@ -69,7 +70,7 @@ SLASH_COMMENTS = frozenset("c cc cpp cxx h hh hpp hxx ipp cu cs java kt kts scal
                            "cts dart zig proto sol groovy gradle".split())
 _SLASH_COMMENT = re.compile(r"""("(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n]){0,4}'|`(?:\\.|[^`\\])*`)|//[^\n]*|/\*.*?\*/""", re.S)
 _CONTAINER_KW = frozenset({"class", "struct", "enum", "trait", "interface", "module", "impl", "union", "object", "record"})
-_SCHEMA = 10  # 10: keys of alias tables handed to a module-level call; 9: methods attached under another name (`attached`), as definitions and `+name`; 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
+_SCHEMA = sources_version(10, "code_words", "declarations", "attached", "definitions", "references")  # the code's digest too; 10: keys of alias tables handed to a module-level call; 9: methods attached under another name (`attached`), as definitions and `+name`; 4: each file's content digest kept; 5: what each file declares; 6: instance attributes of builtin-based classes, `__getattr__` tables, docstrings blanked in place; 7: C-family comments declare nothing; 8: a parameter after a comment in a signature
 _RACY_NS = 2_000_000_000
 _TABLES = """
 CREATE TABLE IF NOT EXISTS files(path BLOB PRIMARY KEY, size INTEGER, mtime INTEGER, words TEXT, defs TEXT,

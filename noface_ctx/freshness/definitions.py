@@ -21,7 +21,15 @@ from noface_ctx.freshness.attached import attached_function
 from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comment_start, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
+from noface_ctx.freshness.code_digest import sources_version
 from noface_ctx.freshness.generated_init import generated_init
+
+# The version of what `definition`, `signature` and `body` answer, for the caches that keep it (history's
+# `defs`): the code's digest, so a change here or in a helper is never read back from an older cache. Raise
+# the number only for a change the sources do not show. 6: a method attached under another name is that
+# function's definition; 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined;
+# 4: greps kept across commits; 5: a docstring's closing line with a comment no longer ends the definition.
+ANSWERS_VERSION = sources_version(6, "definitions", "attached", "body_tokens", "generated_init")
 
 _INDENT = r"(?=(?P<indent>[ \t]*))(?P=indent)"  # atomic: giving back indentation never helps, and retrying is slow
 _DEF_HEAD = "^" + _INDENT + (

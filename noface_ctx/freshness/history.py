@@ -30,11 +30,11 @@ from typing import Any
 
 from noface_ctx import _cachefile, _git, _sqlitefile, _write_gate
 from noface_ctx.files.secrets import redact_secrets
-from noface_ctx.freshness.definitions import body, definition, signature
+from noface_ctx.freshness.definitions import ANSWERS_VERSION, body, definition, signature
 from noface_ctx.freshness.gaps import keep_gaps
 from noface_ctx.freshness.versions import FileVersions
 
-SCHEMA = 6  # 6: a method attached under another name is that function's definition; 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined; 4: greps kept across commits; 5: a docstring's closing line with a comment no longer ends the definition; bump when `definitions.definition` answers differently
+SCHEMA = ANSWERS_VERSION  # what `defs` keeps is `definitions`' answers: its version is theirs (digest and number)
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
 _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
                    "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
