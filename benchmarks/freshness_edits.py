@@ -16,7 +16,8 @@ Operations (one TOML table each, `op` names it):
   `dst` (created if missing), or insert it before the first line of `dst` matching `before`.
 - `drop`: delete the `def`/`class` block `name` from `src`.
 - `drop_uses`: a feature removed with its callers and tests: in code files but `exclude`, delete
-  every function block whose text uses the word `name`, strip it from import lists and
+  every function block whose text (decorators included, however many lines they take) uses the
+  word `name` and every class whose header does (a subclass), strip it from import lists and
   `__all__`, then delete the remaining lines that use it.
 - `git_mv`: rename the file `src` to `dst`.
 """
@@ -80,9 +81,19 @@ def block_span(lines: list[str], name: str) -> tuple[int, int] | None:
 
 
 def _decorated(lines: list[str], i: int) -> int:
-    while i > 0 and lines[i - 1].strip().startswith("@"):
-        i -= 1
-    return i
+    """The first line of the decorators above the `def`/`class` at line `i`: a decorator written
+    over several lines (`@retry(\n    stop=...,\n)`) included, whole."""
+    indent = len(lines[i]) - len(lines[i].lstrip())
+    start, j = i, i - 1
+    while j >= 0:
+        line = lines[j].strip()
+        at = len(lines[j]) - len(lines[j].lstrip())
+        if line.startswith("@") and at == indent:
+            start = j
+        elif not line or at < indent or (at == indent and line[0] not in ")]}"):
+            break  # (a deeper line or a closing bracket: a decorator's continuation, kept only up to its `@`)
+        j -= 1
+    return start
 
 
 def _block_end(lines: list[str], i: int, indent: int) -> int:
@@ -159,6 +170,7 @@ def _op_drop(root: Path, op: dict[str, Any]) -> int:
 
 
 _DEF = re.compile(r"^(\s*)(?:async\s+)?def\s+\w+")
+_CLASS = re.compile(r"^(\s*)class\s+\w+[^:]*")  # its header: a subclass of the removed name goes with it
 
 
 def _op_drop_uses(root: Path, op: dict[str, Any]) -> int:
@@ -176,9 +188,11 @@ def _op_drop_uses(root: Path, op: dict[str, Any]) -> int:
             i = 0
             while i < len(lines):  # function blocks using the name: callers and tests go with the feature
                 m = _DEF.match(lines[i])
-                if m:
-                    start, end = _decorated(lines, i), _block_end(lines, i, len(m.group(1)))
-                    if any(word.search(x) for x in lines[start:end]):
+                c = None if m else _CLASS.match(lines[i])
+                if m or (c and word.search(c.group(0))):
+                    indent = len((m or c).group(1))  # type: ignore[union-attr]
+                    start, end = _decorated(lines, i), _block_end(lines, i, indent)
+                    if c or any(word.search(x) for x in lines[start:end]):
                         del lines[start:end]
                         n += 1
                         i = start

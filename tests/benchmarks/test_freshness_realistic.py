@@ -104,6 +104,19 @@ def test_move_drop_and_drop_uses(tmp_path):
     assert "compute_total" in (repo / "examples/demo.py").read_text()  # the leftover
 
 
+def test_drop_uses_takes_a_multiline_decorator_and_a_subclass_whole(tmp_path):
+    tests = ("from pkg import retry, stop_soon, wait_short\n\n\n@retry(\n    wait=wait_short(),\n    stop=stop_soon(3),\n)\n"
+             "def test_stops():\n    assert True\n\n\n@retry(wait=wait_short())\ndef test_waits():\n    assert True\n\n\n"
+             "class Early(stop_soon):\n    limit = 1\n\n    def check(self):\n        return self.limit\n\n\n"
+             "class Kept:\n    size = 2\n")
+    repo = make_repo(tmp_path / "r", {"pkg/__init__.py": "def retry(**kw):\n    return lambda f: f\n", "tests/test_r.py": tests})
+    E.apply_edits(repo, [{"op": "drop_uses", "name": "stop_soon"}], "remove stop_soon")
+    left = (repo / "tests/test_r.py").read_text()
+    assert "test_stops" not in left and "wait=wait_short(),\n" not in left and "Early" not in left and "limit" not in left
+    assert "@retry(wait=wait_short())\ndef test_waits():" in left and "class Kept:\n    size = 2" in left
+    compile(left, "test_r.py", "exec")  # no decorator left dangling, no body left without its class
+
+
 def test_edit_that_stopped_matching_fails_loudly(tmp_path):
     repo = make_repo(tmp_path / "r", FILES)
     with pytest.raises(RuntimeError, match="changed 0 places"):
