@@ -3,7 +3,8 @@ states is compared with (`defaults`). Read from one file's text: a registration 
 (`add_config_value('name', '¶', ...)`, `addini("name", ..., default="3")`), a parameter
 (`def from_prefixed_env(self, prefix: str = "FLASK", ...)`; with several, the one of a function
 the doc's sentence names), a class or module level assignment (a dataclass field, a settings
-constant), each written in one comparable form (`comparable`)."""
+constant), or the one literal a function whose name says it returns a default builds it with (`built_default`), each
+written in one comparable form (`comparable`)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,10 @@ _WORD_CHAR = re.compile(r"\w")
 _DEF_OPEN = re.compile(rf"def\s+({IDENT})\s*\(")
 _BRACKET = re.compile(r"[()]")
 _CLASS_HEAD = re.compile(r"(?:^|\n)([ \t]*)class(?=\s+(\w+))")  # the name looked at, not read past: `class\n class X`
+LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|\"[^\"\n]*\"|'[^'\n]*'")
+RETURNS_DEFAULT = re.compile(r"(?:get_|current_)?default(?:_[a-z0-9]+)+")  # a function returning a default: `get_default_pool`
+_ONE_LITERAL_CALL = re.compile(rf"(?<![\w.])[A-Za-z_][\w.]*\(\s*({LITERAL.pattern})\s*\)")  # `CapacityLimiter(40)`
+_DOCSTRING = re.compile(r'"""[\s\S]*?"""|\'\'\'[\s\S]*?\'\'\'')
 _CONSTANT = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # a setting or module constant: `DATA_UPLOAD_MAX_NUMBER_FIELDS`
 
 
@@ -93,7 +98,21 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
     if assign is not None:
         return comparable(assign.group(1))
     fields = class_fields(text, word)  # a class attribute subclasses override (`_works_on_unparsable = True`)
-    return fields.pop() if len(fields) == 1 else None
+    return fields.pop() if len(fields) == 1 else built_default(text, name) if RETURNS_DEFAULT.fullmatch(name) else None
+
+
+def built_default(text: str, function: str) -> str | None:
+    """The literal `function` (named as returning a default: `current_default_thread_limiter`) builds its value with:
+    the argument of the one call in its body given one literal and nothing else (`limiter = CapacityLimiter(40)`), every
+    definition in `text` building one agreeing (one delegating to another builds none); else None."""
+    found = set()
+    for m in word_start(re.compile(rf"def\s+{re.escape(function)}\s*\("), text):
+        start = text.rfind("\n", 0, m.start()) + 1
+        body = m.end() + len(balanced(text, m.end()))
+        body_text = _DOCSTRING.sub("", text[body:block_end(text, body, len(text[start:m.start()].expandtabs(4)))])
+        calls = [c.group(1) for c in _ONE_LITERAL_CALL.finditer(body_text)]
+        found |= {comparable(calls[0])} if len(calls) == 1 else set()
+    return found.pop() if len(found) == 1 else None
 
 
 def _registered(text: str, word: str) -> re.Match[str] | None:

@@ -34,6 +34,7 @@ from noface_ctx.freshness.fallback_defaults import fallback_default, field_defau
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.literal_defaults import is_table
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.noun_defaults import noun_statements
 from noface_ctx.freshness.references import IDENT, STRING, codeish
@@ -120,10 +121,11 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             continue
         if DEFAULT_WORD.search(line) is None or line.lstrip().startswith(":"):
             continue
-        around = [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip() and not (  # not another item's
-            (j < i and _ITEM.match(lines[i])) or (j > i and _ITEM.match(lines[j])))]
         lo, hi = _paragraph(lines, i)
-        sentences = _sentences(lines, lo, hi, i)
+        row = is_table(lines, lo, hi)  # a table's row: about the names it writes (its other rows are read by `literal_defaults`)
+        around = [line] if row else [lines[j] for j in (i - 1, i, i + 1) if 0 <= j < len(lines) and lines[j].strip() and not (
+            (j < i and _ITEM.match(lines[i])) or (j > i and _ITEM.match(lines[j])))]  # not another item's
+        sentences = ["", line] if row else _sentences(lines, lo, hi, i)
         names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
         out += _passed_keywords(lines, lo, hi, i + 1, stems(" ".join(sentences)))
         if names:

@@ -7,6 +7,8 @@
   name says it is a default (`DEFAULT_...`, `..._DEFAULTS`) or the file uses it as a parameter's default.
 - A dict of defaults keyed by strings: `DEFAULT_POLICIES = {"urlize.rel": "noopener", ...}`, a class's
   `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`: the literal its key `name` is given.
+  In any dict, an option declared with its help text, `self.config = {'html_class': ['wikilink', 'CSS class.']}`
+  (a plugin's options: a list or tuple of a literal, then a string of words): that literal.
 - The one optional parameter of a function (`def GramSchmidt(vlist, orthonormal=False)`): what "an optional
   argument ... defaults to ``False``" states (`optional_default`).
 - For a parameter whose signature says `None` and whose body or callee picks the value, the default the code's own
@@ -19,6 +21,7 @@ from __future__ import annotations
 import re
 
 from noface_ctx import _state as state
+from noface_ctx.freshness.coded_defaults import LITERAL as _LITERAL
 from noface_ctx.freshness.coded_defaults import balanced, comparable
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.option_defaults import split_items as _items
@@ -26,7 +29,6 @@ from noface_ctx.freshness.references import IDENT
 
 _CONSTANT_CALL = re.compile(r"(?m)^([A-Z][A-Z0-9_]*)\s*(?::[^=\n]+)?=\s*[A-Za-z_][\w.]*\s*\(")
 _NAMED_DEFAULT = re.compile(r"(?:^|_)DEFAULTS?(?:_|$)")
-_LITERAL = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|\"[^\"\n]*\"|'[^'\n]*'")
 
 
 def constant_default(text: str, name: str, *, keys: bool = False) -> str | None:
@@ -58,6 +60,8 @@ def default_calls(text: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_PAIRED = re.compile(rf"""(["'])([\w.-]+)\1\s*:\s*[\[(]\s*({_LITERAL.pattern}|\{{\}}|\[\]|\(\))\s*,\s*[rRuU]?"""
+                     r"""(?P<q>["'])(?:(?!(?P=q))[^\n\\]|\\.)*?\s""")  # `'name': [False, 'Educate angled quotes'`
 _DICT = re.compile(r"(?m)^[ \t]*([A-Za-z_]\w*)[ \t]*(?::[^=\n]+)?=[ \t]*(?:[A-Za-z_][\w.]*\(\s*)?\{")
 _DEFAULTS_NAME = re.compile(r"(?i)(?:^|_)defaults?(?:_|$)")
 
@@ -66,8 +70,9 @@ _DEFAULTS_NAME = re.compile(r"(?i)(?:^|_)defaults?(?:_|$)")
 def keyed_items(text: str) -> tuple[tuple[str, str], ...]:
     """(key, value) of each top-level item a dict of defaults in `text` gives a string key a literal (`DEFAULT_POLICIES
     = {"urlize.rel": "noopener", ...}`, `default_config = ImmutableDict({"SESSION_COOKIE_NAME": "session", ...})`: a
-    dict whose name says it holds defaults), the key unquoted and the value as written; read once per text."""
-    out = []
+    dict whose name says it holds defaults), and of each option any dict declares with its help (`'name': [False,
+    'Educate angled quotes']`), the key unquoted and the value as written; read once per text."""
+    out = [(m.group(2), m.group(3)) for m in _PAIRED.finditer(text)] if "'" in text or '"' in text else []
     for m in _DICT.finditer(text):
         if _DEFAULTS_NAME.search(m.group(1)) is None:
             continue

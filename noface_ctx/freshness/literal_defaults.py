@@ -27,14 +27,15 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import combinations, pairwise
 
-from noface_ctx.freshness.coded_defaults import coded, comparable
+from noface_ctx.freshness.coded_defaults import RETURNS_DEFAULT, coded, comparable
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.references import IDENT
-from noface_ctx.freshness.subject_defaults import prose_blocks
+from noface_ctx.freshness.review_defaults import is_title
+from noface_ctx.freshness.subject_defaults import FENCE, prose_blocks
 
 Statement = tuple[tuple[str, ...], int, str]  # (names: one parameter, or an option's long then short spelling), line, value
 Literal = tuple[int, int, str, tuple[str, ...]]  # (start, end, value or "", the options an option span writes)
@@ -54,6 +55,7 @@ _STOP = frozenset({
     "not", "no", "all", "any", "each", "every", "has", "have", "had", "can", "may", "should", "must", "from", "into",
     "equal", "equals", "given", "called", "named", "now", "even", "still", "just", "then", "new", "old", "doesn", "don",
     "isn", "aren", "won", "s", "t"})
+_RETURNS_DEFAULT = re.compile(rf"(?<![\w])({RETURNS_DEFAULT.pattern})(?=\(|`)")  # `get_default_pool()`, named as code
 _SAID_AT = re.compile(r"efault|EFAULT")
 _VALUE = re.compile(r"[A-Za-z0-9]")  # a value writes a letter or a digit (not `*`, `...`)
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?|True|False|None")  # a bare value a table's Default column writes
@@ -61,6 +63,7 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _COPULA_BEFORE = re.compile(r"(?i)\b(?:is|are|was|be|to|of)[\s*_]*\Z")  # "the tag field name is `_type`"
 _DEFAULT_AFTER = re.compile(r"(?i)[\s*_]*(?:is|are|was|as)\s+(?:the\s+|its\s+)?default\b")  # "`_type` is the default tag field name"
 WORDS_NEAR = 4  # content words read on the value's side of its clause
+_ITEM_LINES = 40  # an item's paragraphs read back to its head
 _SAID = 4  # "default" words read in one sentence (a table read as one sentence may write hundreds)
 
 
@@ -83,22 +86,23 @@ def _statements(text: str) -> tuple[Statement, ...]:
     out: list[Statement] = []
     blocks = prose_blocks(lines)
     firsts = [lo for lo, _hi in blocks]
+    returning = _returning(lines, text)
     said, line, at = set(), 0, 0  # the lines saying "default"
     for m in _SAID_AT.finditer(text):
         line, at = line + text.count("\n", at, m.start()), m.start()
         said.add(line)
     for k in sorted({k for line in said if (k := bisect_right(firsts, line) - 1) >= 0 and line < blocks[k][1]}):
         lo, hi = blocks[k]  # (a block saying no "default": not read)
-        if lines[lo].lstrip().startswith("|"):
+        if lines[lo].lstrip().startswith("|") or is_table(lines, lo, hi):
             out += _table(lines, lo, hi)
             continue
         block = "\n".join(lines[lo:hi])
-        heads = _head_names(lines[lo])
+        heads = _head_names(lines[lo]) or (_item_heads(lines, lo, blocks, firsts) if lines[lo][:1].isspace() else [])
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(block)), len(block)]
         for a, b in pairwise(cuts):
             if DEFAULT_WORD.search(block, a, b) is not None:
                 out += [(names, lo + block.count("\n", 0, at) + 1, value)
-                        for names, at, value in _sentence(block, a, b, heads, _literals(block, a, b))]
+                        for names, at, value in _sentence(block, a, b, heads, _literals(block, a, b), returning(lo))]
     return tuple(sorted(set(out), key=lambda st: (st[1], st)))
 
 
@@ -114,30 +118,66 @@ def _head_names(line: str) -> list[tuple[str, ...]]:
     return [(last,)] if re.fullmatch(IDENT, last) and coded(last) and (last.islower() or last.isupper()) else []  # no class
 
 
+def _item_heads(lines: list[str], lo: int, blocks: Sequence[tuple[int, int]], firsts: list[int]) -> list[tuple[str, ...]]:
+    """What the head of the list item or term an indented paragraph continues names ("* **`html_class`**: CSS class."
+    then, after a blank line, "    Default: `'wikilink'`"): the block of the nearest line above indented less."""
+    indent, j = _indent(lines[lo]), lo - 1
+    while j >= max(0, lo - _ITEM_LINES) and (not lines[j].strip() or _indent(lines[j]) >= indent):
+        j -= 1
+    k = bisect_right(firsts, j) - 1 if j >= 0 and lines[j].strip() and _indent(lines[j]) < indent else -1
+    return _head_names(lines[blocks[k][0]]) if k >= 0 and j < blocks[k][1] and _indent(lines[blocks[k][0]]) < indent else []
+
+
+def _indent(line: str) -> int:
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+
+
 def _options(span: str) -> tuple[str, ...]:
     """The options a span writes (`-n, --name <int>` → `--name`, `-n`), long ones first."""
     found = [o for o in _OPTION.findall(span.split("<", 1)[0].split("=", 1)[0]) if not o.startswith("---")]
     return tuple(dict.fromkeys([o for o in found if o.startswith("--")] + [o for o in found if not o.startswith("--")]))
 
 
-def _sentence(block: str, a: int, b: int, heads: list[tuple[str, ...]],
-              literals: list[Literal]) -> list[tuple[tuple[str, ...], int, str]]:
+def _returning(lines: list[str], text: str) -> Callable[[int], list[tuple[str, set[str]]]]:
+    """For a line, the functions its section names whose name says they return a default (`default_pool`,
+    `get_default_pool`, `current_default_thread_limiter()`, called or as code), each with the words after `default`."""
+    named = [(text.count("\n", 0, m.start()), m.group(1)) for m in _RETURNS_DEFAULT.finditer(text)] if "default_" in text else []
+    fenced, titles = False, []  # (a fence's closing line is no underline, a comment in it no heading)
+    for i, line in enumerate(lines if named else ()):
+        fenced ^= FENCE.match(line) is not None
+        titles += [i] if not fenced and FENCE.match(line) is None and is_title(lines, i) and not (
+            i + 1 < len(lines) and FENCE.match(lines[i + 1])) else []
+    def at(line: int) -> list[tuple[str, set[str]]]:
+        k = bisect_right(titles, line)
+        lo, hi = titles[k - 1] if k else 0, titles[k] if k < len(titles) else len(lines)
+        return [(fn, {w.removesuffix("s") for w in fn.split("default_", 1)[1].split("_")}) for fn in dict.fromkeys(fn for i, fn in named if lo <= i < hi)]
+    return at
+
+
+def _sentence(block: str, a: int, b: int, heads: list[tuple[str, ...]], literals: list[Literal],
+              returning: Sequence[tuple[str, set[str]]] = ()) -> list[tuple[tuple[str, ...], int, str]]:
     """(names, where the value is, value) for a sentence `block[a:b]` saying "default" (`literals`: its own): its
     values next to the word (the first literal after it, the last before it), each about the item's head, the options
-    the sentence writes, and the snake_case names the words of the value's clause make."""
+    the sentence writes, and the snake_case names the words of the value's clause make; a value after the word, also
+    about each function of `returning` (`_returning`) whose words the sentence writes between ("The default pool has
+    a size of **40**" in a section calling `default_pool()`: its value is built of 40, `coded_defaults.built_default`)."""
     options = [lit[3] for lit in literals if lit[3]]
     values = [lit for lit in literals if lit[2]]
     said = [m for m in DEFAULT_WORD.finditer(block, a, b) if not any(lo <= m.start() < hi for lo, hi, *_ in literals)][:_SAID]
     starts, ends = [lit[0] for lit in values], [lit[1] for lit in values]
     chosen: dict[int, Literal] = {}
+    follows: dict[int, int] = {}  # a value after the word: where the word ends
     for m in said:  # the first value after the word, the last before it
         after, before = bisect_left(starts, m.end()), bisect_right(ends, m.start()) - 1
         chosen.update({values[k][0]: values[k] for k in (after, before) if 0 <= k < len(values)})
+        follows.update({values[after][0]: m.end()} if after < len(values) else {})
     out = []
     for lo, hi, value, _names in chosen.values():
         words = _clause(block, a, lo, backward=True) if _COPULA_BEFORE.search(block, a, lo) else []
         words = words or (_clause(block, hi, b, backward=False) if _DEFAULT_AFTER.match(block, hi, b) else [])
         named = [*heads, *options, *((w,) for w in _worded(words))]
+        between = {w.lower().removesuffix("s") for w in _WORD.findall(block, follows[lo], lo)} if lo in follows and returning else set()
+        named += [(fn,) for fn, parts in returning if between and parts <= between]
         out += [(names, lo, value) for names in dict.fromkeys(named) if value not in names and value.lstrip("-") not in names
                 and _VALUE.search(value)]
     return out
@@ -193,6 +233,11 @@ def _worded(words: list[str]) -> list[str]:
     if len(set(words)) != len(words):
         words = list(dict.fromkeys(words))
     return ["_".join(words[i] for i in picked) for r in range(len(words), 1, -1) for picked in combinations(range(len(words)), r)]
+
+
+def is_table(lines: list[str], lo: int, hi: int) -> bool:
+    """`lines[lo:hi]` are a Markdown table: a header, a rule of dashes and pipes, rows (`|` opening them or not)."""
+    return hi - lo > 2 and "|" in lines[lo + 1] and "|" in lines[lo] and _TABLE_RULE.match(lines[lo + 1]) is not None
 
 
 def _table(lines: list[str], lo: int, hi: int) -> list[Statement]:

@@ -44,7 +44,7 @@ _BULLET = re.compile(r"^\s*[-*+]\s")
 _CODE_SPAN = re.compile(SPAN)
 _DIRECTIVE = re.compile(r"^\s*\.\.\s+[\w:-]+::")  # `.. note::`: prose in its body
 _CODE_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:code-block|code|sourcecode|doctest|testcode|testsetup|ipython|literalinclude)::")
-_FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 
 
 def subject_statements(lines: list[str]) -> list[Statement]:
@@ -181,7 +181,7 @@ def code_lines(lines: list[str]) -> set[int]:
     fence, literal = False, -1  # literal: the indentation a "::" block must pass (-1: none open)
     for i, line in enumerate(lines):
         indent = len(line) - len(line.lstrip())
-        if _FENCE.match(line) and not (not fence and _underlines(lines, i)):  # `~~~~` under a title: no fence
+        if FENCE.match(line) and not (not fence and _underlines(lines, i)):  # `~~~~` under a title: no fence
             fence = not fence
             out.add(i)
             continue
@@ -197,4 +197,4 @@ def code_lines(lines: list[str]) -> set[int]:
 def _underlines(lines: list[str], i: int) -> bool:
     """Line `i` is a reStructuredText title's underline (`~~~~` or backticks as long as the title above it), not a fence."""
     text, above = lines[i].rstrip(), lines[i - 1].rstrip() if i else ""
-    return bool(above.strip()) and not above[:1].isspace() and len(set(text)) == 1 and len(text) >= len(above) and _FENCE.match(above) is None
+    return bool(above.strip()) and not above[:1].isspace() and len(set(text)) == 1 and len(text) >= len(above) and FENCE.match(above) is None
