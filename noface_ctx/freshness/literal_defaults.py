@@ -55,7 +55,8 @@ _STOP = frozenset({
     "not", "no", "all", "any", "each", "every", "has", "have", "had", "can", "may", "should", "must", "from", "into",
     "equal", "equals", "given", "called", "named", "now", "even", "still", "just", "then", "new", "old", "doesn", "don",
     "isn", "aren", "won", "s", "t"})
-_RETURNS_DEFAULT = re.compile(rf"(?<![\w])({RETURNS_DEFAULT.pattern})(?=\(|`)")  # `get_default_pool()`, named as code
+_RETURNS_DEFAULT = re.compile(rf"(?<![\w])({RETURNS_DEFAULT.pattern})\(|:(?:py:)?(?:func|meth):`[~.!]?(?:\w+\.)*({RETURNS_DEFAULT.pattern})`")
+# (a function as a call, `get_default_pool()`, or a function's role: not a setting, `:confval:`default_role``)
 _SAID_AT = re.compile(r"efault|EFAULT")
 _VALUE = re.compile(r"[A-Za-z0-9]")  # a value writes a letter or a digit (not `*`, `...`)
 _LITERAL = re.compile(r"-?\d+(?:\.\d+)?|True|False|None")  # a bare value a table's Default column writes
@@ -63,6 +64,7 @@ _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
 _COPULA_BEFORE = re.compile(r"(?i)\b(?:is|are|was|be|to|of)[\s*_]*\Z")  # "the tag field name is `_type`"
 _DEFAULT_AFTER = re.compile(r"(?i)[\s*_]*(?:is|are|was|as)\s+(?:the\s+|its\s+)?default\b")  # "`_type` is the default tag field name"
 WORDS_NEAR = 4  # content words read on the value's side of its clause
+_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#\.)\s")  # a list item of its own: not a paragraph of the item above
 _ITEM_LINES = 40  # an item's paragraphs read back to its head
 _SAID = 4  # "default" words read in one sentence (a table read as one sentence may write hundreds)
 
@@ -97,7 +99,7 @@ def _statements(text: str) -> tuple[Statement, ...]:
             out += _table(lines, lo, hi)
             continue
         block = "\n".join(lines[lo:hi])
-        heads = _head_names(lines[lo]) or (_item_heads(lines, lo, blocks, firsts) if lines[lo][:1].isspace() else [])
+        heads = _head_names(lines[lo]) or (_item_heads(lines, lo, blocks, firsts) if lines[lo][:1].isspace() and not _ITEM.match(lines[lo]) else [])
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(block)), len(block)]
         for a, b in pairwise(cuts):
             if DEFAULT_WORD.search(block, a, b) is not None:
@@ -120,7 +122,8 @@ def _head_names(line: str) -> list[tuple[str, ...]]:
 
 def _item_heads(lines: list[str], lo: int, blocks: Sequence[tuple[int, int]], firsts: list[int]) -> list[tuple[str, ...]]:
     """What the head of the list item or term an indented paragraph continues names ("* **`html_class`**: CSS class."
-    then, after a blank line, "    Default: `'wikilink'`"): the block of the nearest line above indented less."""
+    then, after a blank line, "    Default: `'wikilink'`"): the block of the nearest line above indented less (a
+    nested list item is no paragraph of it: `_ITEM`)."""
     indent, j = _indent(lines[lo]), lo - 1
     while j >= max(0, lo - _ITEM_LINES) and (not lines[j].strip() or _indent(lines[j]) >= indent):
         j -= 1
@@ -141,7 +144,7 @@ def _options(span: str) -> tuple[str, ...]:
 def _returning(lines: list[str], text: str) -> Callable[[int], list[tuple[str, set[str]]]]:
     """For a line, the functions its section names whose name says they return a default (`default_pool`,
     `get_default_pool`, `current_default_thread_limiter()`, called or as code), each with the words after `default`."""
-    named = [(text.count("\n", 0, m.start()), m.group(1)) for m in _RETURNS_DEFAULT.finditer(text)] if "default_" in text else []
+    named = [(text.count("\n", 0, m.start()), m.group(1) or m.group(2)) for m in _RETURNS_DEFAULT.finditer(text)] if "default_" in text else []
     fenced, titles = False, []  # (a fence's closing line is no underline, a comment in it no heading)
     for i, line in enumerate(lines if named else ()):
         fenced ^= FENCE.match(line) is not None

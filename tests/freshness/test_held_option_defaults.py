@@ -66,6 +66,8 @@ def test_a_table_row_and_an_items_default_paragraph_state_the_options_default():
     # a paragraph indented under no item, or under an item heading no option: nothing
     assert literal_statements(["Some prose.", "", "    Default: `'wikilink'`"]) == ()
     assert literal_statements(["* A plain item.", "", "    Default: `'wikilink'`"]) == ()
+    nested = ["* **`link_class`**: CSS class, one of:", "", "    * `wikilink` (the default)", "    * `plain`"]
+    assert not any(names == ("link_class",) for names, *_ in literal_statements(nested))  # an item of its own: not its paragraph
 
 
 def _links(repo_factory):
@@ -137,6 +139,9 @@ def test_a_function_named_as_returning_a_default_holds_the_literal_it_builds_it_
     elsewhere = THREADS.replace("## Other\n", "## Other\n\nSee `current_default_pool()`.\n").replace(
         "current_default_pool().size = 60", "pool.size = 60")  # named in another section only
     assert not any(names == ("current_default_pool",) for names, *_ in literal_statements(elsewhere.split("\n")))
+    setting = THREADS.replace("current_default_pool().size = 60", "pool.size = 60").replace(
+        "Raise it like this:", "Set :confval:`current_default_pool` to raise it:")  # a setting's role: no function
+    assert not any(names == ("current_default_pool",) for names, *_ in literal_statements(setting.split("\n")))
     other = THREADS.replace("default worker pool has a size", "default timeout has a length")  # words not the function's
     assert not any(names == ("current_default_pool",) for names, *_ in literal_statements(other.split("\n")))
 
