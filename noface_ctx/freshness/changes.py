@@ -31,6 +31,7 @@ from noface_ctx.freshness.first_reads import doc_defaults
 from noface_ctx.freshness.grep_plan import END, windows
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, passed_keyword
+from noface_ctx.freshness.keyword_contract import unaccepted_keywords
 from noface_ctx.freshness.launder_reach import named_lines
 from noface_ctx.freshness.literal_defaults import literal_statements
 from noface_ctx.freshness.merges import merged_change
@@ -248,6 +249,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         values_found = start_value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(
             s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's
         symbols = changed_symbols(checked, index, tree, code.ancestry)
+        unaccepted = unaccepted_keywords(checked, index, tree.read, dirty)  # `run(main, debug=True)`: no such keyword
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults, values = defaults_found(), values_found()
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
@@ -260,6 +262,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             told = {c.line for c in defaults.get(p, ())}  # a default a line states: told once, as a stated default
             changed = [c for c in symbols.get(p, ()) if (not c.what.startswith("keyword ") or c.what.split()[1] not in passed)
                        and not (c.what.startswith("default ") and c.line in told)]
+            passed |= {c.what.split()[1] for c in changed if c.what.startswith("keyword ")}
+            changed += [c for c in unaccepted.get(p, ()) if c.what.split()[2] not in passed]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
                                 [*changed, *defaults.get(p, ()), *values.get(p, ()), *shims.get(p, ())], gone.files if gone else {})

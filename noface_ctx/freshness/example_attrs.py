@@ -3,14 +3,29 @@
 classes are passed by reference, and a name gone from its module is an AttributeError there as much as in a
 call. Read only on a root the doc's examples bind by importing a module (`import structlog`, `import
 pkg.mod as m`); `scan` drops the names of a module outside the repository with its import. A root the example
-assigns, a standard module (`logging.INFO`), `self` and an object of unknown type (`obj.dev.f`) are not read."""
+assigns, a standard module (`logging.INFO`), `self` and an object of unknown type (`obj.dev.f`) are not read.
+
+`handed_attributes`: a code-shaped attribute read on a parameter of a function the example defines
+(`def cb(retry_state): return retry_state.last_outcome.result()`: a callback the repository calls with
+its own object) is the member name alone, a `member` reference, as a code-shaped method called on it is
+(`examples.example_refs`): judged only as a name the repository defined, removed and nothing defines now."""
 
 from __future__ import annotations
 
 import re
 
-from noface_ctx.freshness.examples import _PY_IMPORT, Block
-from noface_ctx.freshness.references import EXTERNAL_NAMES, IDENT, IGNORE_MARK, PROMPT, STRING, Reference, placeholder
+from noface_ctx.freshness.examples import _PY_IMPORT, Block, _parameters
+from noface_ctx.freshness.references import (
+    EXTERNAL_NAMES,
+    IDENT,
+    IGNORE_MARK,
+    PROMPT,
+    SELF_NAMES,
+    STRING,
+    Reference,
+    codeish,
+    placeholder,
+)
 
 
 def imported_modules(blocks: list[Block]) -> frozenset[str]:
@@ -40,3 +55,18 @@ def module_attributes(blocks: list[Block], local: set[str], types: dict[str, str
                 if not placeholder(name):
                     out.append(Reference(m.group(0), name, "method", lineno, True, "python"))
     return out
+
+
+def handed_attributes(block: Block, local: set[str]) -> list[Reference]:
+    """The first attribute read on a parameter of a function a Python block defines, when code-shaped
+    (`state.last_outcome`, `state.last_outcome.result()`): `member` references. Not `self`/`cls` (the
+    example's own class), nor an attribute the example sets anywhere (`request.my_flag = 1`: its own)."""
+    params = _parameters(block) - SELF_NAMES - local
+    if not params:
+        return []
+    lines = [(n, STRING.sub('""', PROMPT.sub("", raw)).split("#", 1)[0]) for n, raw in block if IGNORE_MARK not in raw]
+    chain = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, sorted(params)))})\.({IDENT})(?=(\s*=(?!=))?)")
+    found = [(n, m.group(1), bool(m.group(2))) for n, line in lines for m in chain.finditer(line)]
+    written = {name for _, name, sets in found if sets}
+    return [Reference(name, name, "member", n, True, "python") for n, name, sets in found
+            if not sets and name not in written and name not in local and codeish(name) and not placeholder(name)]

@@ -230,13 +230,16 @@ def plain_words(prose: list[Reference]) -> list[Reference]:
 
 
 _IMPORT_HEAD = re.compile(rf"^(\s*(?:from\s+{DOTTED}\s+)?import\s+[\w\s,.]+?)\s*;\s*(\S.*)$")
+_DECORATOR = re.compile(r"^(\s*(?:(?:>>>|\.\.\.) )?\s*)@(?=[A-Za-z_])")  # `@retry(stop=...)`, `>>> @app.route("/")`
 
 
 def split_imports(block: Block) -> Block:
     """`import seaborn as sns; sns.set_theme()`: the import as a line of its own (the same doc
-    line), so that it binds its alias and the rest is read as code."""
+    line), so that it binds its alias and the rest is read as code; a decorator's `@` as a blank
+    (`@retry(stop=3)` calls `retry`, its keywords and names read as any call's)."""
     out: Block = []
     for lineno, raw in block:
+        raw = _DECORATOR.sub(r"\1 ", raw)
         m = _IMPORT_HEAD.match(PROMPT.sub("", raw))
         out += [(lineno, m.group(1)), (lineno, m.group(2))] if m else [(lineno, raw)]
     return out

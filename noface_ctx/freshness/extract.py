@@ -194,6 +194,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
     stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
+    refs += [r for b in python for r in example_attrs.handed_attributes(b, local)]  # `def cb(state): state.last_outcome`
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
     prose += object_directives.references(doc.path, doc.text, rst) + ([] if rst else mkdocs_refs.references(doc.text, start))

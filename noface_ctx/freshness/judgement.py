@@ -90,6 +90,9 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""
         return f"passes `{name}` to `{c.ref}`, which no longer takes it: signature ({c.path}) changed in {c.commit}{since}{hint}"
+    if c.what.startswith("unaccepted keyword "):  # `keyword_contract`: a keyword the callee's signature does not take
+        name = c.what.split()[2]
+        return f"passes `{name}` to `{c.ref}()`, which takes no keyword `{name}` ({c.path}): wrong since {c.commit}"
     return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
 
 

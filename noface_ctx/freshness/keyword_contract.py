@@ -1,0 +1,203 @@
+"""Keywords an example passes that the callee's signature does not take (`unaccepted_keywords`),
+whether or not it ever took them (`run(main, debug=True)` written against a `run(func, *args,
+backend=..., backend_options=...)` that never had `debug`: a TypeError from the commit that wrote it).
+
+The callee is the repository's function or class that the doc's own import binds (`from anyio import
+run`, then `run(...)`; `import seaborn as sns`, then `sns.histplot(...)`): the one file `scan` found it
+defined in. What it takes is its contract (`accepted`):
+
+- a function's parameters, or, when it has `@overload` stubs, theirs: a keyword is taken when some
+  overload names it (the implementation's `*args, **kwargs` only forwards them); a class's `__init__`'s
+  (or the one a dataclass-like class generates: `definitions.definition`);
+- no telling, and so nothing reported, when it takes `**kwargs` (or an overload does), when a decorator
+  may change what it takes (any but `SAFE_DECORATORS`: a `@_preprocess_data` adding `data=`, a
+  `@rename_parameter`), when the class defines `__new__` or names a metaclass, when the name is
+  defined twice at its level (an `if`/`else`), or assigned again (`run = wrap(run)`).
+
+Blame: the commit that took the keyword out of the contract when it was taken out after the doc's line
+was written (the home file's versions newest first, back to the line's commit), else the commit that
+wrote the line (the doc's versions newest first, back to the oldest that holds the line ever since).
+Only candidates are read back: a keyword every contract takes costs one parse of its callee's file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from noface_ctx.datatypes import ChangedRef
+from noface_ctx.freshness.definitions import _headers, _normal, block_end, definition
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.parameters import parameters
+from noface_ctx.freshness.read_ahead import python_keyword
+from noface_ctx.freshness.scan import DocScan
+
+SAFE_DECORATORS = frozenset({"overload", "staticmethod", "classmethod", "abstractmethod", "override", "final",
+                             "contextmanager", "asynccontextmanager", "cache", "lru_cache", "no_type_check"})
+DOC_VERSIONS = 64  # a doc's versions read back to where a line was written
+CODE_VERSIONS = 32  # a home file's versions read back to where a keyword was taken out
+_DECORATOR = re.compile(r"@\s*([\w.]+)")
+_OVERLOAD = "overload"
+
+
+def accepted(text: str, name: str) -> frozenset[str] | None:
+    """The keywords a call of the function or class `name`, defined at the outermost level it is
+    defined at in `text`, takes now (see the module docstring); None: any, or no telling."""
+    headers = _headers(text)
+    hits = headers.by_name.get(name, [])
+    if not hits:
+        return None
+    top = min(h[0] for h in hits)
+    level = [h for h in hits if h[0] == top]
+    if re.search(rf"(?m)^[^\S\n]{{{top}}}{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", headers.text):
+        return None  # assigned again at its level: `run = wrap(run)`
+    if len(level) == 1 and level[0][3] == "class":
+        return _class_contract(headers.text, name, level[0])
+    if any(h[3] != "def" for h in level):
+        return None
+    return _function_contract(headers.text, level)
+
+
+def _function_contract(text: str, level: list[tuple[int, int, int, str]]) -> frozenset[str] | None:
+    decorated = [(h, _decorators(text, h[1], h[0])) for h in level]
+    stubs = [h for h, names in decorated if _OVERLOAD in names]
+    if stubs:
+        chosen = stubs
+    elif len(level) == 1 and set(decorated[0][1]) <= SAFE_DECORATORS:
+        chosen = level
+    else:
+        return None
+    names: set[str] = set()
+    for indent, start, end, _kw in chosen:
+        params = parameters(_normal(text[start:block_end(text, end, indent)], with_body=False))
+        if params is None or any(kind == "**" for kind, _, _ in params):
+            return None
+        names.update(n for kind, n, _ in params if kind not in ("*", "**"))
+    return frozenset(names)
+
+
+def _class_contract(text: str, name: str, head: tuple[int, int, int, str]) -> frozenset[str] | None:
+    indent, start, end, _kw = head
+    stop = block_end(text, end, indent)
+    colon = text.find(":", end)
+    if "metaclass" in text[end:colon if colon > 0 else end]:
+        return None
+    inside = [h for hits in _headers(text).by_name.values() for h in hits if start < h[1] < stop]
+    body = min((h[0] for h in inside), default=-1)  # the indent of the class's own methods
+    inner = [h for n in ("__init__", "__new__") for h in _headers(text).by_name.get(n, []) if start < h[1] < stop and h[0] == body]
+    if any(text[h[2] - 7:h[2]] == "__new__" for h in inner):
+        return None
+    if inner:
+        return _function_contract(text, inner)
+    defn = definition(text, name)  # a dataclass's, an attrs class's generated `__init__` (bases of the file too)
+    params = parameters(defn) if defn is not None else None
+    if params is None or any(kind == "**" for kind, _, _ in params):
+        return None
+    return frozenset(n for kind, n, _ in params if kind not in ("*", "**"))
+
+
+def _decorators(text: str, start: int, indent: int) -> list[str]:
+    """The last part of each decorator's name written right above the header at `start`."""
+    names: list[str] = []
+    lines = text[max(0, start - 4000):start].split("\n")[:-1]
+    for line in reversed(lines[-40:]):
+        stripped = line.strip()
+        lead = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
+        if not stripped:
+            break
+        if lead == indent and stripped.startswith("@"):
+            m = _DECORATOR.match(stripped)
+            names.append(m.group(1).rsplit(".", 1)[-1] if m else "")
+        elif lead <= indent and not stripped.startswith((")", "]", "}")):
+            break
+    return names
+
+
+Candidate = tuple[DocScan, Commit, str, int, str, str, str]  # (scan, since, callee, line, keyword, home, name)
+
+
+def candidates(plans: Sequence[tuple[DocScan, Commit]], read: Callable[[str], str | None]) -> list[Candidate]:
+    """The keywords the docs' Python examples pass to a callee their own import binds, defined in
+    one file of the repository, whose contract there does not take them (`read`: a file now)."""
+    known: dict[tuple[str, str], frozenset[str] | None] = {}
+    out: list[Candidate] = []
+    for s, since in plans:
+        homes: dict[str, list[str]] = {}  # callee as the examples write it -> the files defining it
+        for ref, files in s.symbols:
+            if ref.kind == "method" and ref.binds and not ref.ref.endswith("()"):
+                homes[ref.binds] = files  # `from anyio import run`
+            elif ref.kind == "method" and ref.ref.endswith("()") and "." in ref.ref and not ref.binds:
+                homes.setdefault(ref.ref[:-2], files)  # `sns.histplot()`, through an alias
+        seen: set[tuple[int, str]] = set()
+        for ref in s.refs:
+            callee = ref.ref.split("(", 1)[0]
+            files = homes.get(callee, []) if python_keyword(ref) and ref.strict and "(" in ref.ref else []
+            if len(files) != 1 or (ref.line, ref.name) in seen:
+                continue
+            name = callee.rsplit(".", 1)[-1]
+            key = (files[0], name)
+            if key not in known:
+                text = read(files[0])
+                known[key] = accepted(text, name) if text is not None else None
+            took = known[key]
+            if took is not None and ref.name not in took:
+                seen.add((ref.line, ref.name))
+                out.append((s, since, callee, ref.line, ref.name, files[0], name))
+    return out
+
+
+def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryIndex,
+                        read: Callable[[str], str | None], dirty: frozenset[str]) -> dict[str, list[ChangedRef]]:
+    """By doc path: each keyword `candidates` finds, blamed (see the module docstring)."""
+    found = candidates(plans, read)
+    if not found:
+        return {}
+    written = _line_commits(found, index)
+    out: dict[str, list[ChangedRef]] = {}
+    for (s, _since, callee, line, keyword, home, name), start in zip(found, written, strict=True):
+        editing = s.doc.path in dirty or index.last_touch(s.doc.path) is None
+        if start is None and not editing:
+            continue  # the doc's committed text lacks the line (a symlink's versions hold its target): no telling
+        label = _taken_out(index, home, name, keyword, start) if start is not None else UNCOMMITTED
+        out.setdefault(s.doc.path, []).append(ChangedRef(callee, line, home, label, f"unaccepted keyword {keyword}"))
+    return out
+
+
+def _line_commits(found: list[Candidate], index: HistoryIndex) -> list[Commit | None]:
+    """For each candidate, the oldest commit from which the doc's versions hold its line ever since
+    (None: the line is only in the work tree)."""
+    out: list[Commit | None] = []
+    for s, since, _callee, line, _kw, _home, _name in found:
+        wanted = s.doc.text.split("\n")[line - 1].strip()
+        versions = [(since, s.doc.path), *index.earlier(s.doc.path, since.seq, limit=DOC_VERSIONS)]
+        index.prefetch((c.sha, p) for c, p in versions)
+        start: Commit | None = None
+        for commit, path in versions:
+            text = index.versions.text_at(commit.sha, path)
+            if text is None or wanted not in {ln.strip() for ln in text.split("\n")}:
+                break
+            start = commit
+        out.append(start)
+    return out
+
+
+def _taken_out(index: HistoryIndex, home: str, name: str, keyword: str, start: Commit) -> str:
+    """The label of the commit after `start` that took `keyword` out of `name`'s contract in `home`
+    (its versions newest first, back to the one in effect at `start`: `UNCOMMITTED` when the last
+    commit's still takes it), else `start`'s."""
+    latest = index.latest()
+    versions = index.earlier(home, (latest.seq if latest is not None else 0) + 1, limit=CODE_VERSIONS)
+    index.prefetch((c.sha, p) for c, p in versions[:8])
+    newer: Commit | None = None
+    for commit, path in versions:
+        text = index.versions.text_at(commit.sha, path)
+        took = accepted(text, name) if text is not None else None
+        if took is None:
+            break
+        if keyword in took:
+            return newer.label() if newer is not None else UNCOMMITTED
+        if commit.seq <= start.seq:
+            break
+        newer = commit
+    return start.label()
