@@ -191,8 +191,9 @@ def extract_references(doc: Doc) -> list[Reference]:
     aliases = examples.example_aliases([b for b, _ in code])
     types = example_types([b for b, _ in code], local, aliases)
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases, imported) + comment_refs(b, lang, local, types, aliases)]
-    refs += [r for b, lang in code if lang in examples.PYTHON for r in example_keywords(b, local, types, aliases, imported)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
+    modules = {m: m for m in example_attrs.imported_modules(python) if m not in local} | aliases  # `import anyio`: `anyio.run(debug=...)`'s callee
+    refs += [r for b in python for r in example_keywords(b, local, types, modules, imported)]
     stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
     refs += [r for b in python for r in example_attrs.handed_attributes(b, local)]  # `def cb(state): state.last_outcome`
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []

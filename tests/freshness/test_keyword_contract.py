@@ -48,7 +48,7 @@ def test_a_keyword_the_signature_never_took_is_flagged_from_the_commit_that_wrot
     (root / "README.md").write_text("# pkg\n")
     commit(root, "readme", date=FEB)
     (root / "docs/run.rst").write_text(RUN_DOC)
-    assert [m for _, _, m in _messages(root)][0].endswith("wrong since uncommitted edits")  # the hook's view
+    assert next(m for _, _, m in _messages(root)).endswith("wrong since uncommitted edits")  # the hook's view
     commit(root, "docs: backend options", date=MAR)
     written = _sha(root)
     (root / "docs/run.rst").write_text(RUN_DOC + "\nMore.\n")
@@ -153,3 +153,12 @@ def test_a_decorator_call_is_a_call_of_its_name(repo_factory):
     commit(root, "on_event is on_signal", date=FEB)
     got = _messages(root)
     assert [(p, line) for p, line, _ in got] == [("docs/hooks.rst", 8)] and "on_signal" in got[0][2]
+
+
+def test_a_call_through_the_docs_import_of_the_module_is_judged_too(repo_factory):
+    doc = RUN_DOC.replace("from pkg import run", "import pkg").replace("    run(", "    pkg.run(")
+    numpy = RUN_DOC.replace("from pkg import run", "import numpy").replace("    run(", "    numpy.run(")  # another package's
+    root = repo_factory({"pkg/__init__.py": RUN, "pkg/debug.py": "debug = True\n", "docs/run.rst": doc,
+                         "docs/numpy.rst": numpy}, date=JAN)
+    got = _messages(root)
+    assert [(p, line) for p, line, _ in got] == [("docs/run.rst", 12)] and "passes `debug` to `pkg.run()`" in got[0][2]
