@@ -30,7 +30,7 @@ PROCESSORS = '''"""Processors."""
 def add_level(logger, name, event):
     return event
 '''
-CONFIG = '''def configure(processors=()):
+CONFIG = '''def configure(processors=(), level=None):
     return list(processors)
 '''
 DOC = """Getting started
