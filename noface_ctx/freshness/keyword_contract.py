@@ -42,13 +42,15 @@ _OVERLOAD = "overload"
 
 
 def accepted(text: str, name: str) -> frozenset[str] | None:
-    """The keywords a call of the function or class `name`, defined at the outermost level it is
-    defined at in `text`, takes now (see the module docstring); None: any, or no telling."""
+    """The keywords a call of the module-level function or class `name` of `text` takes now (see the
+    module docstring); None: any, or no telling (a method of that name only, a definition under an `if`)."""
     headers = _headers(text)
     hits = headers.by_name.get(name, [])
     if not hits:
         return None
     top = min(h[0] for h in hits)
+    if top:  # only methods of that name (a module re-exporting `to_thread_run_sync as run_sync`): not the callee
+        return None
     level = [h for h in hits if h[0] == top]
     if re.search(rf"(?m)^[^\S\n]{{{top}}}{re.escape(name)}\s*(?::[^=\n]*)?=(?!=)", headers.text):
         return None  # assigned again at its level: `run = wrap(run)`

@@ -142,6 +142,8 @@ def test_the_contract_of_functions_and_classes():
     assert accepted("@register('x')\ndef f(a):\n    pass\n", "f") is None
     assert accepted("def f(a):\n    pass\n\n\nf = wrap(f)\n", "f") is None
     assert accepted("if X:\n    def f(a):\n        pass\nelse:\n    def f(a, b):\n        pass\n", "f") is None
+    # a method of that name only: the module re-exports another function under it (`from ._t import t_run as run`)
+    assert accepted("class Job:\n    def run(self):\n        pass\n\n\ndef t_run(fn, *, limiter=None):\n    pass\n", "run") is None
 
 
 def test_a_decorator_call_is_a_call_of_its_name(repo_factory):
