@@ -1,21 +1,17 @@
-"""Git history behind freshness: one persistent, incremental index of `git log`, and what
-freshness asks of it (see `noface_ctx.freshness.assess`).
+"""Git history behind freshness: one persistent, incremental index of `git log`, and what freshness asks of it (see
+`noface_ctx.freshness.assess`).
 
-`HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's first-parent chain
-(sequence number, sha, time, subject) and every file it touched (status, a rename's old path; a
-merge against its first parent), from one `git log --first-parent -m --name-status -M` pass
-(where it stopped part-way: `gaps`). When HEAD moves only the new commits are appended; when it
-leaves the indexed line only the commits after the fork point are dropped first. The same
-database keeps each doc's judgement (`judged`), and `git grep` answers (`grep_plan.Search`).
+`HistoryIndex` keeps `<cache_dir>/history.sqlite`: every commit of HEAD's first-parent chain (sequence number, sha,
+time, subject) and every file it touched (status, a rename's old path; a merge against its first parent), from one
+`git log --first-parent -m --name-status -M` pass (where it stopped part-way: `gaps`). When HEAD moves only the new
+commits are appended; when it leaves the indexed line only the commits after the fork point are dropped first. The
+same database keeps each doc's judgement (`judged`), and `git grep` answers (`grep_plan.Search`).
 
-- `symbol_change`: did the definition of a symbol a doc names change since the doc's last
-  commit? Only when the defining file was touched since (from the index) are two versions
-  read (`git cat-file --batch`) and the symbol's definition compared
-  (`noface_ctx.freshness.definitions`); signatures only for a symbol the doc merely uses in an
-  example. The commit named is the one that made the definition what it is now (a binary
-  search over the file's commits).
-- `path_history`: a file's commits since one, following renames; `presence` finds in them the
-  commit that removed a name.
+- `symbol_change`: did the definition of a symbol a doc names change since the doc's last commit? Only when the
+  defining file was touched since (from the index) are two versions read (`git cat-file --batch`) and the symbol's
+  definition compared (`noface_ctx.freshness.definitions`); signatures only for a symbol the doc merely uses in an
+  example. The commit named made the definition what it is now (a binary search over the file's commits).
+- `path_history`: a file's commits since one, following renames (`presence` finds the commit that removed a name).
 """
 
 from __future__ import annotations
@@ -35,6 +31,7 @@ from noface_ctx.freshness.gaps import keep_gaps
 from noface_ctx.freshness.versions import FileVersions
 
 SCHEMA = ANSWERS_VERSION  # what `defs` keeps is `definitions`' answers: its version is theirs (digest and number)
+_INDEXES = (("touches_path", "path, seq"), ("touches_old_seq", "old, seq"), ("touches_seq_paths", "seq, path, old"))
 # the touches of a path, as itself or as a rename's old name: two indexed lookups (an `OR` scans the table)
 _BY_PATH_OR_OLD = ("SELECT seq, status, path, old FROM touches WHERE path = ? AND {cond} UNION "
                    "SELECT seq, status, path, old FROM touches WHERE old = ? AND {cond}")
@@ -98,7 +95,12 @@ class HistoryIndex:
             commits.append((seq, sha, when, _storable(subject)))
             touches += [(_storable(path), seq, status, _storable(old)) for status, path, old in changes]
         cur.executemany("INSERT INTO commits(seq, sha, time, subject) VALUES (?, ?, ?, ?)", commits)
+        first = not since and not have  # an empty index: the touches' indexes made after them (one sort each)
+        for name, _columns in _INDEXES if first else ():
+            cur.execute(f"DROP INDEX {name}")
         cur.executemany("INSERT INTO touches(path, seq, status, old) VALUES (?, ?, ?, ?)", touches)
+        for name, columns in _INDEXES if first else ():
+            cur.execute(f"CREATE INDEX {name} ON touches({columns})")
         added = len(commits)
         self._touched.clear()
         self._histories.clear()
@@ -408,10 +410,8 @@ def _connect(db_path: Path | None) -> sqlite3.Connection:
         CREATE TABLE IF NOT EXISTS commits(seq INTEGER PRIMARY KEY AUTOINCREMENT, sha TEXT UNIQUE, time INTEGER,
                                            subject TEXT);
         CREATE TABLE IF NOT EXISTS touches(path TEXT, seq INTEGER, status TEXT, old TEXT);
-        CREATE INDEX IF NOT EXISTS touches_path ON touches(path, seq);
-        DROP INDEX IF EXISTS touches_old;
-        CREATE INDEX IF NOT EXISTS touches_old_seq ON touches(old, seq);
-        DROP INDEX IF EXISTS touches_seq; CREATE INDEX IF NOT EXISTS touches_seq_paths ON touches(seq, path, old);
+        PRAGMA cache_size = -65536; DROP INDEX IF EXISTS touches_old; DROP INDEX IF EXISTS touches_seq;
+        """ + "".join(f"CREATE INDEX IF NOT EXISTS {n} ON touches({c});" for n, c in _INDEXES) + """
         CREATE TABLE IF NOT EXISTS judged(doc TEXT PRIMARY KEY, key TEXT, value TEXT);
         CREATE TABLE IF NOT EXISTS refs(key TEXT PRIMARY KEY, value TEXT);
         CREATE TABLE IF NOT EXISTS defs(sha TEXT, path TEXT, name TEXT, def TEXT, PRIMARY KEY(sha, path, name));
