@@ -28,6 +28,7 @@ _CODE = re.compile(r"(?:\{[\w:+-]+\}|:[\w:+-]+:)?(`{1,2})([^`\n]+?)\1")
 # after the new: "``Scope`` (formerly ``open_scope``)": the old name is history
 _NOW_AFTER = re.compile(r"(?i)((?:\{[\w:+-]+\}|:[\w:+-]+:)?(`{1,2})[^`\n]+?\2)\s*\(\s*(?:now|renamed\s+to|replaced\s+by)\s+"
                         r"(?:(?:just|simply|called|named)\s+)?(?:\{[\w:+-]+\}|:[\w:+-]+:)?`")
+_NOW_AFTER_START = re.compile(r"(?i)\(\s*(?:now|renamed\s+to|replaced\s+by)\s")  # what every match holds: found fast
 _FORMERLY = re.compile(r"(?i)\(\s*(?:formerly|previously|was|renamed\s+from)\s+([^()]*)\)")
 _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _SENTENCE_END = re.compile(r"[.!?;:](?:\s|$)")
@@ -43,11 +44,12 @@ def announced_gone(lines: list[str]) -> dict[int, set[str]]:
             and len(lines[i + 1].strip()) >= len(line.strip()))
         if heading and _GONE_HEADING.search(line):
             _add(out, i + 1, line, len(line))
+    now_after = _NOW_AFTER if _NOW_AFTER_START.search("\n".join(lines)) else None  # (no match anywhere: not looked for)
     for start, text in _paragraphs(lines):
-        for named in (*_NOW_AFTER.finditer(text), *_FORMERLY.finditer(text)):
+        for named in (*(now_after.finditer(text) if now_after else ()), *_FORMERLY.finditer(text)):
             line_no = start + text.count("\n", 0, named.start(1))
             _add(out, line_no, named.group(1).replace("\n", " "), len(named.group(1)))
-        for m in _GONE_PHRASE.finditer(text):
+        for m in _GONE_PHRASE.finditer(text) if _may_say_gone(text) else ():
             begin = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
             if m.group(0).lower().startswith("removal"):  # "the removal of `X`": what follows, to the sentence's end
                 end = next((e.start() for e in _CLAUSE_END.finditer(text, m.end())), len(text))
@@ -61,6 +63,20 @@ def announced_gone(lines: list[str]) -> dict[int, set[str]]:
                     _add(out, start + k, line[lo:hi], hi - lo)
                 offset += len(line) + 1
     return out
+
+
+def _may_say_gone(text: str) -> bool:
+    """Whether `text` holds a word every `_GONE_PHRASE` match holds (a fast test before the slow search): its
+    lower case, with the letters `(?i)` also takes for `i` and `s` (dotless `ı`, long `ſ`; `İ` lowers to `i` and
+    a combining dot) made plain."""
+    low = text.lower()
+    if not low.isascii():
+        low = low.replace("ı", "i").replace("ſ", "s").replace("\u0307", "")
+    return any(word in low for word in _GONE_WORDS)
+
+
+_GONE_WORDS = ("removed", "replaced", "renamed", "dropped", "deleted", "retired", "superseded", "deprecated", "longer",
+               "gone", "removal")
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, str]]:

@@ -15,6 +15,8 @@ changed since the doc's last commit, whatever it became (what the doc says happe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
 from itertools import pairwise
 
 from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
@@ -52,7 +54,7 @@ def review_statements(lines: list[str]) -> list[Statement]:
             if len(names) == 1 and names[0].islower():
                 of = ".".join(owner[::-1]) if len(owner) > 1 and owner[1][:1].isupper() else owner[0] if owner else ""
                 out.append(((names[0], *owner[:1]), lo + text.count("\n", 0, m.start(2)) + 1, of, ()))
-        out += _unnamed(lo, text, section_names(lines, lo, hi))
+        out += _unnamed(lo, text, partial(section_names, lines, lo, hi))  # (read only for a statement found)
     return sorted(set(out), key=lambda st: (st[1], st))
 
 
@@ -70,7 +72,7 @@ def stems(text: str) -> set[str]:
     return {w[:4].lower() for w in words if len(w) >= 4}
 
 
-def _unnamed(lo: int, text: str, near: tuple[str, ...]) -> list[Statement]:
+def _unnamed(lo: int, text: str, near: Callable[[], tuple[str, ...]]) -> list[Statement]:
     """A "by default" sentence writing no code, about the one parameter or field the block's other sentences
     name as code (`weakref_slot=False`, ``cache_dir``) sharing a word with it; `near`: the section's names."""
     cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
@@ -83,7 +85,7 @@ def _unnamed(lo: int, text: str, near: tuple[str, ...]) -> list[Statement]:
         words = stems(re.sub(r"\(.*?\)", "", sentence)) - _NOT_STEMS
         named = {n for j, (_a, other) in enumerate(sentences) if j != k for n in parameters(other) if stems(n) & words}
         if len(named) == 1:
-            out.append(((named.pop(),), lo + text.count("\n", 0, start + said.start()) + 1, "", near))
+            out.append(((named.pop(),), lo + text.count("\n", 0, start + said.start()) + 1, "", near()))
     return out
 
 
