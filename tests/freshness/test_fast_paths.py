@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 
 from noface_ctx.freshness.announced import announced_gone
-from noface_ctx.freshness.declarations import _read
+from noface_ctx.freshness.declarations import declared
 from noface_ctx.freshness.history import HistoryIndex, build_index
 
 
@@ -46,11 +46,11 @@ def test_a_first_build_keeps_every_touch_and_its_indexes_and_grows_after(repo_fa
 
 
 def test_an_alias_table_handed_to_a_call_defines_its_keys_and_a_bare_dict_does_not():
-    assert {"Event", "Other"} <= _read("install({'Event': 'pkg.events.Event', 'Other': 'pkg.o.Other'})\n").names
-    assert "Late" in _read("tables[0]({'Late': 'pkg.Late'}, 1)\n").names  # after a subscript
-    assert "Event" not in _read("x = ({'Event': 'pkg.Event'})\n").names  # a parenthesised dict: no call
-    assert "Event" not in _read("def f():\n    install({'Event': 'pkg.Event'})\n").names  # in a function body
-    assert "Event" not in _read("install({'Event': 'not dotted'})\n").names  # not an alias table
+    assert {"Event", "Other"} <= declared("install({'Event': 'pkg.events.Event', 'Other': 'pkg.o.Other'})\n").names
+    assert "Late" in declared("tables[0]({'Late': 'pkg.Late'}, 1)\n").names  # after a subscript
+    assert "Event" not in declared("x = ({'Event': 'pkg.Event'})\n").names  # a parenthesised dict: no call
+    assert "Event" not in declared("def f():\n    install({'Event': 'pkg.Event'})\n").names  # in a function body
+    assert "Event" not in declared("install({'Event': 'not dotted'})\n").names  # not an alias table
 
 
 def test_names_announced_gone_in_any_case_and_not_where_nothing_says_so():
