@@ -33,6 +33,7 @@ from noface_ctx.freshness.declarations import Declared, declared
 from noface_ctx.freshness.definitions import definition
 from noface_ctx.freshness.name_lookups import imported_from
 from noface_ctx.freshness.parameters import parameters
+from noface_ctx.freshness.public_names import public_name
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     EXTERNAL_NAMES,
@@ -204,13 +205,9 @@ class Codebase:
     def public_name(self, path: str, name: str) -> str:
         """`name` as imported from the module file `path`, or from its package when `path` is a
         private module the package re-exports it from (`sklearn/metrics/_ranking.py`:
-        `sklearn.metrics.calibration_curve`)."""
-        init = posixpath.dirname(path) + "/__init__.py"
-        if posixpath.basename(path).startswith("_") and init != path and init in self.paths and self.module_defines(init, name):
-            path = init
-        parts = path.removesuffix(".pyi").removesuffix(".py").split("/")
-        parts = parts[1:] if parts[0] in ("src", "lib") and len(parts) > 1 else parts
-        return ".".join([*(parts[:-1] if parts[-1] == "__init__" else parts), name])
+        `sklearn.metrics.calibration_curve`; `anyio.Event`, not `anyio._core._synchronization.Event`:
+        `public_names`)."""
+        return public_name(path, name, self.paths, self.module_defines)
 
     def _star_files(self, path: str) -> list[str]:
         """`path` and the repository modules it imports with `*`, through them too (3 levels)."""
