@@ -15,16 +15,24 @@ but not reported when it does not resolve: it may be any library's class):
 - the setup binds it no more and no code defines it now: the doctest only ran with the name the
   setup bound, so the call is the repository's name, reported like any other when the
   repository defined it at the doc's commit (attrs renaming `Factory`, conf.py's import with it).
+
+Before that, a doc with sphinx.ext.doctest's examples (`testcode`, `doctest`, `>>>`) is read
+with the setup's `from module import ...` statements as its own `.. testsetup:: *` block
+(`with_global_setup`): a `from pkg import *` there binds every bare name the examples call or
+pass (`stop=stop_after_delay(10)`), as a star import of the doc's own setup does, and a name
+imported by name is that import's, reported at the doc's first line using it.
 """
 
 from __future__ import annotations
 
 import ast
 import posixpath
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from noface_ctx.datatypes import Doc
 from noface_ctx.freshness.references import Reference
 
 CONF = "conf.py"
@@ -32,6 +40,51 @@ SETUP = "doctest_global_setup"
 MAX_CONF_BYTES = 512 * 1024  # a conf.py larger than this is not parsed
 INTERACTIVE = "pycon"  # the examples the setup runs before: `>>>` lines and `doctest` blocks
 TRACEBACK = "Traceback"  # `Traceback (most recent call last):`, an expected exception's output
+# what sphinx.ext.doctest runs with the global setup: its directives (reStructuredText, MyST) and `>>>` blocks
+_DOCTESTS = re.compile(r"^\s*(?:\.\.\s+(?:doctest|testcode)::|>>>\s|`{3,}\s*\{(?:doctest|testcode)\})", re.M)
+
+
+def with_global_setup(doc: Doc, refs: list[Reference], paths: Collection[str], read: Callable[[str], str | None],
+                      extract: Callable[[Doc], list[Reference]]) -> list[Reference]:
+    """The doc's references (`refs`, read from its text) read again (`extract`) with its
+    `conf.py`'s setup imports as a `.. testsetup:: *` block of its own (see the module docstring),
+    or `refs` when it has no doctest or the setup imports nothing `from` a module."""
+    if not doc.path.endswith((".rst", ".txt", ".md")) or not _DOCTESTS.search(doc.text):
+        return refs
+    conf = conf_of(doc.path, paths)
+    text = read(conf) if conf is not None else None
+    setup = setup_from_imports(text) if text is not None and SETUP in text and len(text) <= MAX_CONF_BYTES else ()
+    if not setup:
+        return refs
+    body = "".join(f"\n    {line}" for line in setup)
+    block = f"\n\n```{{testsetup}}{body}\n```\n" if doc.path.endswith(".md") else f"\n\n.. testsetup:: *\n{body}\n"
+    lines = doc.text.split("\n")
+    out = []
+    for ref in extract(replace(doc, text=doc.text + block)):
+        if ref.line <= len(lines):
+            out.append(ref)
+        elif ref.binds and (use := _first_use(lines, ref.binds)):  # the setup's import: where the doc uses it
+            out.append(replace(ref, line=use))
+    return sorted(out, key=lambda r: r.line)
+
+
+def _first_use(lines: list[str], name: str) -> int:
+    """The first line (1-based) naming `name` as a word not after a dot, or 0."""
+    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
+    return next((i + 1 for i, line in enumerate(lines) if word.search(line)), 0)
+
+
+@lru_cache(maxsize=16)
+def setup_from_imports(conf_text: str) -> tuple[str, ...]:
+    """The `from module import ...` statements (by name or `*`) of the `doctest_global_setup`
+    string a conf.py assigns, each as one line; a relative import or any other statement is left out."""
+    setup = _setup_string(conf_text)
+    try:
+        tree = ast.parse(setup) if setup is not None else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    return tuple(ast.unparse(node) for node in tree.body if isinstance(node, ast.ImportFrom) and node.module
+                 and not node.level) if tree is not None else ()
 
 
 def with_doctest_setup(refs: Sequence[Reference], doc_path: str, paths: Collection[str],

@@ -28,7 +28,7 @@ from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
 from noface_ctx.freshness.distant_defaults import distant_words
-from noface_ctx.freshness.doctest_setup import with_doctest_setup
+from noface_ctx.freshness.doctest_setup import with_doctest_setup, with_global_setup
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
@@ -116,7 +116,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | Non
     `candidates` (history tells whether they were removed)."""
     told = refs if isinstance(refs, TextReading) else read_text(doc, refs)
     refs = told.refs  # what the doc's text says: kept by that text
-    read = with_doctest_setup(refs, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
+    read = with_global_setup(doc, refs, code.paths, code.text, extract_references)  # its doctests under conf.py's setup
+    read = with_doctest_setup(read, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
     read = rooted(read, doc.path, code.paths)  # `.. literalinclude:: /examples/app.py`: the Sphinx source folder's
     words: set[str] = set(told.words)
     for ref in read:
