@@ -69,9 +69,12 @@ def with_global_setup(doc: Doc, refs: list[Reference], paths: Collection[str], r
 
 
 def _first_use(lines: list[str], name: str) -> int:
-    """The first line (1-based) naming `name` as a word not after a dot, or 0."""
-    word = re.compile(rf"(?<![\w.]){re.escape(name)}(?!\w)")
-    return next((i + 1 for i, line in enumerate(lines) if word.search(line)), 0)
+    """The first line (1-based) of an example using `name` as code (`name(`, `name.x`, `@name`, a
+    line's last word), or 0: an indented or prompted line, else any line (a Markdown fence's)."""
+    use = re.compile(rf"(?<![\w.`'\"]){re.escape(name)}(?=\(|\.\w|\s*$)")
+    hits = [i + 1 for i, line in enumerate(lines) if use.search(line)]
+    code = [n for n in hits if lines[n - 1][:1].isspace() or lines[n - 1].startswith(">>>")]
+    return (code or hits or [0])[0]
 
 
 @lru_cache(maxsize=16)
