@@ -207,7 +207,7 @@ class Codebase:
         private module the package re-exports it from (`sklearn/metrics/_ranking.py`:
         `sklearn.metrics.calibration_curve`; `anyio.Event`, not `anyio._core._synchronization.Event`:
         `public_names`)."""
-        return public_name(path, name, self.paths, self.module_defines)
+        return public_name(path, name, self.paths, self.module_defines, self.reexported_from)
 
     def _star_files(self, path: str) -> list[str]:
         """`path` and the repository modules it imports with `*`, through them too (3 levels)."""

@@ -9,19 +9,25 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Collection
 
+from noface_ctx._filetypes import is_test_path
 
-def public_name(path: str, name: str, paths: Collection[str], module_defines: Callable[[str, str], bool]) -> str:
+
+def public_name(path: str, name: str, paths: Collection[str], module_defines: Callable[[str, str], bool],
+                reexported_from: Callable[[str, str], str] = lambda _p, _n: "") -> str:
     """`name` defined in the module file `path` as imported by its users (see the module
     docstring); `paths`: the repository's files, `module_defines(file, name)`: whether a module
-    file defines or re-exports `name` now."""
+    file defines or re-exports `name` now, `reexported_from(file, name)`: the module file a module
+    file imports `name` from ("" when it does not)."""
     folder, init = posixpath.dirname(path), posixpath.dirname(path) + "/__init__.py"
     home = init if posixpath.basename(path).startswith("_") and init != path and init in paths and (
         module_defines(init, name)) else path
     while private(path) and folder:
         init, folder = folder + "/__init__.py", posixpath.dirname(folder)
         if init != path and init in paths and not private(init) and module_defines(init, name):
-            home = init
-            break
+            return ".".join([*module_parts(init), name])
+    public = sorted(p for p in paths if p.endswith("/__init__.py") and len(module_parts(p)) == 1 and not private(p)
+                    and not is_test_path(p) and reexported_from(p, name) == path) if private(path) else []
+    home = public[0] if public else home  # a top-level package importing it from the private module
     return ".".join([*module_parts(home), name])
 
 

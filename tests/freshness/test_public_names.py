@@ -62,3 +62,18 @@ def test_public_name_climbs_past_private_packages_only():
     assert public_name("pkg/metrics/_ranking.py", "roc_curve", paths, ranking) == "pkg.metrics.roc_curve"
     assert public_name("src/lib2/api.py", "run", paths, defines({("src/lib2/__init__.py", "run")})) == "lib2.api.run"
     assert private("pkg/_core/_sync.py") and not private("pkg/__main__.py") and not private("pkg/__init__.py")
+
+
+def test_a_private_top_level_package_is_named_through_the_public_one_importing_from_it(repo_factory):
+    # pytest's way: `_pytest/outcomes.py` defines `skip`, `pytest/__init__.py` imports it from there
+    files = {"_pkg/__init__.py": "", "_pkg/old.py": EVENT, "_pkg/core.py": "def lock():\n    return 1\n",
+             "pkg/__init__.py": "from _pkg.old import Event\n",
+             "docs/events.rst": "Events\n======\n\nCreate a :class:`_pkg.old.Event` and set it.\n"}
+    root = repo_factory(files, date=JAN)
+    assert not check_docs(repo=root).findings
+    (root / "_pkg/old.py").write_text("")
+    (root / "_pkg/core.py").write_text("def lock():\n    return 1\n\n\n" + EVENT)
+    (root / "pkg/__init__.py").write_text("from _pkg.core import Event\n")
+    commit(root, "Event moves to the core", date=FEB)
+    got = {(f.path, f.line): f.message for f in check_docs(repo=root).findings}
+    assert list(got) == [("docs/events.rst", 4)] and "moved to `pkg.Event`" in got["docs/events.rst", 4]
