@@ -199,8 +199,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
     prose += object_directives.references(doc.path, doc.text, rst) + ([] if rst else mkdocs_refs.references(doc.text, start))
-    prose += member_lists.introduced_members(lines, start)  # `:class:`State` has:` then `* ``idle_for```
-    refs += [r for r in prose if r.name.split(".", 1)[0] not in local]
+    refs += [r for r in prose + member_lists.introduced_members(lines, start) if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local])  # without examples: the package's (`scan`)
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
