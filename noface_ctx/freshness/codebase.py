@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness import suffix_roles
+from noface_ctx.freshness import own_paths, suffix_roles
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.attached import attaching_file
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
@@ -287,8 +287,8 @@ class Codebase:
         return Resolution("missing", lookup=tries[0]) if checkable and ref.strict else Resolution("skip")
 
     def _resolve_dotted(self, ref: Reference) -> Resolution:
-        parts = ref.name.split(".")
-        if any(self.is_qualified(".".join(parts[i:])) for i in range(len(parts) - 1)):
+        parts, own = ref.name.split("."), own_paths.own_root(self, ref)  # written from our package: judged along its path
+        if not own and any(self.is_qualified(".".join(parts[i:])) for i in range(len(parts) - 1)):
             return Resolution("found", ref.name)
         as_path = "/".join(parts)
         for cand in (as_path + ".py", as_path + "/__init__.py"):
@@ -300,7 +300,7 @@ class Codebase:
         if holder:
             part = parts[k]
             imported = bool(ref.binds) and part in _STDLIB  # `from marshmallow import pprint`: the package's, if any
-            if not (self.module_defines(holder, part, top=k > 1) or (part in EXTERNAL_NAMES and not imported) or not ref.strict
+            if not (self.module_defines(holder, part, top=k > 1) or (part in EXTERNAL_NAMES and not imported and not own) or not ref.strict
                     or "/".join(parts[:k + 1]) in self.dirs):
                 package = holder.rsplit("/", 1)[0] if holder.endswith("/__init__.py") else ""
                 submodule = (f"{package}/{part}.py", f"{package}/{part}/__init__.py") if package else ()

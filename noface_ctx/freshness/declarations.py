@@ -155,6 +155,9 @@ def _read(text: str) -> Declared:
             if aliases and not _ALIAS_ENTRY.sub("", m.group(1)).strip():
                 names.update(aliases)
                 outer.update(aliases)
+        served = _served_keys(text, lo, hi)
+        names.update(served)
+        outer.update(served)
     for block in _ALL.findall(text):
         names.update(_STRING_NAME.findall(block))
         outer.update(_STRING_NAME.findall(block))
@@ -195,6 +198,26 @@ def _table_keys(text: str, getattr_body: str) -> set[str]:
     return out
 
 
+def _served_keys(text: str, lo: int, hi: int) -> set[str]:
+    """The string keys of a dict literal handed to a module-level call whose name says it serves
+    names (`deprecate_attributes(__name__, {"Old": DeprecatedAttribute(_Old, ...)})`, `set_aliases`,
+    `lazy_import`): names the module hands out, whatever the values are (calls, strings, objects)."""
+    out: set[str] = set()
+    for m in _SERVING_CALL.finditer(text, lo, hi):
+        stack, flat = ["("], []
+        for ch in text[m.end():block_end(text, m.end(), 0)]:
+            if ch in "([{":
+                stack.append(ch)
+            elif ch in ")]}" and len(stack) > 1:
+                stack.pop()
+            elif ch in ")]}":
+                break
+            flat.append(ch if stack == ["(", "{"] else " ")  # a dict argument's own text, its values' insides blanked
+        out.update(_KEY.findall("".join(flat)))
+    return out
+
+
+_SERVING_CALL = re.compile(r"^[ \t]*[\w.]*?(?:deprecat|alias|lazy)\w*\s*\(", re.IGNORECASE | re.MULTILINE)
 # `f({...})`: a dict literal as a call's argument, the callee's last character (`[\w\]]`) checked apart: a
 # pattern starting at the literal `(` lets the search skip to it (with the class first: a third of `_read`)
 _CALLED_TABLE = re.compile(r"\(\s*\{([^{}]*)\}\s*[,)]")

@@ -46,6 +46,8 @@ def missing_ref(ref: Reference, lookup: str, suggestion: str | None, commit: str
     name = written if ref.source == "autodoc" and ref.name.endswith("." + written) and lookup in written.split(".") else ref.name
     if suggestion and "." not in suggestion and ref.kind == "method" and lookup != name and lookup in name.split("."):
         suggestion = ".".join(suggestion if p == lookup else p for p in name.split("."))
+    elif suggestion and suggestion.endswith("." + lookup) and lookup in name.split(".")[:-1]:  # `pkg.Checker.check`'s class moved
+        suggestion += name[name.index("." + lookup + ".") + len(lookup) + 1:] if "." + lookup + "." in name else ""
     return MissingRef(ref.ref, ref.line, suggestion, commit)
 
 

@@ -258,7 +258,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
             removal = max(removals, key=lambda r: (r[0].seq if r[0] is not None else 1 << 62, bool(r[1]))) if removals else None
             if removal is not None:
                 removal = _last_removal(index, lookup, removal, scope, member=member, top=top, dirty=dirty)
-                if not removal[1] and scope and not member_of_class(scope, ref.name):
+                if not removal[1] and scope and not member_of_class(scope, ref.name, lookup):
                     removal = (removal[0], _new_home(index, code, lookup, removal[0], held))
             if removal is None and top and not held:  # a module's name its file no longer defined at the doc's commit
                 removal = _removed_before(index, lookup, scope, at)
@@ -305,10 +305,12 @@ def _python_diff(root: str, sha: str) -> str | None:
     return diff
 
 
-def member_of_class(scope: Sequence[str], name: str) -> bool:
+def member_of_class(scope: Sequence[str], name: str, lookup: str = "") -> bool:
     """Whether a missing name is a class's member (`Flask.register_blueprint`: its scope is the
-    class's hierarchy) rather than a module's (`flask.testing.FlaskCliRunner`)."""
+    class's hierarchy) rather than a module's (`flask.testing.FlaskCliRunner`, also when the doc
+    goes on to its member: `lookup` `Checker` of `pkg.Checker.check`)."""
     parts = name.split(".")
+    parts = parts[:parts.index(lookup) + 1] if lookup in parts else parts
     return len(parts) > 1 and parts[-2][:1].isupper()
 
 
