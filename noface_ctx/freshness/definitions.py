@@ -347,8 +347,8 @@ def replacements(diff: str, name: str) -> Counter[str]:
             if name not in rt or not added:
                 continue
             ratio, best = max((difflib.SequenceMatcher(None, r, a).ratio(), a) for a in added)
-            if ratio < 0.5:  # no added line resembles the removed one: not a rename
-                continue
+            if ratio < 0.5 or any(difflib.SequenceMatcher(None, o, best).ratio() > ratio for o in removed if o != r):
+                continue  # no added line resembles the removed one, or it is another removed line's edit: not a rename
             at = _IDENT.findall(best)
             for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, rt, at, autojunk=False).get_opcodes():
                 if op == "replace" and i2 - i1 == j2 - j1:
