@@ -127,9 +127,11 @@ def positional_only_now(before: list[Param], now: list[Param]) -> set[str]:
 
 
 def keyword_only_now(before: list[Param], now: list[Param]) -> set[str]:
-    """The parameters of `before` whose only change is being made keyword-only (`b` → `*, b`)."""
+    """The parameters of `before` whose only change is being made keyword-only (`b` → `*, b`), a
+    default given where there was none aside (`registry` → `*, registry=...`: a keyword still fits)."""
     new = {n: (k, d) for k, n, d in now}
-    return {n for k, n, d in before if k == "any" and new.get(n) == ("kw", d)}
+    return {n for k, n, d in before if k == "any" and (new.get(n) == ("kw", d) or (
+        not d and new.get(n, ("", ""))[0] == "kw" and new[n][1]))}
 
 
 def written_validly(before: list[Param], now: list[Param], shapes: Iterable[tuple[int, Iterable[str]]]) -> set[str]:
