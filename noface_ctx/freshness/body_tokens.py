@@ -27,7 +27,7 @@ def tokens(text: str) -> str:
 
 def _token_list(text: str) -> list[str]:
     out: list[str] = []
-    groups: list[bool] = []  # per open "(": a grouping one (dropped with its ")")
+    groups: list[int] = []  # per open "(": where a grouping one opened in `out` (-1: a call's); dropped with its ")"
     for tok in _TOKEN.findall(text):
         if tok[0] in "'\"":
             tok = '"' + tok[1:-1] + '"'
@@ -38,10 +38,12 @@ def _token_list(text: str) -> list[str]:
             out.pop()
         if tok == "(":
             grouping = not out or out[-1] in _KEYWORDS or not (out[-1][-1].isalnum() or out[-1][-1] in "_)]\"")
-            groups.append(grouping)
+            groups.append(len(out) if grouping else -1)
             if grouping:
                 continue
-        elif tok == ")" and groups and groups.pop():
+        elif tok == ")" and groups and (at := groups.pop()) >= 0:
+            if at == len(out):  # nothing inside: an empty tuple (`x = ()`), no grouping
+                out += ["(", ")"]
             continue
         out.append(tok)
     return out
