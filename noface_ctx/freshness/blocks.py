@@ -11,6 +11,8 @@ import textwrap
 from collections.abc import Callable
 from typing import TypeVar
 
+from noface_ctx.freshness.rst_comments import blank_comments as blank_comments  # extract's, beside the other blocks
+
 # a title's underline: one adornment character repeated, three at least (`notice.section` and
 # `option_defaults` read narrower and wider ones on purpose: see there)
 UNDERLINE = re.compile(r"^([=\-~^\"'`#*+.:_])\1{2,}\s*$")

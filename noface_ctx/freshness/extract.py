@@ -55,7 +55,6 @@ from noface_ctx.freshness.references import (
     signature_after,
     title_word,
 )
-from noface_ctx.freshness.rst_comments import blank_comments
 from noface_ctx.freshness.shell_paths import shell_refs
 from noface_ctx.freshness.star_values import star_values
 
@@ -100,7 +99,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     """Code-like references in a doc, in order, one per distinct (kind, name, code language); see
     the module docstring."""
     rst = doc.path.lower().endswith((".rst", ".txt", ".py"))  # .txt in Sphinx projects too; a gallery script: docs.gallery
-    lines = blank_comments(doc.text.split("\n")) if rst else doc.text.split("\n")  # a comment: no reader sees it
+    lines = doc_blocks.blank_comments(doc.text.split("\n")) if rst else doc.text.split("\n")  # a comment: no reader sees it
     prose: list[Reference] = []
     blocks: list[tuple[list[tuple[int, str]], str]] = []
     start = frontmatter_end(lines)
