@@ -101,10 +101,12 @@ def suggestion(finding: dict[str, Any]) -> str | None:
 
 def suggests(found: str | None, new: str) -> bool:
     """`new` is the suggestion, or its dotted tail (`flask.cli.FlaskCliRunner` for `cli.FlaskCliRunner`),
-    or one dotted part of it (`Flask.add_blueprint` for `add_blueprint`)."""
+    or one dotted part of it (`Flask.add_blueprint` for `add_blueprint`), or a module renamed or a class
+    the suggestion's member belongs to (`webargs.multidict.MultiDictProxy` for the module `webargs.multidict`)."""
     if not found:
         return False
-    return found == new or found.endswith("." + new) or new in found.split(".") or new.endswith("." + found)
+    return (found == new or found.endswith("." + new) or new in found.split(".") or new.endswith("." + found)
+            or found.startswith(new + "."))
 
 
 def blamed(finding: dict[str, Any]) -> str | None:

@@ -187,6 +187,9 @@ def test_scoring_reads_names_not_commit_subjects():
     assert R.blamed(finding) == "4f3d24c710"
     assert R.suggests("flask.cli.FlaskCliRunner", "flask.cli.FlaskCliRunner")
     assert R.suggests("Flask.add_blueprint", "add_blueprint") and not R.suggests("Flask.other", "add_blueprint")
+    # a module renamed: its member under the new module is the new name (webargs.multidictproxy -> multidict)
+    assert R.suggests("webargs.multidict.MultiDictProxy", "webargs.multidict")
+    assert not R.suggests("webargs.multidictproxy.MultiDictProxy", "webargs.multidict")
 
 
 def test_clone_of_a_mirror_missing_blobs_gets_placeholders(tmp_path):
