@@ -99,14 +99,22 @@ def suggestion(finding: dict[str, Any]) -> str | None:
     return m.group(1) if m else None
 
 
-def suggests(found: str | None, new: str) -> bool:
+def suggests(found: str | None, new: str, written: str = "") -> bool:
     """`new` is the suggestion, or its dotted tail (`flask.cli.FlaskCliRunner` for `cli.FlaskCliRunner`),
     or one dotted part of it (`Flask.add_blueprint` for `add_blueprint`), or a module renamed or a class
-    the suggestion's member belongs to (`webargs.multidict.MultiDictProxy` for the module `webargs.multidict`)."""
+    the suggestion's member belongs to (`webargs.multidict.MultiDictProxy` for the module `webargs.multidict`).
+    A file suggested for a doc's path names `new`'s module (`src/pluggy/result.py` for `pluggy.result.Result`);
+    a name the doc `written` moved with `new` is suggested in `new`'s module (`jsonschema.formats._F` for
+    `jsonschema._format._F`, when `new` is `jsonschema.formats.FormatChecker`)."""
     if not found:
         return False
+    if found.endswith(".py") or "/" in found:
+        parts = found.removesuffix(".py").split("/")
+        module = ".".join(parts[1:] if parts[0] in ("src", "lib") and len(parts) > 1 else parts).removesuffix(".__init__")
+        return new == module or new.startswith(module + ".")
+    moved_with = "." in new and bool(written) and found == f"{new.rsplit('.', 1)[0]}.{written.removesuffix('()').rsplit('.', 1)[-1]}"
     return (found == new or found.endswith("." + new) or new in found.split(".") or new.endswith("." + found)
-            or found.startswith(new + "."))
+            or found.startswith(new + ".") or moved_with)
 
 
 def blamed(finding: dict[str, Any]) -> str | None:
@@ -138,7 +146,8 @@ def score_case(case: dict[str, Any], report: dict[str, Any], blame: str,
             "path": path, "flagged": bool(hits), "severity": first["severity"] if first else None,
             "blame": sha, "blame_right": bool(sha) and (blame.startswith(sha) or sha.startswith(blame[:len(sha)])),
             "suggested": suggestion(first) if first else None,
-            "suggestion_right": suggests(suggestion(first) if first else None, case["new"]) if case.get("new") else None,
+            "suggestion_right": suggests(suggestion(first) if first else None, case["new"], finding_key(first)[2] if first else "")
+            if case.get("new") else None,
             "kinds": sorted({e["kind"] for e in case["expected"] if e["path"] == path}),
             "message": first["message"] if first else None,
         })

@@ -190,6 +190,9 @@ def test_scoring_reads_names_not_commit_subjects():
     # a module renamed: its member under the new module is the new name (webargs.multidictproxy -> multidict)
     assert R.suggests("webargs.multidict.MultiDictProxy", "webargs.multidict")
     assert not R.suggests("webargs.multidictproxy.MultiDictProxy", "webargs.multidict")
+    assert R.suggests("src/pluggy/result.py", "pluggy.result.Result") and not R.suggests("src/pluggy/hooks.py", "pluggy.result.Result")
+    assert R.suggests("jsonschema.formats._F", "jsonschema.formats.FormatChecker", "jsonschema._format._F")
+    assert not R.suggests("jsonschema.formats._G", "jsonschema.formats.FormatChecker", "jsonschema._format._F")
 
 
 def test_clone_of_a_mirror_missing_blobs_gets_placeholders(tmp_path):
