@@ -249,7 +249,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         values_found = start_value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(
             s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's
         symbols = changed_symbols(checked, index, tree, code.ancestry)
-        unaccepted = unaccepted_keywords(checked, index, tree.read, dirty)  # `run(main, debug=True)`: no such keyword
+        unaccepted = unaccepted_keywords(checked, index, tree.read, dirty, code.defining_files)  # `run(main, debug=True)`: no such keyword
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults, values = defaults_found(), values_found()
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)

@@ -180,11 +180,12 @@ def example_keywords(block: Block, local: set[str], types: dict[str, str], alias
 def _callee(name: str, types: dict[str, str], aliases: dict[str, str], imported: frozenset[str]) -> str | None:
     """A call's callee as a keyword reference names it, when the example's imports or objects
     tell whose it is: through a module alias as written (`sns.histplot`), a method of an
-    object the example made by its class (`seaborn.FacetGrid.map_dataframe`), a name an
-    import binds; None otherwise (`ax.set(...)` on an object of unknown type)."""
+    object the example made by its class (`seaborn.FacetGrid.map_dataframe`), that object
+    called (`hookimpl(...)`, `@hookimpl(...)`: `HookimplMarker.__call__`), a name an import binds;
+    None otherwise (`ax.set(...)` on an object of unknown type)."""
     root, _, rest = name.partition(".")
-    if rest and root in types:
-        return f"{types[root]}.{rest}"
+    if root in types:  # `hookimpl(specname=...)` after `hookimpl = HookimplMarker(...)`: the class's `__call__`
+        return f"{types[root]}.{rest or '__call__'}"
     if (rest and root in aliases) or (not rest and name in imported):
         return name
     return None
@@ -245,10 +246,10 @@ def split_imports(block: Block) -> Block:
     return out
 
 
-def callee_root(ref: Reference) -> str:
-    """The root of the callee a keyword reference names (`sns` in `sns.histplot(binwidth=...)`),
-    with a separator; "" for any other reference."""
-    return ref.ref.split("(", 1)[0].split(".", 1)[0] + ":" if ref.kind == "keyword" and "(" in ref.ref else ""
+def callee_key(ref: Reference) -> str:
+    """The callee a keyword reference names (`sns.histplot` in `sns.histplot(binwidth=...)`), with a
+    separator: a keyword is one reference per callee, right for one and wrong for another; "" for any other."""
+    return ref.ref.split("(", 1)[0] + ":" if ref.kind == "keyword" and "(" in ref.ref else ""
 
 
 def imported_names(blocks: list[Block]) -> frozenset[str]:

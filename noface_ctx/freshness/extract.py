@@ -33,8 +33,10 @@ from noface_ctx.freshness.blocks import (
     indented_block,
     rst_block_lang,
 )
+from noface_ctx.freshness.bold_files import bold_names
 from noface_ctx.freshness.example_comments import comment_refs
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
+from noface_ctx.freshness.keyword_spans import beside_called
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     DOTTED,
@@ -96,8 +98,7 @@ _OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$
 
 
 def extract_references(doc: Doc) -> list[Reference]:
-    """Code-like references in a doc, in order, one per distinct (kind, name, code language); see
-    the module docstring."""
+    """Code-like references in a doc, in order, one per distinct (kind, name, code language): see the module docstring."""
     rst = doc.path.lower().endswith((".rst", ".txt", ".py"))  # .txt in Sphinx projects too; a gallery script: docs.gallery
     lines = doc_blocks.blank_comments(doc.text.split("\n")) if rst else doc.text.split("\n")  # a comment: no reader sees it
     prose: list[Reference] = []
@@ -193,19 +194,21 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs = [r for b, lang in code for r in example_refs(b, lang, local, types, aliases, imported) + comment_refs(b, lang, local, types, aliases)]
     python = [b for b, lang in code if lang in examples.PYTHON]  # a bare name `*` binds; a literal word of what they import
     modules = {m: m for m in example_attrs.imported_modules(python) if m not in local} | aliases  # `import anyio`: `anyio.run(debug=...)`'s callee
-    refs += [r for b in python for r in example_keywords(b, local, types, modules, imported)]
+    keywords = [r for b in python for r in example_keywords(b, local, types, modules, imported)]
+    refs += keywords + beside_called(lines, start, types, keywords)  # ``specname`` in prose beside ``hookimpl``
     stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
     refs += [r for b in python for r in example_attrs.handed_attributes(b, local)]  # `def cb(state): state.last_outcome`
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
-    prose += object_directives.references(doc.path, doc.text, rst) + ([] if rst else mkdocs_refs.references(doc.text, start))
+    prose += object_directives.references(doc.path, doc.text, rst) + (
+        [] if rst else mkdocs_refs.references(doc.text, start) + bold_names(lines, start))  # "- **Name** (`pkg/mod.py`)"
     refs += [r for r in prose + member_lists.introduced_members(lines, start) if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local])  # without examples: the package's (`scan`)
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, examples.callee_root(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word") else "")
+        key = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word") else "")
         if key not in seen:
             seen[key] = len(out)
             out.append(r)
@@ -253,24 +256,21 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
 
 
 def _relative(directive: str, name: str) -> bool:
-    """Whether autodoc reads `name` in the module context: a module-level object's bare name
-    (`.. autoclass:: StashKey`), a class-level one's `Class.member`; a longer name is written
-    from its module (`.. autoclass:: pytest.StashKey` under `.. module:: _pytest.hookspec`)."""
+    """Whether autodoc reads `name` in the module context: a module-level object's bare name (`.. autoclass:: StashKey`),
+    a class-level one's `Class.member`; a longer name is written from its module (`pytest.StashKey`)."""
     return name.count(".") < (2 if directive in _CLASS_LEVEL else 1)
 
 
 def _in_module(ref: Reference, module: str) -> Reference:
-    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`); a plain word
-    that is no reference (`.. attribute:: regex`) stays one."""
+    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`); a plain word (`regex`) stays one."""
     if not module or not ref.strict or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
         return ref
     return replace(ref, name=f"{module}.{ref.name}", kind="method")
 
 
 def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Reference]:
-    """The Python object roles in a block that is not code (`pytest --fixtures` output listing
-    ``:meth:`monkeypatch.syspath_prepend(path) <pytest.MonkeyPatch.syspath_prepend>` ``): a
-    role names code wherever it is written."""
+    """The Python object roles in a block that is not code (`pytest --fixtures` output listing ``:meth:`monkeypatch.
+    syspath_prepend(path) <pytest.MonkeyPatch.syspath_prepend>` ``): a role names code wherever it is written."""
     if lang in FENCE_LANGS:
         return []
     return shell_refs(body, lang) + [r for n, text in body if "`" in text and IGNORE_MARK not in text

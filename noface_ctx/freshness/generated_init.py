@@ -26,6 +26,8 @@ from __future__ import annotations
 
 import re
 
+from noface_ctx.freshness import decorator_lines
+
 _DATACLASS = re.compile(r"@(?:dataclasses\.)?dataclass\b")
 _ATTRS = re.compile(r"@(?:(?:attr|attrs)\.(?:s|attrs|define|frozen|mutable)|define|frozen|mutable)\b")
 _ATTRS_IMPORTED = re.compile(r"^\s*(?:import\s+attrs?\b|from\s+attrs?\s+import\b)", re.M)
@@ -65,7 +67,7 @@ def _class_fields(text: str, start: int, end: int, depth: int) -> tuple[str, dic
     keywords = [b for b in _top_split(m.group(1) or "") if "=" in b]
     special = _SPECIAL_BASES & {b.rsplit(".", 1)[-1] for b in bases}
     own = [b for b in bases if b.rsplit(".", 1)[-1] not in _PLAIN_BASES | special]
-    decorators = _decorators(text, start)
+    decorators = decorator_lines.decorators(text, start)
     deco = next((d for d in decorators if _DATACLASS.match(d) or (_ATTRS.match(d) and (
         "." in d.split("(", 1)[0] or _ATTRS_IMPORTED.search(text)))), None)
     if special:
@@ -195,21 +197,6 @@ def _first_argument(call: str) -> str:
     inner = call[call.find("(") + 1:call.rfind(")")]
     first = next(iter(_top_split(inner)), "")
     return "" if re.match(r"^\w+\s*=(?!=)", first) else first
-
-
-def _decorators(text: str, start: int) -> list[str]:
-    """The decorator lines right above the line at `start` (each `@...` with its continuation)."""
-    out: list[str] = []
-    lines = text[:start].rstrip("\n").split("\n")[-12:]
-    chunk: list[str] = []
-    for line in reversed(lines):
-        chunk.insert(0, line.strip())
-        if line.strip().startswith("@"):
-            out.append(" ".join(chunk))
-            chunk = []
-        elif not line.strip() or not re.search(r"[(,)\]]\s*$", line):
-            break
-    return out
 
 
 def _keyword(call: str, name: str) -> str | None:

@@ -23,14 +23,20 @@ Only candidates are read back: a keyword every contract takes costs one parse of
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 
+from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef
+from noface_ctx.freshness.code_words import PYTHON_EXTS
+from noface_ctx.freshness.decorator_lines import decorators
 from noface_ctx.freshness.definitions import _headers, _normal, block_end, definition
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.parameters import parameters
 from noface_ctx.freshness.read_ahead import python_keyword
+from noface_ctx.freshness.references import codeish
 from noface_ctx.freshness.scan import DocScan
 
 SAFE_DECORATORS = frozenset({"overload", "staticmethod", "classmethod", "abstractmethod", "override", "final",
@@ -42,8 +48,11 @@ _OVERLOAD = "overload"
 
 
 def accepted(text: str, name: str) -> frozenset[str] | None:
-    """The keywords a call of the module-level function or class `name` of `text` takes now (see the
-    module docstring); None: any, or no telling (a method of that name only, a definition under an `if`)."""
+    """The keywords a call of the module-level function or class `name` of `text` takes now, or of
+    the method `Cls.meth` written in the module-level class `Cls`'s own body (see the module
+    docstring); None: any, or no telling (a method of that name only, a definition under an `if`)."""
+    if "." in name:
+        return _method_contract(text, *name.split(".", 1))
     headers = _headers(text)
     hits = headers.by_name.get(name, [])
     if not hits:
@@ -62,7 +71,8 @@ def accepted(text: str, name: str) -> frozenset[str] | None:
 
 
 def _function_contract(text: str, level: list[tuple[int, int, int, str]]) -> frozenset[str] | None:
-    decorated = [(h, _decorators(text, h[1], h[0])) for h in level]
+    decorated = [(h, [m.group(1).rsplit(".", 1)[-1] if (m := _DECORATOR.match(d)) else "" for d in decorators(text, h[1])])
+                 for h in level]
     stubs = [h for h, names in decorated if _OVERLOAD in names]
     if stubs:
         chosen = stubs
@@ -77,6 +87,40 @@ def _function_contract(text: str, level: list[tuple[int, int, int, str]]) -> fro
             return None
         names.update(n for kind, n, _ in params if kind not in ("*", "**"))
     return frozenset(names)
+
+
+def _method_contract(text: str, cls: str, meth: str) -> frozenset[str] | None:
+    """What the method `meth` in the body of the module-level class `cls` takes (its overloads
+    first); None when the class does not write it (inherited: no telling here) or assigns it."""
+    headers = _headers(text)
+    owners = headers.by_name.get(cls, [])
+    if len(owners) != 1 or owners[0][3] != "class" or owners[0][0]:
+        return None
+    indent, start, end, _kw = owners[0]
+    stop = block_end(headers.text, end, indent)
+    body = min((h[0] for hits in headers.by_name.values() for h in hits if start < h[1] < stop), default=-1)
+    level = [h for h in headers.by_name.get(meth, []) if start < h[1] < stop and h[0] == body]
+    if not level or any(h[3] != "def" for h in level) or re.search(
+            rf"(?m)^[^\S\n]{{{body}}}{re.escape(meth)}\s*(?::[^=\n]*)?=(?!=)", headers.text[end:stop]):
+        return None  # `__call__ = _call` in the class body
+    return _function_contract(headers.text, level)
+
+
+def owner_class(text: str, meth: str) -> str:
+    """The module-level class of `text` whose body defines `meth`, when `meth` is defined once in
+    `text` and only there ("" otherwise: a function too, two classes, a nested class)."""
+    headers = _headers(text)
+    hits = headers.by_name.get(meth, [])
+    if len(hits) != 1 or not hits[0][0] or hits[0][3] != "def":
+        return ""
+    at = hits[0][1]
+    before = [(h[1], name) for name, found in headers.by_name.items() for h in found
+              if h[3] == "class" and h[0] == 0 and h[1] < at]
+    if not before:
+        return ""
+    _start, name = max(before)
+    head = headers.by_name[name][0]
+    return name if len(headers.by_name[name]) == 1 and block_end(headers.text, head[2], 0) > at else ""
 
 
 def _class_contract(text: str, name: str, head: tuple[int, int, int, str]) -> frozenset[str] | None:
@@ -99,30 +143,22 @@ def _class_contract(text: str, name: str, head: tuple[int, int, int, str]) -> fr
     return frozenset(n for kind, n, _ in params if kind not in ("*", "**"))
 
 
-def _decorators(text: str, start: int, indent: int) -> list[str]:
-    """The last part of each decorator's name written right above the header at `start`."""
-    names: list[str] = []
-    lines = text[max(0, start - 4000):start].split("\n")[:-1]
-    for line in reversed(lines[-40:]):
-        stripped = line.strip()
-        lead = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
-        if not stripped:
-            break
-        if lead == indent and stripped.startswith("@"):
-            m = _DECORATOR.match(stripped)
-            names.append(m.group(1).rsplit(".", 1)[-1] if m else "")
-        elif lead <= indent and not stripped.startswith((")", "]", "}")):
-            break
-    return names
-
-
 Candidate = tuple[DocScan, Commit, str, int, str, str, str]  # (scan, since, callee, line, keyword, home, name)
 
 
-def candidates(plans: Sequence[tuple[DocScan, Commit]], read: Callable[[str], str | None]) -> list[Candidate]:
+def candidates(plans: Sequence[tuple[DocScan, Commit]], read: Callable[[str], str | None],
+               defining: Callable[[str], list[str]] = lambda _name: []) -> list[Candidate]:
     """The keywords the docs' Python examples pass to a callee their own import binds, defined in
-    one file of the repository, whose contract there does not take them (`read`: a file now)."""
+    one file of the repository, whose contract there does not take them (`read`: a file now;
+    `defining`: the files defining a name now, for `callee_home`)."""
     known: dict[tuple[str, str], frozenset[str] | None] = {}
+
+    def contract(home: tuple[str, str]) -> frozenset[str] | None:
+        if home not in known:
+            text = read(home[0])
+            known[home] = accepted(text, home[1]) if text is not None else None
+        return known[home]
+
     out: list[Candidate] = []
     for s, since in plans:
         homes: dict[str, list[str]] = {}  # callee as the examples write it -> the files defining it
@@ -134,25 +170,50 @@ def candidates(plans: Sequence[tuple[DocScan, Commit]], read: Callable[[str], st
         seen: set[tuple[int, str]] = set()
         for ref in s.refs:
             callee = ref.ref.split("(", 1)[0]
-            files = homes.get(callee, []) if python_keyword(ref) and ref.strict and "(" in ref.ref else []
-            if len(files) != 1 or (ref.line, ref.name) in seen:
+            if not (python_keyword(ref) and ref.strict and "(" in ref.ref) or (ref.line, ref.name) in seen:
                 continue
-            name = callee.rsplit(".", 1)[-1]
-            key = (files[0], name)
-            if key not in known:
-                text = read(files[0])
-                known[key] = accepted(text, name) if text is not None else None
-            took = known[key]
-            if took is not None and ref.name not in took:
+            home = callee_home(callee, homes, contract, lambda meth: _unique_method(meth, defining, read))
+            took = contract(home) if home is not None else None
+            if home is not None and took is not None and ref.name not in took:
                 seen.add((ref.line, ref.name))
-                out.append((s, since, callee, ref.line, ref.name, files[0], name))
+                out.append((s, since, callee, ref.line, ref.name, *home))
     return out
 
 
-def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryIndex,
-                        read: Callable[[str], str | None], dirty: frozenset[str]) -> dict[str, list[ChangedRef]]:
+def _unique_method(meth: str, defining: Callable[[str], list[str]], read: Callable[[str], str | None]) -> tuple[str, str] | None:
+    """(file, `Cls.meth`) when a distinctive name (`call_historic`, not `get`) is a method of one
+    class in the repository's Python code, tests aside, and nothing else there is named so."""
+    files = [p for p in defining(meth) if p.rsplit(".", 1)[-1] in PYTHON_EXTS and not is_test_path(p)]
+    text = read(files[0]) if len(files) == 1 and codeish(meth) else None
+    owner = owner_class(text, meth) if text is not None else ""
+    return (files[0], f"{owner}.{meth}") if owner else None
+
+
+def callee_home(callee: str, homes: Mapping[str, list[str]], contract: Callable[[tuple[str, str]], frozenset[str] | None],
+                unique: Callable[[str], tuple[str, str] | None]) -> tuple[str, str] | None:
+    """(file, name as `accepted` reads it) of the callee an example's keyword names: a name its
+    import binds (`run`, `sns.histplot`: `homes`); a method of a class it binds (`Marker.__call__`
+    for `@m(...)` after `m = Marker(...)`, `Flask.run`) when that class writes it; else, reached
+    through attributes or a base class (`pm.hook.myhook.call_historic` after `pm =
+    PluginManager(...)`: some prefix is ours), the one class defining a method so named (`unique`)."""
+    if callee in homes:
+        files = homes[callee]
+        return (files[0], callee.rsplit(".", 1)[-1]) if len(files) == 1 else None
+    head, _, meth = callee.rpartition(".")
+    parts = head.split(".") if head else []
+    prefixes = [k for k in range(len(parts), 0, -1) if ".".join(parts[:k]) in homes]
+    if not prefixes:
+        return None
+    files = homes[".".join(parts[:prefixes[0]])]
+    if prefixes[0] == len(parts) and len(files) == 1 and contract(own := (files[0], f"{parts[-1]}.{meth}")) is not None:
+        return own
+    return unique(meth)
+
+
+def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryIndex, read: Callable[[str], str | None],
+                        dirty: frozenset[str], defining: Callable[[str], list[str]] = lambda _name: []) -> dict[str, list[ChangedRef]]:
     """By doc path: each keyword `candidates` finds, blamed (see the module docstring)."""
-    found = candidates(plans, read)
+    found = candidates(plans, read, defining)
     if not found:
         return {}
     written = _line_commits(found, index)
@@ -168,20 +229,35 @@ def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryI
 
 def _line_commits(found: list[Candidate], index: HistoryIndex) -> list[Commit | None]:
     """For each candidate, the oldest commit from which the doc's versions hold its line ever since
-    (None: the line is only in the work tree)."""
+    (None: the line is only in the work tree), or a call of the callee's name passing the keyword,
+    however its lines were laid out (`f(\n  config=c,\n)` joined by a formatter, an argument added)."""
     out: list[Commit | None] = []
-    for s, since, _callee, line, _kw, _home, _name in found:
+    for s, since, callee, line, kw, _home, _name in found:
         wanted = s.doc.text.split("\n")[line - 1].strip()
+        last = callee.rsplit(".", 1)[-1]
+        passing = re.compile(rf"(?<!\w){re.escape(last)}\s*\((?:[^()]|\([^()]*\))*?(?<![\w.]){re.escape(kw)}\s*=(?!=)")
+        how = (wanted, passing if passing.search(wanted) else None)
         versions = [(since, s.doc.path), *index.earlier(s.doc.path, since.seq, limit=DOC_VERSIONS)]
         index.prefetch((c.sha, p) for c, p in versions)
-        start: Commit | None = None
+        start: tuple[Commit, str] | None = None
         for commit, path in versions:
-            text = index.versions.text_at(commit.sha, path)
-            if text is None or wanted not in {ln.strip() for ln in text.split("\n")}:
+            if not _holds(index.versions.text_at(commit.sha, path), *how):
                 break
-            start = commit
-        out.append(start)
+            start = (commit, path)
+        # a merge bringing the line in: the merged branch's commit that wrote it (`merged_change`)
+        out.append(merged_change(index, start[0], start[1], partial(_held_at, index, start[1], how))
+                   if start is not None else None)
     return out
+
+
+def _held_at(index: HistoryIndex, path: str, how: tuple[str, re.Pattern[str] | None], sha: str) -> bool:
+    return _holds(index.versions.text_at(sha, path), *how)
+
+
+def _holds(text: str | None, line: str, passing: re.Pattern[str] | None) -> bool:
+    """Whether a doc's version holds `line`, or a call `passing` the keyword (when the line is one)."""
+    return text is not None and (line in {ln.strip() for ln in text.split("\n")} or (
+        passing is not None and passing.search(text) is not None))
 
 
 def _taken_out(index: HistoryIndex, home: str, name: str, keyword: str, start: Commit) -> str:
