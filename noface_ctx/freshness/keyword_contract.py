@@ -4,7 +4,9 @@ backend=..., backend_options=...)` that never had `debug`: a TypeError from the 
 
 The callee is the repository's function or class that the doc's own import binds (`from anyio import
 run`, then `run(...)`; `import seaborn as sns`, then `sns.histplot(...)`): the one file `scan` found it
-defined in. What it takes is its contract (`accepted`):
+defined in; or a method of a class so bound (`Marker.__call__` for `@m(...)` after `m = Marker(...)`), when
+the class writes it; or, reached through attributes of such an object or inherited, the one class of the
+repository defining a method of that distinctive name (`callee_home`). What it takes is its contract (`accepted`):
 
 - a function's parameters, or, when it has `@overload` stubs, theirs: a keyword is taken when some
   overload names it (the implementation's `*args, **kwargs` only forwards them); a class's `__init__`'s
@@ -16,7 +18,8 @@ defined in. What it takes is its contract (`accepted`):
 
 Blame: the commit that took the keyword out of the contract when it was taken out after the doc's line
 was written (the home file's versions newest first, back to the line's commit), else the commit that
-wrote the line (the doc's versions newest first, back to the oldest that holds the line ever since).
+wrote the line (the doc's versions newest first, back to the oldest that holds the line, or a call of the
+callee's name passing the keyword however its lines were laid out, ever since; a merge's branch commit).
 Only candidates are read back: a keyword every contract takes costs one parse of its callee's file.
 """
 
