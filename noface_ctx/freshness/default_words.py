@@ -37,25 +37,31 @@ _IN_SENTENCE = re.compile(r"[^.!?]+(?:[.!?](?!\s)[^.!?]*)*[.!?]?")  # a period i
 _WRITTEN = re.compile(r'`+([A-Za-z][\w-]+)`+|\\?"([A-Za-z][\w-]+)\\?"|\'([A-Za-z][\w-]+)\'')  # ``darkgrid``, "layered"
 
 
-def says_by_default(text: str, name: str, *, alone: bool = False) -> bool:
+def says_by_default(text: str, name: str, *, alone: bool = False, others: frozenset[str] = frozenset()) -> bool:
     """Whether a sentence of `text` (a paragraph's, it may wrap over lines) says what `name` does
     by default with no value written: "By default, the `lookup` function will interpolate",
     "`lookup` interpolates by default" (`notice` warns such a doc when a default of `name` changed).
     `alone`: a sentence writing another name as code is about that one ("set ``greater_is_better``
     to ``False`` (``True`` by default)", "By default, a `Time` column in a `Table` is written in
-    full precision")."""
+    full precision"). `others`: the values other parameters default to; a sentence writing one is about that
+    parameter ("By default, 15 digits of precision are used" beside `n=15`, not `maxn`'s cap)."""
     word = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for paragraph in _PARAGRAPH.split(text):
         if BY_DEFAULT.search(paragraph) is None:
             continue
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(paragraph)), len(paragraph)]
-        if any(BY_DEFAULT.search(s) and word.search(s) and not (alone and _coded_names(s) - {name, *_VALUES})
+        if any(BY_DEFAULT.search(s) and word.search(s) and not (alone and (_coded_names(s) - {name, *_VALUES} or _writes(s, others)))
                for s in (paragraph[a:b] for a, b in pairwise(cuts))):
             return True
     return False
 
 
 _VALUES = frozenset({"True", "False", "None"})
+
+
+def _writes(sentence: str, values: frozenset[str]) -> bool:
+    """Whether a sentence writes one of `values` (a number, a string's text) as a word of its own."""
+    return any(re.search(rf"(?<![\w.]){re.escape(v)}(?![\w]|\.\d)", sentence) for v in values)
 
 
 def _coded_names(sentence: str) -> set[str]:

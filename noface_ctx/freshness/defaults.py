@@ -7,7 +7,8 @@ to a name in code (``prefix``, :confval:`name`, on that line or the one before o
 "`RAISE` (default)" under a paragraph naming the option (``unknown``: read in the code by its key, `getattr(meta,
 "unknown", RAISE)`), or a list item "`5`: Default." in a section naming one setting (`_section_option`), with the value
 it gives when it quotes one; or, in a paragraph saying what happens by default, "setting ``name`` to ``False``" (the
-default is not that value: `Stated.not_value`); more phrasings: `default_phrases`. The code's: `coded_defaults`,
+default is not that value: `Stated.not_value`; also "passing ``name=V``"); a ``name=value`` span beside "the default"
+states `name`'s (`keyword_defaults`); more phrasings: `default_phrases`. The code's: `coded_defaults`,
 `option_defaults`, `held_defaults` (a default constant built by a call, a function's one optional parameter).
 
 `changed_defaults` reports a stated default whose code default changed since the doc's last commit (and differs from
@@ -28,12 +29,14 @@ from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.default_phrases import phrase_statements
-from noface_ctx.freshness.default_words import BY_DEFAULT, DEFAULT_WORD, SENTENCE_END
+from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.distant_defaults import distant_statements
 from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default
+from noface_ctx.freshness.field_sentences import field_statements
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.keyword_defaults import keyword_default, opt_outs
 from noface_ctx.freshness.literal_defaults import is_table
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.noun_defaults import noun_statements
@@ -128,6 +131,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
         sentences = ["", line] if row else _sentences(lines, lo, hi, i)
         names = tuple(dict.fromkeys([*(n for text in around for n in _names(text)), *_sentence_names(sentences)]))
         out += _passed_keywords(lines, lo, hi, i + 1, stems(" ".join(sentences)))
+        if (kw := keyword_default(line, lines[i + 1] if i + 1 < hi else "")) is not None:  # "the default ``abandon=False``"
+            out.append(Stated((kw[0],), i + 1, comparable(kw[1]), near=names))  # (`keyword_defaults`)
+            continue
         if names:
             spans = [s for s in _spans(line) if s.removesuffix("()").rsplit(".", 1)[-1] not in names and not _OPTION_SPAN.fullmatch(s)]
             after = _VALUE_AFTER.search("\n".join(lines[i:min(i + 2, hi)]))  # the value may wrap: "(by default set to\n1024)"
@@ -137,7 +143,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
                 out.append(Stated(names, i + 1, value, titled=titled(i)))
-    out += _opt_outs(lines) + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
+    out += [Stated(names, at, "", not_value=value, near=near) for names, at, value, near in opt_outs(lines, comparable)] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
@@ -150,28 +156,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if (at, names[0]) not in said]  # "The default method is X" after ``digest_method``; "400 instead of 422"
     out += [Stated(names, at, value, of, held=held, near=near) for names, at, value, of, held, near in shown_statements(lines) if (at, names[0]) not in said]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
+    out += [Stated(names, at, "", near=near) for names, at, near in field_statements(lines) if names[0] not in stating]  # of a class
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
-
-_OPT_OUT = re.compile(rf"(?i)\bset(?:ting)?\s+(?::[\w:-]+:)?(`+)({IDENT}(?:\.{IDENT})*)\1\s+to\s+(`+)([^`\n]+)\3")
-
-
-def _opt_outs(lines: list[str]) -> list[Stated]:
-    """In a paragraph saying what happens by default, "setting ``_works_on_unparsable`` to
-    ``False`` tells SQLFluff not to ...": the default of that name is not that value (a literal:
-    `True`, `3`, `None`), stated at the name's line."""
-    out, lo = [], 0
-    while lo < len(lines):
-        hi = lo
-        while hi < len(lines) and lines[hi].strip():
-            hi += 1
-        text = "\n".join(lines[lo:hi])
-        for m in _OPT_OUT.finditer(text) if BY_DEFAULT.search(text) else ():
-            value, parts = comparable(m.group(4)), m.group(2).split(".")
-            if _LITERAL.fullmatch(value) and codeish(parts[-1]):
-                out.append(Stated((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, m.start(2)) + 1, "", not_value=value))
-        lo = hi + 1
-    return out
-
 
 def _coded_value(text: str) -> str:
     """The value a "Default:" line writes as code (``1000``) or as a literal (`True`, `3`), or ""

@@ -8,7 +8,9 @@ default with when the parameter's own `= value` says nothing.
   `return hashlib.sha1(string)`, stands for the function it calls: `hashlib.sha1`; a class attribute set to a
   module constant, `X: int = X`, is that constant's value).
 - A dataclass or attrs field (`field(default=50, repr=False)`, `attr.ib(default=3)`, `Field(default_factory=list)`):
-  the default it passes (`field_default`: `50`, `3`, `[]`).
+  the default it passes (`field_default`: `50`, `3`, `[]`); one built by a factory (`attrs.Factory(list)` is
+  `default_factory=list`: `[]`) and one a lambda computes (`attrs.Factory(lambda: random())`, `= lambda: ...`) is
+  "computed": a change between computed and a literal (`0.0`) is a default change, one lambda for another is none.
 - A dict of defaults by key (`DEFAULT_UNKNOWN_BY_LOCATION = {"json": None, "query": ma.EXCLUDE, ...}`) that a doc
   states as one value with exceptions ("By default, webargs will pass `unknown=marshmallow.EXCLUDE` except when the
   location is `json`, `form`, ..."): `keyed_default` gives the stated value while every key outside the exceptions
@@ -117,8 +119,20 @@ _FIELD = re.compile(r"^(?:[\w.]*\.)?(?:field|Field|ib|attrib)\((.*)\)$")
 _FACTORIES = {"list": "[]", "dict": "{}", "tuple": "()", "set": "set()", "str": "", "int": "0"}
 
 
+_FACTORY = re.compile(r"^(?:[\w.]*\.)?Factory\((.*)\)$")  # attrs' `Factory(list)`, `attrs.Factory(lambda: ...)`
+
+
+def _made_by(factory: str) -> str:
+    """The value a factory makes: `[]` for `list`, "computed" for a lambda, `make()` for a function `make`."""
+    factory = factory.strip()
+    return "computed" if re.match(r"lambda\b", factory) else _FACTORIES.get(factory, factory + "()")
+
+
 def field_default(value: str | None) -> str | None:
     """A field declaration's default (see the module docstring), or `value` as it is."""
+    made = _FACTORY.match(value) if value is not None else None
+    if made is not None or (value is not None and re.match(r"lambda\b", value)):
+        return _made_by((split_parameters(made.group(1)) or [""])[0] if made is not None else value)
     call = _FIELD.match(value) if value is not None and "(" in value else None
     if call is None or value is None:
         return value
@@ -127,5 +141,5 @@ def field_default(value: str | None) -> str | None:
         if sep and key.strip() == "default":
             return comparable(given)
         if sep and key.strip() in ("default_factory", "factory"):
-            return _FACTORIES.get(given.strip(), given.strip() + "()")
+            return _made_by(given)
     return value

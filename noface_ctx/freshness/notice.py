@@ -308,7 +308,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         if not changed:
             return called
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
-        if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True):
+        if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True,
+                                                       others=_other_defaults(pb, changed & set(defaults))):
             return True  # "By default, the `lookup` function will interpolate": behaviour stated, no value
         named = named_for(doc.text, name)  # its keyword, not `WSGITransport(app=app)` nor a variable `proxies`
         return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & named)
@@ -322,6 +323,13 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
         return {}
     new = {n: (k, d) for k, n, d in now}
     return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
+
+
+def _other_defaults(before: list[Param] | None, changed: set[str]) -> frozenset[str]:
+    """The literal defaults (numbers, strings' text) of the parameters other than `changed`, less the changed ones' own."""
+    own = {comparable(d) for _, n, d in before or [] if n in changed}
+    found = {comparable(d) for _, n, d in before or [] if d and n not in changed}
+    return frozenset(v for v in found - own if re.fullmatch(r"-?\d[\d.]*|[A-Za-z][\w-]{2,}", v) and v not in ("True", "False", "None"))
 
 
 def _states_default(text: str, name: str, default: str) -> bool:
