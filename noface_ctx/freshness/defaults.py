@@ -28,6 +28,7 @@ from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
 from noface_ctx.freshness.default_history import stated_before
+from noface_ctx.freshness.default_instances import instance_default, instance_statements
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.distant_defaults import distant_statements
@@ -77,7 +78,7 @@ class Stated:
     of: str = ""
     keyed: bool = False  # an option a list gives the values of: read by its key (`getattr(meta, "unknown", RAISE)`)
     not_value: str = ""  # "setting ``name`` to ``False``" beside what happens by default: the default is not this
-    held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter; "call", "const": `shown_defaults`
+    held: str = ""  # "word": a plain word read in default constants only; "optional": `names[0]`'s one optional parameter; "call", "const": `shown_defaults`; "instance": `default_instances`
     near: tuple[str, ...] = ()  # what the section names (no value stated): the files defining them are the ones meant
     titled: tuple[str, ...] = ()  # the names its section's title writes (`## SessionMiddleware`): of two files, the one meant
     signed: bool = False  # a directive's signature (`.. function:: lipsum(n=5)`): judged only for a callable none defines
@@ -143,7 +144,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
                 out.append(Stated(names, i + 1, value, titled=titled(i)))
-    out += [Stated(names, at, "", not_value=value, near=near) for names, at, value, near in opt_outs(lines, comparable)] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
+    out += [Stated(names, at, "", of, not_value=value, near=near) for names, at, value, of, near in opt_outs(lines, comparable)] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
@@ -157,6 +158,7 @@ def stated_defaults(doc: Doc) -> list[Stated]:
     out += [Stated(names, at, value, of, held=held, near=near) for names, at, value, of, held, near in shown_statements(lines) if (at, names[0]) not in said]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
     out += [Stated(names, at, "", near=near) for names, at, near in field_statements(lines) if names[0] not in stating]  # of a class
+    out += [Stated(names, at, "", noun, held="instance") for names, at, noun in instance_statements(lines) if names[0] not in stating]
     return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
 
 def _coded_value(text: str) -> str:
@@ -330,6 +332,8 @@ def _names(line: str) -> list[str]:
 
 def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
+    if st.held == "instance":  # "the default clock": the instance built when `of` is None (`default_instances`)
+        return instance_default(text, name, st.of)
     if st.held in ("keys", "call", "const"):  # a dict of defaults by key; a default constant (`shown_defaults`)
         return keyed_default(text, name, st.value, st.besides) if st.held == "keys" else shown_default(text, name, st.of, st.held)
     if st.of:

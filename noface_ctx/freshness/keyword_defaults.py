@@ -35,8 +35,8 @@ def keyword_default(line: str, following: str = "") -> tuple[str, str] | None:
     return (m.group(2), m.group(3).strip()) if m is not None else None
 
 
-def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[tuple[str, ...], int, str, tuple[str, ...]]]:
-    """(names, line, the value the default is not, what the paragraph names) for each keyword a paragraph saying what
+def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[tuple[str, ...], int, str, str, tuple[str, ...]]]:
+    """(names, line, the value the default is not, the callable it is passed to or "", what the paragraph names) for each keyword a paragraph saying what
     happens by default tells to set or pass ("setting ``_works_on_unparsable`` to ``False`` tells SQLFluff not to ...",
     "disable it by passing ``host_fd=True`` to `start`"), at the keyword's line: a literal value only (`True`, `3`,
     `None`), never a variable (``limiter=my_limiter``)."""
@@ -53,8 +53,16 @@ def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[t
             for name, value, at, end in sorted(found, key=lambda f: f[2]):
                 parts, quoted, value = name.split("."), _QUOTED.fullmatch(value.strip()), comparable(value)
                 to = _TO.match(text[end:])
-                near = (to.group(2).rsplit(".", 1)[-1],) if to is not None else tuple(dict.fromkeys(n for n in named if n != parts[-1]))
+                of = _callable(to.group(2)) if to is not None else ""
+                near = () if of else tuple(dict.fromkeys(n for n in named if n != parts[-1]))
                 if (quoted or _LITERAL.fullmatch(value)) and codeish(parts[-1]):
-                    out.append(((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, at) + 1, value, near))
+                    out.append(((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, at) + 1, value, of, near))
         lo = hi + 1
     return out
+
+
+def _callable(written: str) -> str:
+    """The callable a dotted name stands for, as `param_default` reads it: `Flask.run` for `flask.Flask.run`, `start` for
+    `trio.lowlevel.start`."""
+    parts = written.split(".")
+    return ".".join(parts[-2:]) if len(parts) > 1 and parts[-2][:1].isupper() else parts[-1]
