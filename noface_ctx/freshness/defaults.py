@@ -33,7 +33,6 @@ from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.distant_defaults import distant_statements
 from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default
-from noface_ctx.freshness.field_sentences import field_statements
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED
@@ -144,7 +143,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
                 out.append(Stated(names, i + 1, value, titled=titled(i)))
-    out += [Stated(names, at, "", of, not_value=value, near=near) for names, at, value, of, near in opt_outs(lines, comparable)] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
+    outs = [(Stated(names, at, "", of, not_value=value, near=near), passed) for names, at, value, of, near, passed in opt_outs(lines, comparable)]
+    out += [st for st, passed in outs if not passed] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
     said = {(st.line, st.names[0]) for st in out}  # a name's default stated on a line once
@@ -157,9 +157,9 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if (at, names[0]) not in said]  # "The default method is X" after ``digest_method``; "400 instead of 422"
     out += [Stated(names, at, value, of, held=held, near=near) for names, at, value, of, held, near in shown_statements(lines) if (at, names[0]) not in said]
     stating = {st.names[0] for st in out}  # a default spoken of without a value: only where no sentence states one
-    out += [Stated(names, at, "", near=near) for names, at, near in field_statements(lines) if names[0] not in stating]  # of a class
     out += [Stated(names, at, "", noun, held="instance") for names, at, noun in instance_statements(lines) if names[0] not in stating]
-    return out + [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
+    reviewed = [Stated(names, at, "", of, near=near) for names, at, of, near in review_statements(lines) if names[0] not in stating]
+    return out + [st for st, passed in outs if passed and st.names[0] not in {r.names[0] for r in reviewed}] + reviewed  # (reviewed: its section's)
 
 def _coded_value(text: str) -> str:
     """The value a "Default:" line writes as code (``1000``) or as a literal (`True`, `3`), or ""

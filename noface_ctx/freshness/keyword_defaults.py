@@ -35,8 +35,9 @@ def keyword_default(line: str, following: str = "") -> tuple[str, str] | None:
     return (m.group(2), m.group(3).strip()) if m is not None else None
 
 
-def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[tuple[str, ...], int, str, str, tuple[str, ...]]]:
-    """(names, line, the value the default is not, the callable it is passed to or "", what the paragraph names) for each keyword a paragraph saying what
+def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[tuple[str, ...], int, str, str, tuple[str, ...], bool]]:
+    """(names, line, the value the default is not, the callable it is passed to or "", what the paragraph names, whether
+    passed rather than set: `defaults` reads a passed one only where no sentence speaks of it for review) for each keyword a paragraph saying what
     happens by default tells to set or pass ("setting ``_works_on_unparsable`` to ``False`` tells SQLFluff not to ...",
     "disable it by passing ``host_fd=True`` to `start`"), at the keyword's line: a literal value only (`True`, `3`,
     `None`), never a variable (``limiter=my_limiter``)."""
@@ -48,15 +49,15 @@ def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[t
         text = "\n".join(lines[lo:hi])
         if BY_DEFAULT.search(text) is not None:
             named = [n.rsplit(".", 1)[-1] for _, n in _NAMED.findall(text) if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", n)]
-            found = [(m.group(2), m.group(4), m.start(2), m.end()) for m in _SET.finditer(text)]
-            found += [(m.group(2), m.group(3), m.start(2), m.end()) for m in _PASS.finditer(text)]
-            for name, value, at, end in sorted(found, key=lambda f: f[2]):
+            found = [(m.group(2), m.group(4), m.start(2), m.end(), False) for m in _SET.finditer(text)]
+            found += [(m.group(2), m.group(3), m.start(2), m.end(), True) for m in _PASS.finditer(text)]
+            for name, value, at, end, passed in sorted(found, key=lambda f: f[2]):
                 parts, quoted, value = name.split("."), _QUOTED.fullmatch(value.strip()), comparable(value)
                 to = _TO.match(text[end:])
                 of = _callable(to.group(2)) if to is not None else ""
                 near = () if of else tuple(dict.fromkeys(n for n in named if n != parts[-1]))
                 if (quoted or _LITERAL.fullmatch(value)) and codeish(parts[-1]):
-                    out.append(((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, at) + 1, value, of, near))
+                    out.append(((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, at) + 1, value, of, near, passed))
         lo = hi + 1
     return out
 

@@ -88,7 +88,7 @@ def test_passing_a_keyword_whose_default_changed_to_another_value_is_not_warned(
 
 def test_opt_outs_read_the_callable_the_keyword_is_passed_to():
     lines = WAKEUP.split("\n")
-    assert opt_outs(lines, comparable) == [(("host_uses_wakeup_fd",), 6, "True", "start_guest_run", ())]
+    assert opt_outs(lines, comparable) == [(("host_uses_wakeup_fd",), 6, "True", "start_guest_run", (), True)]
     assert opt_outs(NO_DEFAULT.split("\n"), comparable) == []  # no "by default" in the paragraph
     variable = ["By default, threads are limited.", "Run more by passing ``limiter=my_limiter``."]
     assert opt_outs(variable, comparable) == []  # a variable passed, no value
