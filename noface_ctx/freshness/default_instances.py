@@ -18,16 +18,19 @@ from noface_ctx.freshness.default_words import SENTENCE_END
 from noface_ctx.freshness.fallback_defaults import field_default
 from noface_ctx.freshness.review_defaults import section_names
 
-_THE_DEFAULT = re.compile(r"(?i)\bthe\s+default\s+([a-z][a-z_]{2,})\b")
+_THE_DEFAULT = re.compile(r"(?i)the\s+default\s+([a-z][a-z_]{2,})\b")
 _NOT_NOUNS = frozenset({"value", "values", "behaviour", "behavior", "setting", "settings", "is", "was", "will", "for",
-                        "of", "and", "way", "case", "one", "ones", "option", "options", "mode", "implementation"})
+                        "of", "and", "way", "case", "one", "ones", "option", "options", "mode", "implementation", "can", "may",
+                        "uses", "has", "was", "should", "must", "does", "parameter", "parameters", "argument", "arguments"})
+_COMMON = ("that", "this", "which", "with", "from", "when", "will", "have", "been", "into", "also", "only", "than", "then",
+           "uses", "used", "using", "same", "more", "most", "some", "such", "other", "each", "there", "their", "what")
 _CODE = re.compile(r"(?::[\w:-]+:)?(`+)[^`]*?\1")
 _WORD = re.compile(r"(?<![\w.-])[a-z][a-z0-9_]{3,}(?![\w-])")
 
 
 def instance_statements(lines: list[str]) -> list[tuple[tuple[str, ...], int, str]]:
-    """((word, *what the section names), line, noun) for each word of each sentence speaking of "the default NOUN"
-    (not "the default value"), when the section names something as code."""
+    """((word, *what the section names), line, noun) for each word of each sentence whose subject is "the default
+    NOUN" (not "the default value"), when the section names something as code."""
     out, lo = [], 0
     while lo < len(lines):
         hi = lo
@@ -36,11 +39,11 @@ def instance_statements(lines: list[str]) -> list[tuple[tuple[str, ...], int, st
         text = "\n".join(lines[lo:hi])
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
         for a, b in pairwise(cuts) if _THE_DEFAULT.search(text) and not text.lstrip().startswith("..") else ():
-            said = _THE_DEFAULT.search(sentence := text[a:b])
+            said = _THE_DEFAULT.match(sentence := text[a:b].lstrip())  # its subject: "The default clock is ..."
             if said is None or (noun := said.group(1).lower()) in _NOT_NOUNS or not (named := section_names(lines, lo, hi)):
                 continue
-            words = dict.fromkeys(w for w in _WORD.findall(_CODE.sub(" ", sentence)) if w != noun and w != "default")
-            out += [((w, *named), lo + text.count("\n", 0, a + said.start()) + 1, noun) for w in words]
+            words = dict.fromkeys(w for w in _WORD.findall(_CODE.sub(" ", sentence)) if w not in (noun, "default", *_COMMON))
+            out += [((w, *named), lo + text.count("\n", 0, b - len(sentence)) + 1, noun) for w in words]
         lo = hi + 1
     return out
 
