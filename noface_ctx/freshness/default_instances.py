@@ -21,7 +21,7 @@ from noface_ctx.freshness.review_defaults import section_names
 _THE_DEFAULT = re.compile(r"(?i)the\s+default\s+([a-z][a-z_]{2,})\b")
 _NOT_NOUNS = frozenset({"value", "values", "behaviour", "behavior", "setting", "settings", "is", "was", "will", "for",
                         "of", "and", "way", "case", "one", "ones", "option", "options", "mode", "implementation", "can", "may",
-                        "uses", "has", "was", "should", "must", "does", "parameter", "parameters", "argument", "arguments"})
+                        "uses", "has", "should", "must", "does", "parameter", "parameters", "argument", "arguments"})
 _COMMON = ("that", "this", "which", "with", "from", "when", "will", "have", "been", "into", "also", "only", "than", "then",
            "uses", "used", "using", "same", "more", "most", "some", "such", "other", "each", "there", "their", "what")
 _CODE = re.compile(r"(?::[\w:-]+:)?(`+)[^`]*?\1")
