@@ -130,11 +130,12 @@ def _made_by(factory: str) -> str:
 
 def field_default(value: str | None) -> str | None:
     """A field declaration's default (see the module docstring), or `value` as it is."""
-    made = _FACTORY.match(value) if value is not None else None
-    if made is not None or (value is not None and re.match(r"lambda\b", value)):
+    if value is None:
+        return None
+    if (made := _FACTORY.match(value)) is not None or re.match(r"lambda\b", value):
         return _made_by((split_parameters(made.group(1)) or [""])[0] if made is not None else value)
-    call = _FIELD.match(value) if value is not None and "(" in value else None
-    if call is None or value is None:
+    call = _FIELD.match(value) if "(" in value else None
+    if call is None:
         return value
     for item in split_parameters(call.group(1)):
         key, sep, given = item.partition("=")
