@@ -45,6 +45,7 @@ from noface_ctx.freshness.setting_values import start_value_findings, stated_val
 from noface_ctx.freshness.shown_defaults import setting_of
 from noface_ctx.freshness.signed_defaults import registered_as
 from noface_ctx.freshness.worded_defaults import word_defaults
+from noface_ctx.freshness.written_since import since_written
 
 Plan = tuple[DocScan, Commit]  # a doc's scan and the commit it is checked against
 Defaults = Callable[[], dict[str, list[ChangedRef]]]  # the answer of `changed_defaults` started
@@ -255,6 +256,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
+        removed = since_written(plans, removed, index, code, set(dirty))  # a module's name lost since the doc wrote it
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)

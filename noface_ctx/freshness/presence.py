@@ -37,6 +37,7 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.judgement import UNCOMMITTED, missing_ref
 from noface_ctx.freshness.launder_reach import Deep, by_doc, deeper, further_back, proves, reach_pairs
 from noface_ctx.freshness.merges import merged_change
+from noface_ctx.freshness.parameter_only import api_files
 from noface_ctx.freshness.read_ahead import PYTHON_DECLARING, python_keyword, removal_reads, started, within_scope
 from noface_ctx.freshness.references import DOC_EXTS, file_ext
 from noface_ctx.freshness.scan import DocScan
@@ -251,6 +252,7 @@ def record_removals(plans: Sequence[tuple[DocScan, Commit]], found_at: Sequence[
                 within = [p for p in within if file_ext(p) in PYTHON_DECLARING]
             held = declared_in(index, lookup, at.sha, within, member=member, top=top)  # scope: paths now, files: paths then
             held = held or (role_target(index, ref, lookup, at.sha, files, member=member, top=top) if scope else set())
+            held = api_files(held, ref, lookup, scope, partial(index.versions.text_at, at.sha), s.doc.text)  # not a parameter only
             removals = [r for path in sorted(held) if (r := _removal(index, lookup, path, at, member=member, top=top, dirty=bool(
                 dirty & {path, index.path_now(path, at.seq)}))) is not None]  # gone with its last definition:
             removals += [r for p in modules if held.intersection(modules) and (

@@ -1,0 +1,96 @@
+"""No laundering for a dotted path (`since_written`): a module name the doc writes under the module
+that defined it when the doc wrote it, and that the module lost since, is stale however many later
+commits edited the doc.
+
+`presence` looks for a missing name at the doc's last commit (its parent, its last six versions)
+and `born` before the doc was born; a reference written years ago into a page edited often falls
+between them. trio's reference-core.rst has said `trio.current_default_thread_limiter()` since
+c13c60e8 (June 2019, when trio's top level imported it); 1768aeab moved it to `trio.to_thread` a
+month later, and the page, edited thirty times since, was never flagged: at its last commit the
+name was no longer trio's (it was still the code's, in `trio/_threads.py`, so no older search ran).
+
+Where the doc wrote the reference is read from its own versions (`index.earlier`, through renames
+and format conversions, `LINE_REACH` at most, one `git cat-file --batch` pass): the oldest version
+from which every one writes the dotted path, found by halving (a few reads per name). The module
+the path names (its file then, followed back through renames: `path_then`) must define the last
+part there as a module name — a `def`, a `class`, an assignment, an import outside function bodies,
+`__all__` (never a parameter or a local) —; the commit after that which took it out of the module
+is blamed (`presence.record_removals`, as for any removed name, with its suggestion). A path the
+doc took up after its module lost the name (a name the module never had while the doc wrote it) is
+not blamed here on an older removal: the other rules judge it. A class's member (`pkg.Class.meth`)
+and a path written under another package's name are not judged here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from noface_ctx.freshness.born import path_then
+from noface_ctx.freshness.codebase import Codebase
+from noface_ctx.freshness.declarations import text_defines
+from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.merges import chain_seq
+from noface_ctx.freshness.presence import Held, Removals, member_of_class, record_removals
+from noface_ctx.freshness.references import Reference
+from noface_ctx.freshness.scan import DocScan
+
+LINE_REACH = 64  # the doc's earlier versions read back for where it wrote a path (halving: 7 reads at most)
+Candidate = tuple[Reference, str, tuple[str, ...]]
+
+
+def judged(ref: Reference, lookup: str, scope: Sequence[str]) -> bool:
+    """Whether a missing candidate is a module's name under the dotted path written (`pkg.name`,
+    `pkg.mod.name`): lowercase module parts up to it, a module file to look in, not a class's member."""
+    parts = ref.name.split(".")
+    if ref.kind == "path" or ref.source == "autodoc" or lookup not in parts[1:] or not any(p.endswith(".py") for p in scope):
+        return False
+    head = parts[:parts.index(lookup, 1)]
+    return all(p[:1].islower() and p.isidentifier() for p in head) and not member_of_class(scope, ref.name, lookup)
+
+
+def written_from(index: HistoryIndex, doc: str, at: Commit, word: str, versions: list[tuple[Commit, str]]) -> Commit:
+    """The oldest of the doc's `versions` (newest first, before `at`) from which every one writes `word`
+    (halving: written once and kept since), or `at` when the one before it does not."""
+    def holds(i: int) -> bool:
+        return word in (index.versions.text_at(versions[i][0].sha, versions[i][1]) or "")
+    if not versions or not holds(0):
+        return at
+    lo, hi = 0, len(versions) - 1
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if holds(mid) else (lo, mid - 1)
+    return versions[lo][0]
+
+
+def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Removals], index: HistoryIndex,
+                  code: Codebase, dirty: set[str]) -> dict[str, Removals]:
+    """`removed` with each doc's module names (`judged`) that the module named defined where the doc wrote
+    the path, blamed on the commit after that which removed them (see the module docstring)."""
+    out = dict(removed)
+    for s, since in plans:
+        told = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
+        todo = [c for c in s.candidates if (c[0].ref, c[0].line) not in told and judged(*c)]
+        if not todo:
+            continue
+        versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
+        asks: list[tuple[tuple[DocScan, Commit], Held, Commit]] = []
+        seen: set[str] = set()
+        for ref, lookup, scope in todo:
+            if lookup in seen:
+                continue
+            seen.add(lookup)
+            start = written_from(index, s.doc.path, since, ref.name, versions)
+            homes = {then for p in scope if p.endswith(".py") and text_defines(
+                index.versions.text_at(start.sha, then := path_then(index, p, start.seq)) or "", lookup, top=True)}
+            if homes:
+                asks.append(((replace(s, candidates=tuple(c for c in todo if c[1] == lookup)), start), {lookup: (start, homes)}, start))
+        for plan, held, start in asks:
+            for path, more in record_removals([plan], [held], index, code, dirty).items():
+                gone = [m for m in more.missing if m.commit and (seq := chain_seq(index, m.commit.split(" ", 1)[0])) is not None
+                        and seq > start.seq]
+                if gone:
+                    before = out.get(path)
+                    out[path] = Removals([*(before.missing if before else ()), *gone],
+                                         {**more.files, **(before.files if before else {})})
+    return out
