@@ -296,7 +296,8 @@ def test_deleted_function_gets_no_guessed_replacement(repo_factory):
 def test_a_name_that_was_only_a_local_or_an_instance_attribute_was_never_a_reference(repo_factory):
     # pytest's doc/en/proposals: a proposed helper `fixture_request`; doctest.py had a local and
     # a `self.` attribute of that name, later removed. What a doc can mean is declared: django's
-    # removed view parameter `post_change_redirect` and `smart_unicode` (assigned under an `if`) are.
+    # removed view parameter `post_change_redirect` (beside the view it is passed to: a parameter counts
+    # where the doc names its function, `parameter_only`) and `smart_unicode` (assigned under an `if`) are.
     code = ('"""Items,\nwith a docstring: offsets in the text differ once it is blanked."""\n'
             "import os\nfrom pkg.base import (\n    Base,\n    load_all,\n)\nLIMIT_RATE = 3\n\n\n"
             "class Item(Base):\n    fixture_style = 1\n\n    def setup(self, post_redirect=None):\n"
@@ -306,7 +307,7 @@ def test_a_name_that_was_only_a_local_or_an_instance_attribute_was_never_a_refer
         "src/item.py": code,
         "docs/proposal.md": "A new helper named `fixture_request` would do it; see `fixture_state` too.\n",
         "docs/item.md": ("Set `fixture_style`; `load_all` loads; `LIMIT_RATE` and `limit_rate` differ; "
-                         "`post_redirect` and `smart_compat` are API too.\n"),
+                         "`post_redirect` (of `setup`) and `smart_compat` are API too.\n"),
     }, date=JAN)
     gone = code.replace("fixture_request", "request").replace("fixture_state", "state").replace("fixture_style", "style")
     gone = gone.replace("post_redirect", "redirect").replace("smart_compat", "compat")
