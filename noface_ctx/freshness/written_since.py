@@ -18,11 +18,15 @@ part there as a module name — a `def`, a `class`, an assignment, an import out
 is blamed (`presence.record_removals`, as for any removed name, with its suggestion). A path the
 doc took up after its module lost the name (a name the module never had while the doc wrote it) is
 not blamed here on an older removal: the other rules judge it. A class's member (`pkg.Class.meth`)
-and a path written under another package's name are not judged here.
+and a path written under another package's name are not judged here; nor is a path in a paragraph
+that tells its history (`tells_history`: "Users familiar with older versions will wonder what happened
+to ``astropy.io.fits.new_table``", "a global variable ``fits.STRIP_HEADER_WHITESPACE`` was introduced"
+in a transition guide): a page written while a name was deprecated tells what became of it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -35,6 +39,10 @@ from noface_ctx.freshness.presence import Held, Removals, member_of_class, recor
 from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import DocScan
 
+# a paragraph speaking of a name's past: older versions, what happened to it, what it was made or became
+_HISTORY = re.compile(r"(?i)\b(?:(?:older|earlier|previous|prior|past)\s+versions?|what\s+happened\s+to|used\s+to"
+                      r"|(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:first\s+)?(?:introduced|added|deprecated|removed"
+                      r"|renamed|replaced|moved|dropped)|formerly|previously|historically|no\s+longer|deprecat\w*)\b")
 LINE_REACH = 64  # the doc's earlier versions read back for where it wrote a path (halving: 7 reads at most)
 Candidate = tuple[Reference, str, tuple[str, ...]]
 
@@ -47,6 +55,18 @@ def judged(ref: Reference, lookup: str, scope: Sequence[str]) -> bool:
         return False
     head = parts[:parts.index(lookup, 1)]
     return all(p[:1].islower() and p.isidentifier() for p in head) and not member_of_class(scope, ref.name, lookup)
+
+
+def tells_history(lines: Sequence[str], line: int) -> bool:
+    """Whether the paragraph holding 1-based `line` of a doc (its run of non-blank lines) speaks of a name's past."""
+    if not 0 < line <= len(lines):
+        return False
+    lo, hi = line - 1, line - 1
+    while lo > 0 and lines[lo - 1].strip():
+        lo -= 1
+    while hi + 1 < len(lines) and lines[hi + 1].strip():
+        hi += 1
+    return _HISTORY.search(" ".join(lines[lo:hi + 1])) is not None
 
 
 def written_from(index: HistoryIndex, doc: str, at: Commit, word: str, versions: list[tuple[Commit, str]]) -> Commit:
@@ -69,8 +89,11 @@ def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
     the path, blamed on the commit after that which removed them (see the module docstring)."""
     out = dict(removed)
     for s, since in plans:
-        told = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
-        todo = [c for c in s.candidates if (c[0].ref, c[0].line) not in told and judged(*c)]
+        reported = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
+        told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in reported}  # a name is reported once a doc
+        todo = [c for c in s.candidates if c[1] not in told and judged(*c)]
+        lines = s.doc.text.split("\n") if todo else []
+        todo = [c for c in todo if not tells_history(lines, c[0].line)]
         if not todo:
             continue
         versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)

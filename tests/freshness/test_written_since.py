@@ -11,7 +11,7 @@ from conftest import commit, git
 from noface_ctx.freshness.check import check_docs
 from noface_ctx.freshness.history import HistoryIndex
 from noface_ctx.freshness.references import Reference
-from noface_ctx.freshness.written_since import judged, written_from
+from noface_ctx.freshness.written_since import judged, tells_history, written_from
 
 THREADS = '''def run_sync(fn, *args, limiter=None):
     return fn(*args)
@@ -73,6 +73,25 @@ def test_a_path_taken_up_after_the_removal_or_only_a_parameter_is_not_blamed_on_
     got, _moved = _moved_then_edited(repo_factory, late)
     assert not any("never_was" in line or "spare_limit" in line for line in got), got
     assert any("pkg.current_limiter()" in line for line in got), got
+
+
+def test_a_paragraph_telling_the_names_history_is_not_judged(repo_factory):
+    history = ("\nUsers familiar with older versions will wonder what happened to\n``pkg.current_limiter``: see\n"
+               "``pkg.to_thread``.\n")
+    root = repo_factory({"pkg/__init__.py": INIT, "pkg/_threads.py": THREADS,
+                         "docs/threads.rst": DOC.replace("       global_limiter = pkg.current_limiter()\n", "") + history},
+                        date=_day(0))
+    (root / "pkg/__init__.py").write_text("from ._threads import run_sync\nfrom . import to_thread\n")
+    (root / "pkg/to_thread.py").write_text("from ._threads import current_limiter\n")
+    commit(root, "Add a to_thread module for worker threads", date=_day(1))
+    for i in range(14):
+        with (root / "docs/threads.rst").open("a") as fh:
+            fh.write(f"\nNote {i}: threads are shared.\n")
+        (root / "pkg/__init__.py").write_text(f"from ._threads import run_sync\nfrom . import to_thread\nVERSION = {i}\n")
+        commit(root, f"docs: note {i}", date=_day(2 + i))
+    assert check_docs(repo=root).lines() == []
+    lines = ["Intro.", "", "It used to be", "``pkg.a``.", "", "Call ``pkg.b``."]
+    assert tells_history(lines, 4) and not tells_history(lines, 6) and not tells_history(lines, 9)
 
 
 def test_the_doc_version_that_wrote_a_path_and_which_paths_are_judged(repo_factory):
