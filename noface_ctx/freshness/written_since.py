@@ -21,7 +21,9 @@ not blamed here on an older removal: the other rules judge it. A class's member 
 and a path written under another package's name are not judged here; nor is a path in a paragraph
 that tells its history (`tells_history`: "Users familiar with older versions will wonder what happened
 to ``astropy.io.fits.new_table``", "a global variable ``fits.STRIP_HEADER_WHITESPACE`` was introduced"
-in a transition guide): a page written while a name was deprecated tells what became of it.
+in a transition guide), nor in a version note (`.. deprecated::` "Until Sphinx 1.6,
+``sphinx.ext.autodoc.AutodocReporter`` was used for this purpose"): a page written while a name was
+deprecated tells what became of it.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from noface_ctx.freshness.born import path_then
+from noface_ctx.freshness.born import _aside, path_then
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -42,7 +44,7 @@ from noface_ctx.freshness.scan import DocScan
 # a paragraph speaking of a name's past: older versions, what happened to it, what it was made or became
 _HISTORY = re.compile(r"(?i)\b(?:(?:older|earlier|previous|prior|past)\s+versions?|what\s+happened\s+to|used\s+to"
                       r"|(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:first\s+)?(?:introduced|added|deprecated|removed"
-                      r"|renamed|replaced|moved|dropped)|formerly|previously|historically|no\s+longer|deprecat\w*)\b")
+                      r"|renamed|replaced|moved|dropped|used)|replaced\s+by|formerly|previously|historically|no\s+longer|deprecat\w*)\b")
 LINE_REACH = 64  # the doc's earlier versions read back for where it wrote a path (halving: 7 reads at most)
 Candidate = tuple[Reference, str, tuple[str, ...]]
 
@@ -93,7 +95,8 @@ def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
         told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in reported}  # a name is reported once a doc
         todo = [c for c in s.candidates if c[1] not in told and judged(*c)]
         lines = s.doc.text.split("\n") if todo else []
-        todo = [c for c in todo if not tells_history(lines, c[0].line)]
+        notes, foreign = _aside(s.doc.text, code) if todo else (set(), set())  # version notes, `!name`, other packages'
+        todo = [c for c in todo if not tells_history(lines, c[0].line) and c[0].line not in notes and c[1] not in foreign]
         if not todo:
             continue
         versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)

@@ -75,9 +75,9 @@ def test_a_path_taken_up_after_the_removal_or_only_a_parameter_is_not_blamed_on_
     assert any("pkg.current_limiter()" in line for line in got), got
 
 
-def test_a_paragraph_telling_the_names_history_is_not_judged(repo_factory):
+def test_a_paragraph_telling_the_names_history_or_a_version_note_is_not_judged(repo_factory):
     history = ("\nUsers familiar with older versions will wonder what happened to\n``pkg.current_limiter``: see\n"
-               "``pkg.to_thread``.\n")
+               "``pkg.to_thread``.\n\n.. deprecated:: 1.7\n\n   Until 1.6, ``pkg.configure`` set this up.\n")
     root = repo_factory({"pkg/__init__.py": INIT, "pkg/_threads.py": THREADS,
                          "docs/threads.rst": DOC.replace("       global_limiter = pkg.current_limiter()\n", "") + history},
                         date=_day(0))
