@@ -96,7 +96,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 80  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 81  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
 # docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
 DEPRECATION_DOCS = DEPRECATION_WORDS  # (`markup.names_old_apis`: after words of scope too, and proposals)
