@@ -7,6 +7,7 @@ Pure functions over strings, shared by `docs.py` (the vault) and anything that p
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -340,6 +341,7 @@ _RECORD_QUALIFIERS = frozenset({"prev", "previous", "next", "old", "past", "upco
 _VERSION_TAIL = re.compile(r"[-_ .]*v?\d+(?:\.\d+)*[a-z0-9]*$")  # `api_changes_3.7.0`, `whats_new_1.4`
 
 
+@functools.lru_cache(maxsize=4096)  # the same folder names (`docs`, `ref`) on every path of a repository
 def _names_record(name: str, words: frozenset[str], qualifiers: frozenset[str] = _RECORD_QUALIFIERS) -> bool:
     """Whether a file or folder name is one of the record `words` (whatever its case and
     separators), or one after words of time or scope (`prev_api_changes`: `changes`), written

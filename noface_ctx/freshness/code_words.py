@@ -1,9 +1,8 @@
 """Every word of the repository's code, and its definitions: what a doc reference is resolved against.
 
-A reference that is any word of a non-doc file (a local variable, an imported library, a key)
-is not reported. Reading and splitting every file of a large repository takes seconds, and
-loading every word of it back takes most of a second, so `code_words` keeps, in a sqlite file
-(`<cache_dir>/words.sqlite`):
+A reference that is any word of a non-doc file (a local variable, an imported library, a key) is not
+reported. Reading and splitting every file of a large repository takes seconds, and loading every word
+of it back takes most of a second, so `code_words` keeps, in a sqlite file (`<cache_dir>/words.sqlite`):
 
 - per file, by its size and mtime, with a digest of its content: its words and the definitions
   a keyword regex finds in it (`definitions`: what `check-docs` uses instead of the tree-sitter
@@ -337,8 +336,9 @@ def _update(db: sqlite3.Connection, prefix: str, paths: list[str], stats: Mappin
     defs: dict[str, list[tuple[bytes, str, int]]] = {}
     for name, _last, key, qual, line in dict.fromkeys(rows):  # (as the table keeps them: no duplicate)
         defs.setdefault(name, []).append((key, qual, line))
+    named = {_blob(p): p for p in fresh}  # each row's path, decoded once (`_path(_blob(p)) == p`)
     return ({w for w, n in counts.items() if n > 0},
-            {name: [_definition(*d) for d in sorted(found)] for name, found in defs.items()},
+            {name: [(named[k], q, n) for k, q, n in sorted(found)] for name, found in defs.items()},
             {w for w, n in declares.items() if n > 0})
 
 

@@ -147,15 +147,16 @@ def _read(text: str) -> Declared:
                 outer.update(found)
             if m.group("star") is not None:
                 stars.append(m.group("module"))
+    tables, serving = "{" in text, _may_serve(text)  # neither searched in a text that cannot hold it
     for lo, hi in gaps:  # alias tables handed to a call outside function bodies
-        for m in _CALLED_TABLE.finditer(text, lo + 1, hi):
+        for m in _CALLED_TABLE.finditer(text, lo + 1, hi) if tables else ():
             if not _CALLEE_END.match(text, m.start() - 1):
                 continue
             aliases = _ALIAS_ENTRY.findall(m.group(1))
             if aliases and not _ALIAS_ENTRY.sub("", m.group(1)).strip():
                 names.update(aliases)
                 outer.update(aliases)
-        served = _served_keys(text, lo, hi)
+        served = _served_keys(text, lo, hi) if serving else set()
         names.update(served)
         outer.update(served)
     for block in _ALL.findall(text):
@@ -215,6 +216,15 @@ def _served_keys(text: str, lo: int, hi: int) -> set[str]:
             flat.append(ch if stack == ["(", "{"] else " ")  # a dict argument's own text, its values' insides blanked
         out.update(_KEY.findall("".join(flat)))
     return out
+
+
+def _may_serve(text: str) -> bool:
+    """Whether `_SERVING_CALL` may match in `text`: not when its lower case holds none of its words
+    (with `ı`, `ſ` and `İ`'s combining dot made plain: what `re.IGNORECASE` also takes for `i` and `s`)."""
+    lower = text.lower()
+    if not text.isascii():
+        lower = lower.replace("\u0131", "i").replace("\u017f", "s").replace("\u0307", "")
+    return "deprecat" in lower or "alias" in lower or "lazy" in lower
 
 
 _SERVING_CALL = re.compile(r"^[ \t]*[\w.]*?(?:deprecat|alias|lazy)\w*\s*\(", re.IGNORECASE | re.MULTILINE)
