@@ -27,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 from noface_ctx import _state as state
+from noface_ctx.freshness.bound_words import may_define
 from noface_ctx.freshness.definitions import blank_docstrings, block_end
 
 # every pattern below starts at a newline (the text is read with one in front): a literal first
@@ -80,9 +81,10 @@ def declared(text: str) -> Declared:
 
 
 def text_defines(text: str, name: str, *, member: bool = False, top: bool = False) -> bool:
-    """`declared(text).defines(name, ...)`; a text that does not hold `name` at all defines
-    nothing (every name of a table is a part of its text): its table is not read."""
-    return name in text and declared(text).defines(name, member=member, top=top)
+    """`declared(text).defines(name, ...)`; a text that does not hold `name` at all, or holds it
+    only where no definition puts a name (`bound_words.may_define`: `name(...)`, `obj.name`),
+    defines nothing (every name of a table is a part of its text): its table is not read."""
+    return name in text and may_define(text, name) and declared(text).defines(name, member=member, top=top)
 
 
 def _read(text: str) -> Declared:
