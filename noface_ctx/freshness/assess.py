@@ -1,7 +1,7 @@
 """Doc freshness: names a doc uses that were removed or whose definitions changed since the doc
 was last updated, and docs that contradict each other.
 
-Per doc (`assess_docs`); records (release notes, changelogs, history: `markup.is_record`; lists
+Per doc (`assess_docs`); records (release notes, changelogs, history: `record_titles.never_judged`; lists
 of deprecated APIs, enhancement proposals: `markup.names_old_apis`) are never judged:
 
 - **references** are the code-like tokens of `noface_ctx.freshness.references` that resolve in the code
@@ -49,7 +49,8 @@ from noface_ctx import _git as git
 from noface_ctx._process import start_forked
 from noface_ctx.config import Config, cache_dir
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef, RepoFiles, Staleness
-from noface_ctx.docs.markup import DEPRECATION_WORDS, is_record, names_old_apis
+from noface_ctx.docs.markup import DEPRECATION_WORDS
+from noface_ctx.docs.record_titles import never_judged
 from noface_ctx.freshness.changes import Defaults, read_history, start_defaults
 from noface_ctx.freshness.clashes import find_clashes
 from noface_ctx.freshness.code_words import Handed, handed_out
@@ -96,9 +97,8 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 81  # bump whenever what a judgement means changes: cached judgements are then redone
-# lists of deprecated and removed APIs (sphinx's doc/extdev/deprecated.rst, django's
-# docs/internals/deprecation.txt, pytest's doc/en/deprecations.rst): records, they rightly name what is gone
+RULES = 82  # bump whenever what a judgement means changes: cached judgements are then redone
+# lists of deprecated and removed APIs (sphinx's deprecated.rst, django's deprecation.txt, pytest's deprecations.rst)
 DEPRECATION_DOCS = DEPRECATION_WORDS  # (`markup.names_old_apis`: after words of scope too, and proposals)
 Building = Callable[[], None]  # the history index being built in another process: call to wait for it
 
@@ -181,7 +181,7 @@ def judge_inputs(docs: Sequence[Doc], repo_files: RepoFiles, symbols: SymbolTabl
                  state: RunState) -> JudgeInputs:
     """The `JudgeInputs` of a run over these docs (the repository's), read from the config."""
     ctx = config.context
-    records = frozenset(d.path for d in docs if is_record(d.path, ctx.record_dirs) or names_old_apis(d.path))
+    records = frozenset(d.path for d in docs if never_judged(d, ctx.record_dirs))
     not_code = tuple(d.path for d in docs if not d.path.endswith(".py"))  # a gallery script (`docs.gallery`) is code too
     return JudgeInputs(repo_files, symbols, state, not_code, records, ctx.stale_after_days,
                        _cache_file(config, "history.sqlite"), _cache_file(config, "words.sqlite"))

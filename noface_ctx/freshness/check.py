@@ -27,6 +27,7 @@ from noface_ctx.config import Config, load_config
 from noface_ctx.datatypes import FileEntry, RepoFiles
 from noface_ctx.docs.markup import is_record
 from noface_ctx.docs.notebook import NOTEBOOK_SUFFIX, is_notebook, read_notebook
+from noface_ctx.docs.record_titles import titled_record
 from noface_ctx.freshness.judgement import made_by_edits
 from noface_ctx.freshness.references import DOC_EXTS
 from noface_ctx.schema import SCHEMA_VERSION, CheckReportJSON, FindingJSON
@@ -115,13 +116,14 @@ def check_docs(paths: Sequence[str] = (), repo: str | os.PathLike[str] = ".", co
         selected = [d for d in fresh.by_path.values() if d.path in wanted or d.files & code or made_by_edits(d)]
     else:
         selected = list(fresh.by_path.values())
-    records = {d.path for d in selected if is_record(d.path, config.context.record_dirs)}
+    titled = {d.path for d in docset.docs if titled_record(d)}  # a changelog known by its title, not its file name
+    records = {d.path for d in selected if is_record(d.path, config.context.record_dirs) or d.path in titled}
     selected = [d for d in selected if d.path not in records]
     judged = {d.path for d in selected} | {d.path for d in fresh.by_path.values()}
     drafts = {p for p in wanted if p not in judged and p in {f.path for f in judged_files.files}
               and p.lower().endswith(DOC_SUFFIXES)}
     unread = dict(docset.not_read)
-    not_judged = [(p, _why_not(p, judged_files, config, drafts)) for p in wanted
+    not_judged = [(p, _why_not(p, judged_files, config, drafts, titled)) for p in wanted
                   if (p not in judged or p in records) and p not in unread]
     not_judged = [(p, why) for p, why in not_judged if why] + list(unread.items())
     if not wanted:  # the whole repository: its docs the gate kept out are named too
@@ -151,9 +153,9 @@ def with_large_docs(repo_files: RepoFiles) -> RepoFiles:
                    excluded=tuple(e for e in repo_files.excluded if e.path not in paths), _by_path={}, _excluded_by_path={})
 
 
-def _why_not(path: str, repo_files: RepoFiles, config: Config, drafts: set[str]) -> str:
+def _why_not(path: str, repo_files: RepoFiles, config: Config, drafts: set[str], titled: set[str]) -> str:
     """Why a path given was not judged ("" for a code file: it selects the docs naming it)."""
-    if is_record(path, config.context.record_dirs):
+    if is_record(path, config.context.record_dirs) or path in titled:
         return "a record (release notes, changelog, history): never judged"
     if path in drafts:
         return "not a doc freshness reads (a draft, or outside the doc globs / vault)"

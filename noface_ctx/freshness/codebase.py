@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness import own_paths, suffix_roles
+from noface_ctx.freshness import change_fragments, own_paths, suffix_roles
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.attached import attaching_file
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
@@ -284,7 +284,8 @@ class Codebase:
         checkable = file_ext(target) in CODE_EXTS or ref.source == "link" or any(
             "/" in t and t.split("/", 1)[0] in self.top for t in tries
         )
-        return Resolution("missing", lookup=tries[0]) if checkable and ref.strict else Resolution("skip")
+        fragment = change_fragments.fragment(target)  # a changelog's entry, deleted by each release
+        return Resolution("missing", lookup=tries[0]) if checkable and ref.strict and not fragment else Resolution("skip")
 
     def _resolve_dotted(self, ref: Reference) -> Resolution:
         parts, own = ref.name.split("."), own_paths.own_root(self, ref)  # written from our package: judged along its path

@@ -4,9 +4,8 @@
   method, `references.receiver_member`), dotted names (`Class.method`, `pkg::item`), code-shaped
   identifiers (`snake_case`, `camelCase`, `PascalCase` with two humps) or repository paths (`src/a.py:42`);
 - Markdown link targets; unquoted `snake_name()` calls and `dir/file.py` paths in prose; member lists (`member_lists`);
-- in reStructuredText, the target of a Sphinx API directive (`.. class:: Paginator`, `.. autofunction:: pkg.name`), a span;
-- MkDocs' `::: pkg.name` and autorefs (`mkdocs_refs`); `:pyobject:` and CLI directives (`object_directives`);
-- in code examples in a language the repository is written in: `noface_ctx.freshness.examples`.
+- Sphinx API directives' targets (`.. autofunction:: pkg.name`), MkDocs' `::: pkg.name`, autorefs (`mkdocs_refs`),
+  `:pyobject:`/CLI directives (`object_directives`), URL anchors (`anchor_links`); code examples (`examples`).
 
 Never references: spans with spaces (shell commands, `pip install x`), URLs, flags (`-x`, `--json`), `$VARS`,
 `~`/absolute paths, globs and placeholders (`<name>`, `foo`, `my_thing`), plain words (`true`, `None`, `json`),
@@ -23,6 +22,7 @@ from dataclasses import replace
 from noface_ctx.datatypes import Doc
 from noface_ctx.freshness import blocks as doc_blocks
 from noface_ctx.freshness import example_attrs, examples, member_lists, mkdocs_refs, object_directives, suffix_roles
+from noface_ctx.freshness.anchor_links import references as anchor_refs
 from noface_ctx.freshness.autodoc_members import AUTO_OWNER, listed_members
 from noface_ctx.freshness.blocks import (
     DOCTEST,
@@ -200,7 +200,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs += [r for b in python for r in example_attrs.handed_attributes(b, local)]  # `def cb(state): state.last_outcome`
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
-    prose += object_directives.references(doc.path, doc.text, rst) + (
+    prose += object_directives.references(doc.path, doc.text, rst) + anchor_refs(lines, start) + (
         [] if rst else mkdocs_refs.references(doc.text, start) + bold_names(lines, start))  # "- **Name** (`pkg/mod.py`)"
     refs += [r for r in prose + member_lists.introduced_members(lines, start) if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words([r for r in prose if r.name not in local])  # without examples: the package's (`scan`)
