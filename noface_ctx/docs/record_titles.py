@@ -18,9 +18,12 @@ _PHRASE = r"(?:change\s*log|release\s+notes|(?:release|version|change|revision)\
 # up to two words before (`pkg Changelog`, `Project release notes`), any qualifier after (`for pkg`, `in 2.0`)
 _TITLE = re.compile(rf"^(?:[\w.-]+\s+){{0,2}}{_PHRASE}(?:\s*[:(,-]|\s+(?:for|in|of|since|-)\b|\s+v?\d|\s*$)", re.I)
 _CHANGES = re.compile(r"^(?:recent\s+)?changes(?:\s+(?:in|since|for)\b.*)?$", re.I)  # `Changes`, `Changes in 1.4`
-_VERSION = re.compile(r"^(?:v(?:ersion)?\s*|release\s+|\[)?\d+(?:\.\d+)+\b|^(?:unreleased|upcoming)\b", re.I)
+# a version alone, or with a date or a parenthesised note: `1.2.0`, `[2.1.0] - 2024-01-02`, `v2.3 (2023)`, `Unreleased`
+# (a numbered section, `2.1 Index classes`, is none)
+_VERSION = re.compile(r"^(?:(?:v(?:ersion)?\s*|release\s+|\[)?\d+(?:\.\d+)+[\w.+-]*\]?|unreleased|upcoming)"
+                      r"(?:\s*\(.*\)|\s*[-–—:,]?\s*\S*\b(?:19|20)\d\d\b.*)?\s*$", re.I)
 _UNDERLINE = re.compile(r"^([=\-~^\"'`*#+:.])\1{2,}\s*$")
-_ATX = re.compile(r"^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$")
+_ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
 _MAX_HEADINGS = 12  # the title and enough sections to tell
 
@@ -34,10 +37,10 @@ def titled_record(doc: Doc) -> bool:
     """True when `doc` is a record by its title or its version headings (see the module docstring)."""
     heads = headings(doc.text, doc.path.lower().endswith((".rst", ".txt")))
     title = str(doc.frontmatter.get("title") or "").strip() if doc.frontmatter else ""
-    first = title or (heads[0] if heads else "")
+    first = title or (heads[0] if heads and not heads[0].startswith("#") else "")  # a Markdown title is `# Title`
     if first and (_TITLE.match(first) or _CHANGES.match(first)):
         return True
-    sections = heads[1:] if not title else heads
+    sections = [h.lstrip("#") for h in (heads if title or (heads and heads[0].startswith("#")) else heads[1:])]
     return len(sections) >= 3 and 3 * sum(1 for h in sections if _VERSION.match(h)) >= 2 * len(sections)
 
 
@@ -58,5 +61,5 @@ def headings(text: str, rst: bool) -> list[str]:
         elif _FENCE.match(line):
             fence = not fence
         elif not fence and (m := _ATX.match(line)):
-            out.append(m.group(1))
+            out.append(m.group(2) if len(m.group(1)) == 1 or out else "#" + m.group(2))  # a section first: no title
     return out

@@ -72,3 +72,6 @@ def test_which_titles_and_headings_make_a_record():
     assert not titled_record(_doc("docs/h.md", "# History\n\nThe shell keeps a command history.\n"))
     assert not titled_record(_doc("docs/t.md", "# Tracking changes\n\nObserve an object's changes.\n"))
     assert not titled_record(_doc("docs/c.md", "```md\n# Changelog\n```\n\n# Writing a changelog entry\n"))
+    assert titled_record(_doc("CHANGES.md", "## 1.2.0 (2024-05-01)\n\n## 1.1.0\n\n## 1.0.0\n"))  # no title: sections
+    assert not titled_record(_doc(".github/pull_request_template.md", "## Changes\n\n## Checklist\n"))  # a section
+    assert not titled_record(_doc("notes.md", "# Proposal\n\n## 2.1 Index classes\n\n## 2.2 Access\n\n## 2.3 API\n"))
