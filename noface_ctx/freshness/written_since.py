@@ -37,7 +37,7 @@ from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.merges import chain_seq
-from noface_ctx.freshness.presence import Held, Removals, member_of_class, record_removals
+from noface_ctx.freshness.presence import Removals, member_of_class, record_removals
 from noface_ctx.freshness.references import Reference
 from noface_ctx.freshness.scan import DocScan
 
@@ -74,15 +74,33 @@ def tells_history(lines: Sequence[str], line: int) -> bool:
 def written_from(index: HistoryIndex, doc: str, at: Commit, word: str, versions: list[tuple[Commit, str]]) -> Commit:
     """The oldest of the doc's `versions` (newest first, before `at`) from which every one writes `word`
     (halving: written once and kept since), or `at` when the one before it does not."""
-    def holds(i: int) -> bool:
-        return word in (index.versions.text_at(versions[i][0].sha, versions[i][1]) or "")
-    if not versions or not holds(0):
-        return at
-    lo, hi = 0, len(versions) - 1
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        lo, hi = (mid, hi) if holds(mid) else (lo, mid - 1)
-    return versions[lo][0]
+    return starts(index, [(word, versions, at)])[0]
+
+
+def starts(index: HistoryIndex, asks: Sequence[tuple[str, list[tuple[Commit, str]], Commit]]) -> list[Commit]:
+    """`written_from` of each (word, the doc's versions, its commit), the versions each round of halving
+    reads asked of git together (`HistoryIndex.prefetch`: one pipelined pass a round, not a round trip a read)."""
+    out: list[Commit | None] = [None if versions else at for _word, versions, at in asks]
+    probe = {i: 0 for i, (_w, versions, _a) in enumerate(asks) if versions}
+    bounds: dict[int, tuple[int, int]] = {}
+    while probe:
+        index.prefetch((asks[i][1][k][0].sha, asks[i][1][k][1]) for i, k in probe.items())
+        ahead: dict[int, int] = {}
+        for i, k in probe.items():
+            word, versions, at = asks[i]
+            held = word in (index.versions.text_at(versions[k][0].sha, versions[k][1]) or "")
+            if i not in bounds and not held:  # the version before the doc's commit lacks it: written there
+                out[i] = at
+                continue
+            lo, hi = bounds.get(i, (0, len(versions) - 1))
+            lo, hi = (k, hi) if held else (lo, k - 1)
+            bounds[i] = (lo, hi)
+            if lo < hi:
+                ahead[i] = (lo + hi + 1) // 2
+            else:
+                out[i] = versions[lo][0]
+        probe = ahead
+    return [c if c is not None else at for c, (_w, _v, at) in zip(out, asks, strict=True)]
 
 
 def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Removals], index: HistoryIndex,
@@ -90,6 +108,7 @@ def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
     """`removed` with each doc's module names (`judged`) that the module named defined where the doc wrote
     the path, blamed on the commit after that which removed them (see the module docstring)."""
     out = dict(removed)
+    found: list[tuple[DocScan, Commit, list[Candidate], list[tuple[str, list[tuple[Commit, str]], Commit]]]] = []
     for s, since in plans:
         reported = {(m.ref, m.line) for m in removed[s.doc.path].missing} if s.doc.path in removed else set()
         told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in reported}  # a name is reported once a doc
@@ -97,26 +116,26 @@ def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
         lines = s.doc.text.split("\n") if todo else []
         notes, foreign = _aside(s.doc.text, code) if todo else (set(), set())  # version notes, `!name`, other packages'
         todo = [c for c in todo if not tells_history(lines, c[0].line) and c[0].line not in notes and c[1] not in foreign]
-        if not todo:
+        if todo:
+            versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
+            firsts = list({c[1]: c for c in reversed(todo)}.values())  # one a name: its first mention
+            found.append((s, since, todo, [(c[0].name, versions, since) for c in firsts]))
+    begun = iter(starts(index, [ask for *_rest, asks in found for ask in asks]))
+    checks: list[tuple[DocScan, list[Candidate], Candidate, Commit, list[str]]] = []
+    for s, _since, todo, _asks in found:
+        for c in list({c[1]: c for c in reversed(todo)}.values()):
+            start = next(begun)
+            checks.append((s, todo, c, start, [path_then(index, p, start.seq) for p in c[2] if p.endswith(".py")]))
+    index.prefetch((start.sha, then) for *_rest, start, paths in checks for then in paths)  # the modules then, one pass
+    for s, todo, (_ref, lookup, _scope), start, paths in checks:
+        homes = {then for then in paths if text_defines(index.versions.text_at(start.sha, then) or "", lookup, top=True)}
+        if not homes:
             continue
-        versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
-        asks: list[tuple[tuple[DocScan, Commit], Held, Commit]] = []
-        seen: set[str] = set()
-        for ref, lookup, scope in todo:
-            if lookup in seen:
-                continue
-            seen.add(lookup)
-            start = written_from(index, s.doc.path, since, ref.name, versions)
-            homes = {then for p in scope if p.endswith(".py") and text_defines(
-                index.versions.text_at(start.sha, then := path_then(index, p, start.seq)) or "", lookup, top=True)}
-            if homes:
-                asks.append(((replace(s, candidates=tuple(c for c in todo if c[1] == lookup)), start), {lookup: (start, homes)}, start))
-        for plan, held, start in asks:
-            for path, more in record_removals([plan], [held], index, code, dirty).items():
-                gone = [m for m in more.missing if m.commit and (seq := chain_seq(index, m.commit.split(" ", 1)[0])) is not None
-                        and seq > start.seq]
-                if gone:
-                    before = out.get(path)
-                    out[path] = Removals([*(before.missing if before else ()), *gone],
-                                         {**more.files, **(before.files if before else {})})
+        plan = (replace(s, candidates=tuple(c for c in todo if c[1] == lookup)), start)
+        for path, more in record_removals([plan], [{lookup: (start, homes)}], index, code, dirty).items():
+            gone = [m for m in more.missing if m.commit and (seq := chain_seq(index, m.commit.split(" ", 1)[0])) is not None
+                    and seq > start.seq]
+            if gone:
+                before = out.get(path)
+                out[path] = Removals([*(before.missing if before else ()), *gone], {**more.files, **(before.files if before else {})})
     return out
