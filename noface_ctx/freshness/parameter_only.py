@@ -9,8 +9,8 @@ title "Using `packagename`" (a placeholder) was blamed on the 2014 commit that m
 helpers out, whose functions took a `packagename` argument. A parameter counts for a bare name
 only where the doc also names one of the functions taking it, or the class holding one (httpx's
 `max_keepalive`, a keyword of `Limits`' constructor, beside `httpx.Limits`); a name the file also defines
-otherwise (a `def`, a `class`, an assignment outside function bodies, an import, `__all__`) is a
-definition as before. Keyword references (``limiter=``), members and dotted names are not judged
+otherwise (a `def`, a `class`, an assignment outside function bodies, an import, `__all__`, an attribute
+`self.name = ...` or a class body's annotation) is a definition as before. Keyword references (``limiter=``), members and dotted names are not judged
 here: a keyword is a parameter by nature, and a dotted path names its holder.
 """
 
@@ -53,12 +53,19 @@ def taking(text: str, name: str) -> tuple[set[str], str]:
     return functions, "".join(pieces) + text[at:]
 
 
+def _attribute(text: str, name: str) -> bool:
+    """Whether `text` (parameter lists blanked) makes `name` an attribute: `self.name = ...`, `cls.name: T`, or an
+    annotation in a class body (`name: str | None`) — a member a doc can mean (click's `auto_envvar_prefix`)."""
+    n = re.escape(name)
+    return re.search(rf"\b(?:self|cls)\.{n}[ \t]*(?::[^\n=]*)?=(?!=)|^[ \t]+{n}[ \t]*:(?!=)", text, re.M) is not None
+
+
 def parameter_only(text: str, name: str, doc_text: str) -> bool:
     """Whether `text` (Python source) holds `name` only as a parameter of functions `doc_text` never names."""
     if name not in text:
         return False
     functions, blanked = taking(text, name)
-    if not functions or declared(blanked).defines(name):
+    if not functions or declared(blanked).defines(name) or _attribute(blanked, name):
         return False
     return not any(re.search(rf"(?<!\w){re.escape(f)}(?!\w)", doc_text) for f in functions)
 

@@ -74,3 +74,44 @@ def test_which_functions_take_a_parameter_and_what_else_defines_it():
     assert parameter_only(HELPERS, "max_keepalive", "takes `max_keepalive`")
     assert not parameter_only(HELPERS, "Limits", "`Limits`")  # a class
     assert not parameter_only(HELPERS + "packagename = 'x'\n", "packagename", "Using `packagename`")
+
+
+CONTEXT = '''"""The context of a command."""
+
+
+class Context:
+    auto_envvar_prefix: str | None
+
+    def __init__(self, command, auto_envvar_prefix=None):
+        self.command = command
+        self.auto_envvar_prefix = auto_envvar_prefix
+'''
+PROMPTS = """# Prompts
+
+## Defaults from the environment
+
+The `auto_envvar_prefix` option for the context lets the program read values from the environment.
+"""
+
+
+def test_a_parameter_kept_as_an_attribute_is_a_removed_name_when_renamed(repo_factory):
+    root = repo_factory({"pkg/__init__.py": "from .core import Context\n", "pkg/core.py": CONTEXT,
+                         "docs/prompts.md": PROMPTS, "CHANGES.rst": "1.0\n---\n\n- Add ``auto_envvar_prefix``.\n",
+                         "docs/options.md": "# Options\n\nValues come from `auto_envvar_prefix` too.\n"},
+                        date="2024-01-01T12:00:00+00:00")
+    (root / "pkg/core.py").write_text(CONTEXT.replace("auto_envvar_prefix", "envvar_prefix"))
+    commit(root, "Rename the auto_envvar_prefix setting to envvar_prefix", date="2024-02-01T12:00:00+00:00")
+    got = check_docs(repo=root).lines()
+    assert any(line.startswith("docs/prompts.md:5: stale-ref: references `auto_envvar_prefix`") for line in got), got
+
+
+def test_an_attribute_or_a_class_annotation_is_a_definition_beside_the_parameter():
+    assert not parameter_only(CONTEXT, "auto_envvar_prefix", "The `auto_envvar_prefix` option")
+    annotated_only = CONTEXT.replace("        self.auto_envvar_prefix = auto_envvar_prefix\n", "")
+    assert not parameter_only(annotated_only, "auto_envvar_prefix", "The `auto_envvar_prefix` option")
+    assigned_only = CONTEXT.replace("    auto_envvar_prefix: str | None\n", "")
+    assert not parameter_only(assigned_only, "auto_envvar_prefix", "The `auto_envvar_prefix` option")
+    neither = assigned_only.replace("        self.auto_envvar_prefix = auto_envvar_prefix\n", "")
+    assert parameter_only(neither, "auto_envvar_prefix", "The `auto_envvar_prefix` option")
+    assert parameter_only(neither + "\n\ndef g(x):\n    if x == auto_envvar_prefix:\n        pass\n",
+                          "auto_envvar_prefix", "The `auto_envvar_prefix` option")  # a comparison is no definition
