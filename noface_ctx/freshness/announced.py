@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from noface_ctx.freshness.blocks import UNDERLINE
+from noface_ctx.freshness.blocks import UNDERLINE, line_runs
 
 # a heading announcing removals: "### `X` removal", "Removed APIs", "Dropped `Y`"
 _GONE_HEADING = re.compile(r"(?i)\b(?:removals?|removed|dropped|deleted)\b")
@@ -81,15 +81,7 @@ _GONE_WORDS = ("removed", "replaced", "renamed", "dropped", "deleted", "retired"
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, str]]:
     """(1-based first line, text) of each run of non-blank lines."""
-    out: list[tuple[int, str]] = []
-    run: list[str] = []
-    for i, line in enumerate([*lines, ""]):
-        if line.strip():
-            run.append(line)
-        elif run:
-            out.append((i - len(run) + 1, "\n".join(run)))
-            run = []
-    return out
+    return [(lo + 1, "\n".join(lines[lo:hi])) for lo, hi in line_runs(lines)]
 
 
 def _add(out: dict[int, set[str]], line_no: int, text: str, upto: int) -> None:

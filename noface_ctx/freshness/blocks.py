@@ -208,3 +208,15 @@ def gone_tables(lines: list[str]) -> set[int]:
             out.update(range(i + 1, end + 1))
         i = max(end, i + 1)
     return out
+
+
+def line_runs(lines: list[str]) -> list[tuple[int, int]]:
+    """(first, after last), 0-based, of each run of non-blank lines: a doc's paragraphs, as the default readers see them."""
+    out, lo = [], None
+    for i, line in enumerate([*lines, ""]):
+        if line.strip() and lo is None:
+            lo = i
+        elif not line.strip() and lo is not None:
+            out.append((lo, i))
+            lo = None
+    return out

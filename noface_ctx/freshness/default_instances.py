@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from itertools import pairwise
 
+from noface_ctx.freshness.blocks import line_runs
 from noface_ctx.freshness.coded_defaults import code_default
 from noface_ctx.freshness.default_words import SENTENCE_END
 from noface_ctx.freshness.fallback_defaults import field_default
@@ -31,11 +32,8 @@ _WORD = re.compile(r"(?<![\w.-])[a-z][a-z0-9_]{3,}(?![\w-])")
 def instance_statements(lines: list[str]) -> list[tuple[tuple[str, ...], int, str]]:
     """((word, *what the section names), line, noun) for each word of each sentence whose subject is "the default
     NOUN" (not "the default value"), when the section names something as code."""
-    out, lo = [], 0
-    while lo < len(lines):
-        hi = lo
-        while hi < len(lines) and lines[hi].strip():
-            hi += 1
+    out = []
+    for lo, hi in line_runs(lines):
         text = "\n".join(lines[lo:hi])
         cuts = [0, *(m.end() for m in SENTENCE_END.finditer(text)), len(text)]
         for a, b in pairwise(cuts) if _THE_DEFAULT.search(text) and not text.lstrip().startswith("..") else ():
@@ -44,7 +42,6 @@ def instance_statements(lines: list[str]) -> list[tuple[tuple[str, ...], int, st
                 continue
             words = dict.fromkeys(w for w in _WORD.findall(_CODE.sub(" ", sentence)) if w not in (noun, "default", *_COMMON))
             out += [((w, *named), lo + text.count("\n", 0, b - len(sentence)) + 1, noun) for w in words]
-        lo = hi + 1
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from noface_ctx.freshness.blocks import line_runs
 from noface_ctx.freshness.default_words import BY_DEFAULT
 from noface_ctx.freshness.references import IDENT, codeish
 
@@ -41,11 +42,8 @@ def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[t
     happens by default tells to set or pass ("setting ``_works_on_unparsable`` to ``False`` tells SQLFluff not to ...",
     "disable it by passing ``host_fd=True`` to `start`"), at the keyword's line: a literal value only (`True`, `3`,
     `None`), never a variable (``limiter=my_limiter``)."""
-    out, lo = [], 0
-    while lo < len(lines):
-        hi = lo
-        while hi < len(lines) and lines[hi].strip():
-            hi += 1
+    out = []
+    for lo, hi in line_runs(lines):
         text = "\n".join(lines[lo:hi])
         if BY_DEFAULT.search(text) is not None:
             named = [n.rsplit(".", 1)[-1] for _, n in _NAMED.findall(text) if re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", n)]
@@ -58,7 +56,6 @@ def opt_outs(lines: list[str], comparable: Callable[[str], str]) -> list[tuple[t
                 near = () if of else tuple(dict.fromkeys(n for n in named if n != parts[-1]))
                 if (quoted or _LITERAL.fullmatch(value)) and codeish(parts[-1]):
                     out.append(((parts[-1], *parts[-2:-1]), lo + text.count("\n", 0, at) + 1, value, of, near, passed))
-        lo = hi + 1
     return out
 
 

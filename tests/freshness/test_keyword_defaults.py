@@ -92,3 +92,11 @@ def test_opt_outs_read_the_callable_the_keyword_is_passed_to():
     assert opt_outs(NO_DEFAULT.split("\n"), comparable) == []  # no "by default" in the paragraph
     variable = ["By default, threads are limited.", "Run more by passing ``limiter=my_limiter``."]
     assert opt_outs(variable, comparable) == []  # a variable passed, no value
+
+
+def test_paragraphs_are_runs_of_non_blank_lines():
+    from noface_ctx.freshness.blocks import line_runs
+
+    lines = ["", "By default it waits.", "Pass ``wait=False``.", "   ", "", "Another one.", "  indented too", ""]
+    assert line_runs(lines) == [(1, 3), (5, 7)]
+    assert line_runs([]) == [] and line_runs(["one"]) == [(0, 1)]
