@@ -106,7 +106,7 @@ def born_stale(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Remov
                 and c[0].source != "autodoc" and c[1] not in outside and (c[2] or codeish(c[1]))]
         if not todo or _versions(index, s.doc.path) > ORIGIN_LIMIT:
             continue  # a doc changed that often is not read back (its own versions alone say so: one query)
-        lines, foreign = _aside(s.doc.text, code)
+        lines, foreign = aside(s.doc.text, code)
         todo = [c for c in todo if c[0].line not in lines and c[1] not in foreign]
         earlier = index.earlier(s.doc.path, since.seq, limit=ORIGIN_LIMIT) if todo else []
         if not todo or len(earlier) >= ORIGIN_LIMIT:  # too long a history to read back: no telling
@@ -308,7 +308,7 @@ _NAMED = re.compile(r"`[~!.]*(?:[\w.]+\.)?(\w+)(?:\(\))?`|^\s*\.\.\s+[\w:]+::\s+
 _MODULE = re.compile(r"^\s*(?:\.\.\s+(?:py:)?(?:current)?module::|`{3,}\s*\{(?:py:)?(?:current)?module\})\s*([\w.]+)")
 
 
-def _aside(text: str, code: Codebase) -> tuple[set[int], set[str]]:
+def aside(text: str, code: Codebase) -> tuple[set[int], set[str]]:
     """What a doc says of history or of another package, never a born-stale reference: the lines
     of its version notes (`.. deprecated::`, `.. versionchanged::`: "``AutodocReporter`` was used
     for this"), and the names it writes where its module context is a package outside the

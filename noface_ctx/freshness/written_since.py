@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from noface_ctx.freshness.born import _aside, path_then
+from noface_ctx.freshness.born import aside, path_then
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.declarations import text_defines
 from noface_ctx.freshness.history import Commit, HistoryIndex
@@ -114,7 +114,7 @@ def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
         told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in reported}  # a name is reported once a doc
         todo = [c for c in s.candidates if c[1] not in told and judged(*c)]
         lines = s.doc.text.split("\n") if todo else []
-        notes, foreign = _aside(s.doc.text, code) if todo else (set(), set())  # version notes, `!name`, other packages'
+        notes, foreign = aside(s.doc.text, code) if todo else (set(), set())  # version notes, `!name`, other packages'
         todo = [c for c in todo if not tells_history(lines, c[0].line) and c[0].line not in notes and c[1] not in foreign]
         if todo:
             versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
