@@ -18,6 +18,7 @@ from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
 from noface_ctx.freshness.ancestry import Ancestry, named_classes
 from noface_ctx.freshness.born import born_stale
+from noface_ctx.freshness.callback_members import unknown_members
 from noface_ctx.freshness.code_use import declared_by_docs
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
@@ -38,6 +39,7 @@ from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated, stated_default_line
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
+from noface_ctx.freshness.printed_defaults import printed_statements
 from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
 from noface_ctx.freshness.scan import DocHistory, DocScan
@@ -135,7 +137,9 @@ def changed_defaults(plans: Sequence[tuple[Doc, Commit]], index: HistoryIndex, t
         stated_there, said = doc_defaults(doc)  # (a first run's readers read them: `first_reads`)
         if stated := [*(st for st in stated_there if not st.signed or not (
                 defined[st.of] if st.of in defined else defined.setdefault(st.of, code.is_bare(st.of)))),
-                      *(Stated(names, line, value, was=True) for names, line, value in literal_statements(doc.text.split("\n")))]:
+                      *(Stated(names, line, value, was=True) for names, line, value in literal_statements(doc.text.split("\n"))),
+                      *(Stated((param,), line, value, of, near=(of,), was=True)  # a doctest's printed repr
+                        for param, line, value, of in printed_statements(doc.text, code.defining_files, code.text))]:
             asks.append((doc, since, stated))
         if said:  # "uses SHA1 by default"
             worded.append((doc, since, said))
@@ -251,6 +255,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's
         symbols = changed_symbols(checked, index, tree, code.ancestry)
         unaccepted = unaccepted_keywords(checked, index, tree.read, dirty, code.defining_files)  # `run(main, debug=True)`: no such keyword
+        unknown = unknown_members(checked, index, code, dirty)  # `def cb(retry_state): retry_state.last_outcome`: no such member
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults, values = defaults_found(), values_found()
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
@@ -266,6 +271,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
                        and not (c.what.startswith("default ") and c.line in told)]
             passed |= {c.what.split()[1] for c in changed if c.what.startswith("keyword ")}
             changed += [c for c in unaccepted.get(p, ()) if c.what.split()[2] not in passed]
+            told_gone = {m.ref for m in gone.missing} if gone else set()  # (a member removed: told once, as removed)
+            changed += [c for c in unknown.get(p, ()) if c.what.split()[2] not in told_gone]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
                                 [*changed, *defaults.get(p, ()), *values.get(p, ()), *shims.get(p, ())], gone.files if gone else {})

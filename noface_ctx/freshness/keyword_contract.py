@@ -219,7 +219,7 @@ def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryI
     found = candidates(plans, read, defining)
     if not found:
         return {}
-    written = _line_commits(found, index)
+    written = line_commits(found, index)
     out: dict[str, list[ChangedRef]] = {}
     for (s, _since, callee, line, keyword, home, name), start in zip(found, written, strict=True):
         editing = s.doc.path in dirty or index.last_touch(s.doc.path) is None
@@ -230,7 +230,7 @@ def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryI
     return out
 
 
-def _line_commits(found: list[Candidate], index: HistoryIndex) -> list[Commit | None]:
+def line_commits(found: list[Candidate], index: HistoryIndex) -> list[Commit | None]:
     """For each candidate, the oldest commit from which the doc's versions hold its line ever since
     (None: the line is only in the work tree), or a call of the callee's name passing the keyword,
     however its lines were laid out (`f(\n  config=c,\n)` joined by a formatter, an argument added)."""
