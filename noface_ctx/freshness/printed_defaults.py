@@ -17,7 +17,7 @@ from noface_ctx.freshness.coded_defaults import comparable, param_default
 
 _PROMPT = re.compile(r"^(\s*)(?:>>>|\.\.\.)(?: (.*))?$")
 _FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
-_CALLED = re.compile(r"(?:(?<![\w.])@\s*([A-Za-z_][\w.]*)\s*(?:\(|$))|(?<![\w.])([A-Za-z_][\w.]*)\s*\(")
+_CALLED = re.compile(r"(?:(?<![\w.])@\s*([A-Za-z_][\w.]*)\s*(?:\(|$))|(?<![\w.])([A-Za-z_][\w.]*)\s*\(", re.M)
 _PASSED = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\s*=(?!=)")
 _REPR = re.compile(r"(?<![\w.])([A-Za-z_]\w*)\(")
 _SHOWN = re.compile(r"(?<![\w.'\"])([A-Za-z_]\w*)=(True|False|None|-?\d+(?:\.\d+)?|'[^'\\\n]*'|\"[^\"\\\n]*\")(?=\s*[,)])")
@@ -32,17 +32,16 @@ def shown_keys(lines: list[str]) -> Iterator[Shown]:
     passed. A session runs from a prompt to the first line that is neither a prompt, an output line (right after a
     prompt or output, no blank between) nor a blank line followed by another prompt."""
     indent: str | None = None
-    callees: dict[str, None] = {}
-    passed: set[str] = set()
+    code: list[str] = []  # the session's code lines, read for calls and keywords only when a repr shows a key
     output = False
     for i, line in enumerate(lines):
+        if indent is None and ">>>" not in line:
+            continue  # (outside a session: only a prompt opens one)
         prompt = _PROMPT.match(line)
         if prompt is not None:
             if prompt.group(1) != indent:
-                indent, callees, passed = prompt.group(1), {}, set()
-            code = prompt.group(2) or ""
-            callees.update(dict.fromkeys((m.group(1) or m.group(2)).rsplit(".", 1)[-1] for m in _CALLED.finditer(code)))
-            passed.update(m.group(1) for m in _PASSED.finditer(code))
+                indent, code = prompt.group(1), []
+            code.append(prompt.group(2) or "")
             output = True
             continue
         if indent is None:
@@ -53,11 +52,13 @@ def shown_keys(lines: list[str]) -> Iterator[Shown]:
         if not output or _FENCE.match(line) or not line.startswith(indent):
             indent, output = None, False
             continue
-        reprs = tuple(dict.fromkeys(_REPR.findall(line)))
-        if not reprs:
+        if "=" not in line or not (shown := list(_SHOWN.finditer(line))) or not (reprs := tuple(dict.fromkeys(_REPR.findall(line)))):
             continue
-        for m in _SHOWN.finditer(line):
-            yield m.group(1), i + 1, comparable(m.group(2)), reprs, tuple(callees), frozenset(passed)
+        session = "\n".join(code)
+        callees = tuple(dict.fromkeys((m.group(1) or m.group(2)).rsplit(".", 1)[-1] for m in _CALLED.finditer(session)))
+        passed = frozenset(m.group(1) for m in _PASSED.finditer(session))
+        for m in shown:
+            yield m.group(1), i + 1, comparable(m.group(2)), reprs, callees, passed
 
 
 def printed_statements(text: str, defining: Callable[[str], list[str]],
