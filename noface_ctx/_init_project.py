@@ -23,6 +23,7 @@ from noface_ctx._commands import detect_commands
 from noface_ctx._filebytes import read_head
 from noface_ctx.config import CONFIG_NAME, ContextConfig
 from noface_ctx.docs.discover import AGENT_GUIDES, doc_sites
+from noface_ctx.docs.prose_folders import prose_folders
 from noface_ctx.errors import UsageError
 
 _DOC_DIRS = ("docs", "doc", "documentation")
@@ -73,6 +74,8 @@ def survey(root: Path) -> Findings:
         found.vault = "."
     paths = _shallow_paths(root, 3)
     found.docs += [(folder, why) for folder, why in doc_sites(paths).items()
+                   if not any(folder == d or folder.startswith(d + "/") for d, _ in found.docs)]
+    found.docs += [(folder, "Markdown/RST prose only") for folder in prose_folders(p for p in paths if (root / p).is_file())
                    if not any(folder == d or folder.startswith(d + "/") for d, _ in found.docs)]
     found.guides = any(p.rpartition("/")[2] in AGENT_GUIDES for p in paths)
     found.notebooks = [d for d, _ in found.docs if _holds_notebook(root / d)]

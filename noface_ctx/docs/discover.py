@@ -1,4 +1,5 @@
-"""Docs the default globs would miss: documentation sites outside `docs/` and `doc/`, and agent guides.
+"""Docs the default globs would miss: documentation sites outside `docs/` and `doc/`, folders of prose
+(`prose_folders`), and agent guides.
 
 A repository may publish its docs from another folder (`docsv/` with a VitePress config, `website/`
 with Docusaurus, `guide/` with an mdBook) and keep guides for coding agents beside the code
@@ -17,6 +18,7 @@ import re
 from collections.abc import Iterable
 
 from noface_ctx.datatypes import RepoFiles
+from noface_ctx.docs.prose_folders import prose_folders
 
 # A file (or folder) at the top of a doc site, and the generator it names.
 SITE_MARKERS = {
@@ -64,6 +66,7 @@ def discovered_globs(repo_files: RepoFiles) -> tuple[str, ...]:
     """The globs the default `doc_globs` gain in this repository: its doc sites and agent guides."""
     paths = [f.path for f in repo_files.files] + [e.path for e in repo_files.excluded]
     globs = [f"{site}/**/*.{ext}" for site in doc_sites(paths) for ext in ("md", "rst", "ipynb")]
+    globs += [f"{folder}/**/*.{ext}" for folder in prose_folders(paths) for ext in ("md", "rst")]  # `questions/*.md`
     if any(p.rpartition("/")[2] in AGENT_GUIDES for p in paths):
         globs += [f"**/{name}" for name in AGENT_GUIDES]
     return tuple(globs)

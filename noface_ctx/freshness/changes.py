@@ -16,6 +16,7 @@ from pathlib import Path
 from noface_ctx import _git as git
 from noface_ctx._filetypes import is_test_path
 from noface_ctx.datatypes import ChangedRef, Doc, MissingRef
+from noface_ctx.freshness import directive_keywords
 from noface_ctx.freshness.ancestry import Ancestry, named_classes
 from noface_ctx.freshness.born import born_stale
 from noface_ctx.freshness.callback_members import unknown_members
@@ -254,7 +255,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         values_found = start_value_findings(index.root, {s.doc.path: v for s, _since in checked if (v := stated_values(
             s.doc.text))}, _source_of(set(code.paths)), tree.read, index.versions.text_at, EXCLUDES)  # and this one's
         symbols = changed_symbols(checked, index, tree, code.ancestry)
-        unaccepted = unaccepted_keywords(checked, index, tree.read, dirty, code.defining_files)  # `run(main, debug=True)`: no such keyword
+        written = directive_keywords.candidates(checked, tree.read, set(code.paths))  # `.. method:: f(strict=False)`
+        unaccepted = unaccepted_keywords(checked, index, tree.read, dirty, code.defining_files, written)  # `run(main, debug=True)`
         unknown = unknown_members(checked, index, code, dirty)  # `def cb(retry_state): retry_state.last_outcome`: no such member
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults, values = defaults_found(), values_found()
@@ -267,8 +269,10 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             gone = removed.get(p)
             passed = {passed_keyword(m.ref) or re.split(r"[=(]", m.ref)[0] for m in gone.missing} if gone else set()
             told = {c.line for c in defaults.get(p, ())}  # a default a line states: told once, as a stated default
+            taking = {c.ref for c in unaccepted.get(p, ())}  # a signature naming what it no longer takes: told so, not "changed"
             changed = [c for c in symbols.get(p, ()) if (not c.what.startswith("keyword ") or c.what.split()[1] not in passed)
-                       and not (c.what.startswith("default ") and c.line in told)]
+                       and not (c.what.startswith("default ") and c.line in told)
+                       and not (c.what == "signature" and c.ref.split("(", 1)[0] in taking)]
             passed |= {c.what.split()[1] for c in changed if c.what.startswith("keyword ")}
             changed += [c for c in unaccepted.get(p, ()) if c.what.split()[2] not in passed]
             told_gone = {m.ref for m in gone.missing} if gone else set()  # (a member removed: told once, as removed)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator
 
 from noface_ctx import _state as state
+from noface_ctx.freshness.constant_defaults import literal_of
 from noface_ctx.freshness.definitions import block_end
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
@@ -74,7 +75,8 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             return comparable(keyword.group(1))
         if not re.match(r"^\w+\s*=", positional):
             return comparable(positional)
-    params = {f: comparable(v) for f, v in parameter_defaults(text, name)}  # a parameter: `def f(self, name: str = "x")`
+    params = {f: comparable(literal_of(text, v))  # a parameter: `def f(self, name: str = "x")`; `= _SIZE`: its literal
+              for f, v in parameter_defaults(text, name)}
     params = {f: _applied(text, word) or v if v == "None" else v for f, v in params.items()
               if v != "..." and not (v == "None" and _deferred(text, word))}  # a stub's `= ...` states no value
     chosen = [v for f, v in params.items() if f in set(near)]

@@ -22,6 +22,7 @@ from noface_ctx.freshness.body_tokens import IDENT as _IDENT
 from noface_ctx.freshness.body_tokens import closing, comment_start, comparable_body
 from noface_ctx.freshness.body_tokens import tokens as _tokens
 from noface_ctx.freshness.code_digest import sources_version
+from noface_ctx.freshness.constant_defaults import with_literals
 from noface_ctx.freshness.generated_init import generated_init
 
 # The version of what `definition`, `signature` and `body` answer, for the caches that keep it (history's
@@ -29,7 +30,7 @@ from noface_ctx.freshness.generated_init import generated_init
 # the number only for a change the sources do not show. 6: a method attached under another name is that
 # function's definition; 2: `defs` and `greps` kept; 3: a body's own locals numbered, split strings joined;
 # 4: greps kept across commits; 5: a docstring's closing line with a comment no longer ends the definition.
-ANSWERS_VERSION = sources_version(6, "definitions", "attached", "body_tokens", "generated_init")
+ANSWERS_VERSION = sources_version(6, "definitions", "attached", "body_tokens", "generated_init", "constant_defaults")
 
 _INDENT = r"(?=(?P<indent>[ \t]*))(?P=indent)"  # atomic: giving back indentation never helps, and retrying is slow
 _DEF_HEAD = "^" + _INDENT + (
@@ -79,12 +80,13 @@ def definition(text: str, name: str) -> str | None:
     assert found is not None
     start, end, _indent, kw = found
     block = text[start:end]
-    if kw not in _CONTAINERS:
-        return _normal(block)
-    head = _signature(block)
+    if kw not in _CONTAINERS:  # a default written as a module constant: its literal (`constant_defaults`)
+        header, nl, rest = _normal(block).partition("\n")
+        return with_literals(header, text) + nl + rest
+    head = with_literals(_signature(block), text)
     init = re.compile(_DEF_HEAD + r"__init__\b", re.M).search(text, start, end)
     if init is not None:
-        head += "\n" + _signature(text[init.start():block_end(text, init.end(), len(init.group("indent")))])
+        head += "\n" + with_literals(_signature(text[init.start():block_end(text, init.end(), len(init.group("indent")))]), text)
     elif kw == "class" and (generated := generated_init(text, start, end)) is not None:
         head += "\n" + _signature(generated)  # a dataclass's, an attrs class's, a NamedTuple's: from its fields
     return head

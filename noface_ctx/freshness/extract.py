@@ -34,6 +34,7 @@ from noface_ctx.freshness.blocks import (
     rst_block_lang,
 )
 from noface_ctx.freshness.bold_files import bold_names
+from noface_ctx.freshness.directive_lines import joined
 from noface_ctx.freshness.example_comments import comment_refs
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.keyword_spans import beside_called
@@ -82,8 +83,7 @@ _API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(function|class|method
 _SETTING = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$")  # django's `.. setting:: SESSION_COOKIE_AGE`, `:setting:`...``
 _DEF_DIRECTIVES = frozenset({"function", "class", "method", "classmethod", "staticmethod", "exception", "decorator",
                              "decoratormethod"})  # what names a def or class (`data`, `attribute`: a value)
-# a Sphinx role before a span (`:py:meth:`, `:class:`) or a MyST one (`{py:func}`); the Python
-# object roles make their target a reference whatever its shape (`:class:`Flask``)
+# a Sphinx role before a span (`:py:meth:`) or a MyST one (`{py:func}`); an object role's target is code whatever its shape
 _ROLE = re.compile(r"(?::([\w-]+(?::[\w-]+)*):|\{([\w-]+(?::[\w-]+)*)\})$")
 _OBJECT_ROLES = frozenset("func function meth method class exc exception attr attribute obj data const mod module deco "
                           "property type".split())
@@ -100,7 +100,7 @@ _OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$
 def extract_references(doc: Doc) -> list[Reference]:
     """Code-like references in a doc, in order, one per distinct (kind, name, code language): see the module docstring."""
     rst = doc.path.lower().endswith((".rst", ".txt", ".py"))  # .txt in Sphinx projects too; a gallery script: docs.gallery
-    lines = doc_blocks.blank_comments(doc.text.split("\n")) if rst else doc.text.split("\n")  # a comment: no reader sees it
+    lines = joined(doc_blocks.blank_comments(doc.text.split("\n"))) if rst else doc.text.split("\n")  # a comment: unseen
     prose: list[Reference] = []
     blocks: list[tuple[list[tuple[int, str]], str]] = []
     start = frontmatter_end(lines)

@@ -98,6 +98,9 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
     if c.what.startswith("unknown member "):  # `callback_members`: read on the object the repository hands a callback
         name = c.what.split()[2]
         return f"reads `{name}` on a `{c.ref}` (what the repository hands this callback), which has no `{name}` ({c.path}): wrong since {c.commit}"
+    if c.what.startswith("unaccepted parameter "):  # `directive_keywords`: a parameter a signature states, not taken
+        name = c.what.split()[2]
+        return f"states parameter `{name}` of `{c.ref}()`, which takes no `{name}` ({c.path}): wrong since {c.commit}"
     return f"{c.what} of `{c.ref}` ({c.path}) changed in {c.commit}{since}"
 
 

@@ -46,6 +46,7 @@ SAFE_DECORATORS = frozenset({"overload", "staticmethod", "classmethod", "abstrac
                              "contextmanager", "asynccontextmanager", "cache", "lru_cache", "no_type_check"})
 DOC_VERSIONS = 64  # a doc's versions read back to where a line was written
 CODE_VERSIONS = 32  # a home file's versions read back to where a keyword was taken out
+STATED_VERSIONS = 160  # ... a parameter a directive states (`directive_keywords`: rarer, and often long stale)
 _DECORATOR = re.compile(r"@\s*([\w.]+)")
 _OVERLOAD = "overload"
 
@@ -214,19 +215,25 @@ def callee_home(callee: str, homes: Mapping[str, list[str]], contract: Callable[
 
 
 def unaccepted_keywords(plans: Sequence[tuple[DocScan, Commit]], index: HistoryIndex, read: Callable[[str], str | None],
-                        dirty: frozenset[str], defining: Callable[[str], list[str]] = lambda _name: []) -> dict[str, list[ChangedRef]]:
-    """By doc path: each keyword `candidates` finds, blamed (see the module docstring)."""
-    found = candidates(plans, read, defining)
+                        dirty: frozenset[str], defining: Callable[[str], list[str]] = lambda _name: [],
+                        more: Sequence[Candidate] = ()) -> dict[str, list[ChangedRef]]:
+    """By doc path: each keyword `candidates` finds (and `more`: a directive's, `directive_keywords`), blamed
+    (see the module docstring)."""
+    passed = candidates(plans, read, defining)
+    found = passed + list(more)
     if not found:
         return {}
     written = line_commits(found, index)
     out: dict[str, list[ChangedRef]] = {}
-    for (s, _since, callee, line, keyword, home, name), start in zip(found, written, strict=True):
+    for i, ((s, _since, callee, line, keyword, home, name), start) in enumerate(zip(found, written, strict=True)):
         editing = s.doc.path in dirty or index.last_touch(s.doc.path) is None
         if start is None and not editing:
             continue  # the doc's committed text lacks the line (a symlink's versions hold its target): no telling
-        label = _taken_out(index, home, name, keyword, start) if start is not None else UNCOMMITTED
-        out.setdefault(s.doc.path, []).append(ChangedRef(callee, line, home, label, f"unaccepted keyword {keyword}"))
+        stated = i >= len(passed)  # a parameter a directive's signature states: taken out however long ago
+        label = _taken_out(index, home, name, keyword, start, STATED_VERSIONS if stated else CODE_VERSIONS
+                           ) if start is not None else UNCOMMITTED
+        what = f"unaccepted {'parameter' if stated else 'keyword'} {keyword}"
+        out.setdefault(s.doc.path, []).append(ChangedRef(callee, line, home, label, what))
     return out
 
 
@@ -263,12 +270,12 @@ def _holds(text: str | None, line: str, passing: re.Pattern[str] | None) -> bool
         passing is not None and passing.search(text) is not None))
 
 
-def _taken_out(index: HistoryIndex, home: str, name: str, keyword: str, start: Commit) -> str:
+def _taken_out(index: HistoryIndex, home: str, name: str, keyword: str, start: Commit, limit: int = CODE_VERSIONS) -> str:
     """The label of the commit after `start` that took `keyword` out of `name`'s contract in `home`
     (its versions newest first, back to the one in effect at `start`: `UNCOMMITTED` when the last
     commit's still takes it), else `start`'s."""
     latest = index.latest()
-    versions = index.earlier(home, (latest.seq if latest is not None else 0) + 1, limit=CODE_VERSIONS)
+    versions = index.earlier(home, (latest.seq if latest is not None else 0) + 1, limit=limit)
     index.prefetch((c.sha, p) for c, p in versions[:8])
     newer: Commit | None = None
     for commit, path in versions:

@@ -25,6 +25,7 @@ from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.constant_defaults import default_constants
 from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
 from noface_ctx.freshness.distant_defaults import distant_words
@@ -203,6 +204,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | Non
                 # a table of removed names, a heading or sentence announcing the removal: the doc says they are gone
             candidates.append((ref, res.lookup, res.scope))  # one per lookup and scope: the next is tried when the
             # first cannot be proved removed (`presence.record_removals`), a name is reported once
+    words |= default_constants(symbols, code.text)  # `size=_DEFAULT_SIZE`: the judgement depends on `_DEFAULT_SIZE` too
     return DocScan(doc, tuple(refs), tuple(keys), frozenset(words), doc_files, tuple(symbols), tuple(candidates),
                    tuple(signatures))
 

@@ -94,3 +94,34 @@ def test_sphinx_gallery_sources_outside_doc_are_read_and_judged(repo_factory):
     commit(root, "rename make_axes_locatable")
     flagged = {f.path for f in check_docs(repo=root).findings if f.code == "stale-ref"}
     assert flagged == {"galleries/users_explain/toolkits/axes_grid.rst"}
+
+
+PROSE = {  # a folder of Markdown pages beside the code (rich's `questions/`), and folders that are none
+    "pkg/__init__.py": "",
+    "pkg/log.py": "class ColorHandler:\n    pass\n",
+    "faq/q1.md": "# Colour in logs\n\nUse `ColorHandler` for coloured logs.\n",
+    "faq/q2.md": "# Other\n\nNothing to see.\n",
+    "faq/shot.png": "png",
+    ".github/ISSUE_TEMPLATE/bug.md": "# Bug\n\nMention `ColorHandler` if logging.\n",
+    ".github/ISSUE_TEMPLATE/feature.md": "# Feature\n",
+    "tests/fixtures/doc.md": "Uses `ColorHandler`.\n",
+    "tests/fixtures/other.md": "Uses `ColorHandler` too.\n",
+    "changes/123.bugfix.md": "Fixed `ColorHandler`.\n",
+    "changes/124.feature.md": "New `ColorHandler` option.\n",
+    "examples/README.md": "# Examples\n\nRun `demo.py` to see `ColorHandler`.\n",
+    "examples/USAGE.md": "# Usage\n\n`ColorHandler` again.\n",
+    "examples/demo.py": "print(1)\n",
+    "images/README.md": "# Logos\n\n`ColorHandler` logo.\n",
+    "images/a.png": "png",
+    "images/b.png": "png",
+}
+
+
+def test_a_top_folder_of_prose_is_judged_and_folders_mixing_code_are_not(repo_factory):
+    root = repo_factory(PROSE, date=JAN)
+    assert _docs(root) == ["faq/q1.md", "faq/q2.md"]
+    (root / "pkg/log.py").write_text("class ColourHandler:\n    pass\n")
+    commit(root, "rename ColorHandler to ColourHandler")
+    assert {(f.path, f.line) for f in check_docs(repo=root).findings} == {("faq/q1.md", 3)}
+    (root / ".noface.toml").write_text('[context]\ndoc_globs = ["docs/**/*.md"]\n')
+    assert _docs(root) == []  # the user's globs are taken as written

@@ -1,0 +1,101 @@
+"""A parameter default written as a module constant stands for the constant's value: in
+`def configure(*, size=_DEFAULT_SIZE)` with `_DEFAULT_SIZE = 256` the one binding of that name in
+the file, at module level, to a literal, `size`'s default is `256`, then and now. So a doc
+writing `configure(*, size=256)` states the code's default, and a commit that sets the constant
+to 1024 changes the default of every parameter written with it (`definitions.definition` answers
+the function's header with the literal in the name's place; history's blame then finds that
+commit). A name bound more than once in the file (an `if`/`else`, a local of the same name, an
+import, a loop), bound to anything but a literal, or not bound in the file stays a name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from noface_ctx import _state as state
+from noface_ctx.freshness.body_tokens import IDENT, closing, tokens
+
+if TYPE_CHECKING:
+    from noface_ctx.freshness.references import Reference
+
+# a parameter's default in a comparable header (`definitions`: tokens joined by spaces): `, size = _DEFAULT_SIZE )`
+_NAMED_DEFAULT = re.compile(r"(?<=[(,] )(\w+ = )([A-Za-z_]\w*)(?= [,)])")
+_NOT_CONSTANTS = frozenset({"True", "False", "None", "Ellipsis", "NotImplemented"})
+_LITERAL = (r"-?\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|b?\"[^\"\\\n]*\"|b?'[^'\\\n]*'")
+_LITERALS: state.Memo[tuple[str, str], str] = state.memo("freshness.constant_defaults", maxsize=4096)
+
+
+def with_literals(header: str, text: str) -> str:
+    """`header` (a comparable definition header read from `text`) with each parameter default
+    that is a module constant of `text` bound once to a literal written as that literal."""
+    if " = " not in header:
+        return header
+
+    def literal(m: re.Match[str]) -> str:
+        value = module_literal(text, m.group(2)) if m.group(2) not in _NOT_CONSTANTS else ""
+        return m.group(1) + value if value else m.group()
+
+    return _NAMED_DEFAULT.sub(literal, header)
+
+
+def literal_of(text: str, default: str) -> str:
+    """A default as written in `text` (`_DEFAULT_SIZE`, `"x"`), the constant's literal in a name's place."""
+    name = default.strip()
+    return (module_literal(text, name) or default) if IDENT.fullmatch(name) and name not in _NOT_CONSTANTS else default
+
+
+def module_literal(text: str, name: str) -> str:
+    """The literal (as comparable tokens) `name` is bound to in `text`, when its one binding there
+    is a module-level assignment of a literal (`NAME = 256`, `NAME: int = 256  # note`); '' else."""
+    key = (text, name)
+    found = _LITERALS.get(key)
+    if found is None:
+        found = _LITERALS.put(key, _module_literal(text, name))
+    return found
+
+
+def _module_literal(text: str, name: str) -> str:
+    if name not in text:
+        return ""
+    word = re.escape(name)
+    binding = re.compile(  # every way a line binds the name: assigned (also in a tuple, augmented, walrus),
+        rf"^[ \t]*(?:(?:[\w.\[\]]+\s*,\s*)*{word}\s*(?:,\s*[\w.\[\]]+\s*)*(?::[^=\n]*)?(?:[-+*/%&|^@]|//|<<|>>|\*\*)?=(?!=)"
+        rf"|(?:global|nonlocal)\b.*\b{word}\b|(?:async\s+)?def\s+{word}\b|class\s+{word}\b"  # declared, defined,
+        rf"|(?:from\s+\S+\s+)?import\b.*\b{word}\b|(?:async\s+)?for\s.*?\b{word}\b.*?\sin\b"  # imported, a loop's
+        rf"|(?:async\s+)?with\b.*\bas\s+\(?{word}\b)"
+        rf"|\b{word}\s*:=", re.M)  # or a `with`'s target
+    hits = list(binding.finditer(text))
+    if len(hits) != 1:
+        return ""
+    line_end = text.find("\n", hits[0].start())
+    line = text[hits[0].start():line_end if line_end >= 0 else len(text)]
+    m = re.fullmatch(rf"{word}\s*(?::[^=\n]*)?=\s*({_LITERAL})\s*(?:#.*)?", line.rstrip())
+    return tokens(m.group(1)) if m is not None else ""
+
+
+def default_constants(symbols: Iterable[tuple[Reference, Sequence[str]]], text_of: Callable[[str], str | None]) -> set[str]:
+    """The module constants (bound once, to a literal) written as parameter defaults of the
+    functions `symbols` names (a class: its `__init__`) in their files: a doc's judgement depends
+    on them as on the names it writes (a commit changing only `_DEFAULT_SIZE = 256` is judged)."""
+    out: set[str] = set()
+    for ref, files in symbols:
+        last = ref.name.removesuffix("()").rsplit(".", 1)[-1]
+        if not IDENT.fullmatch(last):
+            continue
+        for path in files:
+            text = text_of(path)
+            if text and "def " in text:
+                out |= _header_constants(text, last)
+    return out
+
+
+def _header_constants(text: str, name: str) -> set[str]:
+    found: set[str] = set()
+    for m in re.finditer(rf"^[ \t]*(?:async\s+)?def\s+(?:{name}|__init__)\s*\(", text, re.M):
+        end = closing(text, m.end() - 1)
+        header = text[m.end():end if end > 0 else m.end() + 2000]
+        found |= {n for n in re.findall(r"=\s*([A-Za-z_]\w*)\s*(?=[,)\n#]|$)", header)
+                  if n not in _NOT_CONSTANTS and module_literal(text, n)}
+    return found
