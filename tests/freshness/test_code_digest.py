@@ -41,7 +41,7 @@ def test_a_change_to_generated_constructors_changes_the_history_caches_version(t
     # the regression behind this: generated_init changed what a dataclass's signature is, the
     # cached signatures of older versions were read back, and a doc naming the class was told
     # its signature had changed
-    modules = ("definitions", "attached", "body_tokens", "generated_init")
+    modules = ("definitions", "attached", "body_tokens", "generated_init", "constant_defaults")
     assert history.SCHEMA == definitions.ANSWERS_VERSION == code_digest.sources_version(6, *modules)
     folder = _copy(tmp_path, *modules)
     with (folder / "generated_init.py").open("a") as f:
