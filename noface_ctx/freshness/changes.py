@@ -269,7 +269,8 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             gone = removed.get(p)
             passed = {passed_keyword(m.ref) or re.split(r"[=(]", m.ref)[0] for m in gone.missing} if gone else set()
             told = {c.line for c in defaults.get(p, ())}  # a default a line states: told once, as a stated default
-            taking = {c.ref for c in unaccepted.get(p, ())}  # a signature naming what it no longer takes: told so, not "changed"
+            taking = {c.ref for c in unaccepted.get(p, ()) if c.what.startswith("unaccepted parameter ")}  # a directive's:
+            # a signature stating what the callable no longer takes is told so, not "changed"
             changed = [c for c in symbols.get(p, ()) if (not c.what.startswith("keyword ") or c.what.split()[1] not in passed)
                        and not (c.what.startswith("default ") and c.line in told)
                        and not (c.what == "signature" and c.ref.split("(", 1)[0] in taking)]
