@@ -111,6 +111,9 @@ PROSE = {  # a folder of Markdown pages beside the code (rich's `questions/`), a
     "examples/README.md": "# Examples\n\nRun `demo.py` to see `ColorHandler`.\n",
     "examples/USAGE.md": "# Usage\n\n`ColorHandler` again.\n",
     "examples/demo.py": "print(1)\n",
+    "sep/sep-001.rst": "SEP 1\n=====\n\nProposes `ColorHandler`.\n",  # numbered proposals: records of a design
+    "sep/sep-002.rst": "SEP 2\n=====\n\nExtends `ColorHandler`.\n",
+    "sep/README.rst": "Proposals\n=========\n",
     "images/README.md": "# Logos\n\n`ColorHandler` logo.\n",
     "images/a.png": "png",
     "images/b.png": "png",
