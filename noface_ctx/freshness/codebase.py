@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Literal, Protocol
 
 from noface_ctx.datatypes import RepoFiles
-from noface_ctx.freshness import change_fragments, own_paths, suffix_roles
+from noface_ctx.freshness import change_fragments, import_strings, own_paths, suffix_roles
 from noface_ctx.freshness.ancestry import Ancestry
 from noface_ctx.freshness.attached import attaching_file
 from noface_ctx.freshness.code_words import PYTHON_EXTS, CodeWords, Handed, code_words
@@ -236,7 +236,8 @@ class Codebase:
         if ref.kind == "path":
             return self._resolve_path(ref, doc_dir)
         if ref.kind == "method":
-            return suffix_roles.resolve(self, ref, Resolution) or self._resolve_dotted(self._in_context(ref))
+            return (suffix_roles.resolve(self, ref, Resolution) or import_strings.resolve(self, ref, self._resolve_dotted, Resolution)
+                    or self._resolve_dotted(self._in_context(ref)))
         if ref.kind in ("member", "keyword", "base", "setting"):  # a method called on an object of unknown type, a parameter passed: only its removal tells
             gone = ref.strict and not self.defined(ref.name, member=True) and ref.name not in EXTERNAL_NAMES and not (
                 ref.kind == "keyword" and not ref.name[:1].islower() and self.takes_any_keyword(ref.ref.split("(", 1)[0]))

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from noface_ctx import _state as state
 from noface_ctx.freshness.constant_defaults import literal_of
 from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.number_values import canonical
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
 from noface_ctx.freshness.setting_defaults import SETTING_KEY
@@ -43,12 +44,13 @@ def coded(name: str) -> bool:
 
 def comparable(text: str) -> str:
     """A stated or coded default, comparable: quotes (either style), backticks, roles, a comment,
-    white space and a trailing `_` aside (Black's reformatting changes no default)."""
+    white space and a trailing `_` aside (Black's reformatting changes no default); an unquoted number
+    in one form (`number_values.canonical`: `.85` is `0.85`)."""
     text = re.sub(r":[\w:-]+:", "", text).strip()
     spans = re.findall(r"`+([^`]+)`+", text)
     text = spans[0] if spans else text.split(" (", 1)[0].split("  #", 1)[0]
     text = re.sub(r"\s+", "", text.strip().rstrip(",")).replace("'", '"')
-    return text.strip('"').rstrip("_")
+    return canonical(text.rstrip("_")) if '"' not in text else text.strip('"').rstrip("_")
 
 
 def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool = False) -> str | None:

@@ -37,6 +37,7 @@ from noface_ctx.freshness.bold_files import bold_names
 from noface_ctx.freshness.directive_lines import joined
 from noface_ctx.freshness.example_comments import comment_refs
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
+from noface_ctx.freshness.import_strings import string_refs, string_span
 from noface_ctx.freshness.keyword_spans import beside_called
 from noface_ctx.freshness.references import (
     CODE_EXTS,
@@ -197,7 +198,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     keywords = [r for b in python for r in example_keywords(b, local, types, modules, imported)]
     refs += keywords + beside_called(lines, start, types, keywords)  # ``specname`` in prose beside ``hookimpl``
     stars, refs = examples.star_modules(python), refs + example_attrs.module_attributes(python, local, types, aliases)
-    refs += [r for b in python for r in example_attrs.handed_attributes(b, local)]  # `def cb(state): state.last_outcome`
+    refs += [r for b in python for r in example_attrs.handed_attributes(b, local) + string_refs(b)]
     refs += [r for b in python for r in examples.star_refs(b, local, imported, stars) + star_values(b, local, imported, stars)] if stars else []
     refs += [r for b, lang in blocks if lang in examples.PYTHON and lang != "pycon" for r in _docstring_xrefs(b)]
     prose += object_directives.references(doc.path, doc.text, rst) + anchor_refs(lines, start) + (
@@ -221,10 +222,9 @@ def _is_heading(lines: list[str], i: int, rst: bool) -> bool:
     """Line `i` is a section title: a Markdown `#` heading, or a line underlined with a row of
     one punctuation character (reStructuredText; `===` / `---` in Markdown)."""
     line = lines[i]
-    if not rst and re.match(r"^\s{0,3}#{1,6}\s", line):
-        return True
-    if not line.strip() or i + 1 >= len(lines) or UNDERLINE.match(line):
-        return False
+    markdown = not rst and re.match(r"^\s{0,3}#{1,6}\s", line) is not None
+    if markdown or not line.strip() or i + 1 >= len(lines) or UNDERLINE.match(line):
+        return markdown
     under = UNDERLINE.match(lines[i + 1])
     return under is not None and (rst or under.group(1) in "=-") and len(lines[i + 1].rstrip()) >= len(line.strip())
 
@@ -405,7 +405,7 @@ def _span_ref(text: str, lineno: int) -> Reference | None:
     if keyword is not None and codeish(keyword.group(1)) and not placeholder(keyword.group(1)):
         return Reference(text, keyword.group(1), "symbol", lineno, True)
     if any(c.isspace() for c in text) or any(c in text for c in "*?[]{}<>|=,;'\"()"):
-        return None
+        return string_span(text, lineno)  # ``'pkg.mod.Class'``: an import path
     path_m = _LINE_SUFFIX.match(text)
     path = path_m.group(1) if path_m else text
     if _PATH_SHAPE.match(path) and ("/" in path or file_ext(path) in KNOWN_EXTS):

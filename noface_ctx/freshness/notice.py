@@ -18,6 +18,7 @@ from noface_ctx.freshness.calls import Call, calls_of, named_for, written_call
 from noface_ctx.freshness.coded_defaults import comparable
 from noface_ctx.freshness.default_words import default_words, says_by_default
 from noface_ctx.freshness.definitions import _first, body, is_container
+from noface_ctx.freshness.number_values import same_default
 from noface_ctx.freshness.parameters import (
     Param,
     bases,
@@ -322,7 +323,7 @@ def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[s
     if before is None or now is None:
         return {}
     new = {n: (k, d) for k, n, d in now}
-    return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and new[n][1] != d}
+    return {n: d for k, n, d in before if d and n in new and new[n][0] == k and new[n][1] and not same_default(new[n][1], d)}
 
 
 def _other_defaults(before: list[Param] | None, changed: set[str]) -> frozenset[str]:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 
 from noface_ctx.freshness.abc_lineage import abc_ancestors
 from noface_ctx.freshness.definitions import _first, is_container, signature
+from noface_ctx.freshness.number_values import same_default
 
 Param = tuple[str, str, str]  # (kind, name, default): kind "pos" (positional only), "any", "kw", "*", "**"
 
@@ -106,13 +107,13 @@ def compatible(before: list[Param], now: list[Param]) -> bool:
 def changed_parameters(before: str, now: str) -> set[str] | None:
     """The parameters of `before` a call could notice changing in `now`: gone (removed or
     renamed), made positional- or keyword-only, or given another default; None when a list does
-    not parse."""
+    not parse. A number written another way (`0.85` → `.850`) is the same default (`number_values`)."""
     pb, pn = parameters(before), parameters(now)
     if pb is None or pn is None:
         return None
     new = {n: (k, d) for k, n, d in pn}
     return {n for k, n, d in pb if k not in ("*", "**") and (  # `*args`/`**kwargs`: no caller writes their names
-        n not in new or new[n][1] != d or (new[n][0] != k and "any" not in (k, new[n][0]))
+        n not in new or not same_default(new[n][1], d) or (new[n][0] != k and "any" not in (k, new[n][0]))
         or (k == "any" and new[n][0] != "any"))}
 
 

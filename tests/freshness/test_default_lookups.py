@@ -64,7 +64,7 @@ def test_classes_answer_as_the_pattern() -> None:
 def test_code_defaults_unchanged_on_crafted_texts() -> None:  # each answer the code before these lookups gave
     assert code_default(TEXTS[0], "prefix", ["f"]) == "FLASK"  # the one of the function named beside it
     assert code_default(TEXTS[1], "retries", ["Config"]) == "3"
-    assert code_default(TEXTS[1], "timeout", ["Config"]) is None  # its field says 5, its `__init__` 5.0: not one value
+    assert code_default(TEXTS[1], "timeout", ["Config"]) == "5"  # its field says 5, its `__init__` 5.0: one number
     assert code_default(TEXTS[3], "size", ["Foo"]) is None  # both `class Foo` bodies read: 1 and 2
     assert code_default(TEXTS[5], "a", ["h"]) == "5"  # None in the signature, 5 applied by the body
     assert param_default(TEXTS[4], "Bar", "limit") == "10" and param_default(TEXTS[4], "Bars", "limit") is None
@@ -91,8 +91,8 @@ def test_constant_defaults_read_once_per_text() -> None:
     for text, name in itertools.product(TEXTS, NAMES):
         found = _calls_by_pattern(text, name) if name in text else set()
         assert constant_default(text, name) == (found.pop() if len(found) == 1 else None), (text, name)
-    assert constant_default(TEXTS[6], "max_keepalive_connections") == "20" and constant_default(TEXTS[6], "timeout") == "5.0"
-    assert constant_default(TEXTS[6], "timeout", keys=True) == "5.0"  # `PLAIN` is neither named nor used as a default
+    assert constant_default(TEXTS[6], "max_keepalive_connections") == "20" and constant_default(TEXTS[6], "timeout") == "5"
+    assert constant_default(TEXTS[6], "timeout", keys=True) == "5"  # `PLAIN` is neither named nor used as a default
     assert len(default_calls(TEXTS[6])) == 2
     keyed = TEXTS[7]
     assert ("urlize.rel", ' "noopener"') in keyed_items(keyed) and ("", " 1") in keyed_items(keyed)
