@@ -4,11 +4,14 @@ names that object, the way import-path settings, entry points and `load_object`-
 (source `string`), judged as a role is (removed or renamed, blame, suggestion). Only a path rooted at a package of the
 repository whose module part is one of its modules is judged (`Codebase.resolve` asks `judged`): another project's
 path (`"myproject.middlewares.Custom"`), a logger name under no module (`"pkg.security.csrf"`), a two-part word pair
-(`"pkg.x"`), a file or host name (`"pkg.conf.json"`), a URL or a string with spaces are not."""
+(`"pkg.x"`), a file or host name (`"pkg.conf.json"`), a URL, a string with spaces, or a string in a block
+that is no Python (a log printed as output) are not."""
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from collections.abc import Callable
 from typing import Protocol, TypeVar
 
@@ -44,7 +47,16 @@ def string_span(text: str, lineno: int) -> Reference | None:
 
 
 def string_refs(block: list[tuple[int, str]]) -> list[Reference]:
-    """The string literals of a Python example whose whole text is a dotted path (`{"pkg.stats.Stats": 850}`)."""
+    """The string literals of a Python example whose whole text is a dotted path (`{"pkg.stats.Stats": 850}`): in a
+    session, its input lines (`>>> `, `... `); else only in a block that parses as Python (a log shown after
+    "You should see an output like this::" prints its paths, it does not name them)."""
+    if any(line.lstrip().startswith(">>>") for _, line in block):
+        block = [(n, line) for n, line in block if line.lstrip().startswith((">>>", "..."))]
+    else:
+        try:
+            ast.parse(textwrap.dedent("\n".join(line for _, line in block)))
+        except (SyntaxError, ValueError):
+            return []
     return [r for lineno, line in block for m in _QUOTED.finditer(line) if (r := _ref(m.group(2), lineno)) is not None]
 
 

@@ -54,7 +54,11 @@ OTHERS = """Others
     host = "pkg.stats.io"
     spaced = "pkg.stats.DownloaderStats is the default"
 
-Name ``"myproject.pipelines.Price"`` in your settings, or ``'pkg.stats'``.
+Name ``"myproject.pipelines.Price"`` in your settings, or ``'pkg.stats'``. You should see an output like this::
+
+    2016-12-16 21:18:49 [pkg.middleware] INFO: Enabled downloader middlewares:
+    ['pkg.stats.DownloaderStats',
+     'pkg.stats.load']
 """
 
 
@@ -65,11 +69,14 @@ def _site(repo_factory):
 
 
 def test_strings_whose_whole_text_is_a_dotted_path_are_references():
-    found = string_refs([(9, '    "pkg.stats.DownloaderStats": 850,'), (10, 'x = f"pkg.a.b", "a.b", \'pkg.mod:func\'')])
+    found = string_refs([(8, "{"), (9, '    "pkg.stats.DownloaderStats": 850,'), (10, '    "x": (f"pkg.a.b", "a.b", \'pkg.mod:func\'),'),
+                         (11, "}")])
     assert [(r.line, r.name, r.source) for r in found] == [(9, "pkg.stats.DownloaderStats", "string"), (10, "pkg.mod.func", "string")]
     assert string_span("'pkg.dupes.Filter'", 3).name == "pkg.dupes.Filter"  # type: ignore[union-attr]
     assert string_span("'pkg.x'", 3) is None and string_span("'pkg.conf.json'", 3) is None
     assert string_span("pkg.dupes.Filter", 3) is None  # unquoted: a span as before, not a string
+    assert [r.line for r in string_refs([(1, '>>> load("pkg.stats:load")'), (2, "'pkg.stats.Printed'")])] == [1]
+    assert string_refs([(1, "2016-12-16 21:18:49 [pkg] INFO: Enabled:"), (2, "['pkg.stats.DownloaderStats']")]) == []
 
 
 def test_a_renamed_class_named_by_an_import_path_string_is_flagged(repo_factory):
