@@ -261,6 +261,7 @@ class MissingRef:
     suggestion: str | None = None  # what replaced it in the commit that removed it, if anything
     commit: str | None = None  # that commit: `sha (date, "subject")`
     proven: bool = True  # False: no history here (no git, a shallow clone) to tell it ever existed
+    never: bool = False  # its module never defined it while the doc wrote it (`never_defined`): `commit` wrote the line
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,12 +37,14 @@ from noface_ctx.freshness.keyword_contract import unaccepted_keywords
 from noface_ctx.freshness.launder_reach import named_lines
 from noface_ctx.freshness.literal_defaults import literal_statements
 from noface_ctx.freshness.merges import merged_change
+from noface_ctx.freshness.never_defined import never_defined
 from noface_ctx.freshness.notice import body_counts, counts_for, gone_keyword, old_default_stated, stated_default_line
 from noface_ctx.freshness.option_defaults import shipped_config
 from noface_ctx.freshness.presence import EXCLUDES, MAX_SCOPE, Presence, code_files
 from noface_ctx.freshness.printed_defaults import printed_statements
 from noface_ctx.freshness.references import FENCE_LANGS, file_ext
 from noface_ctx.freshness.removals_split import split_removals
+from noface_ctx.freshness.required_defaults import required_written
 from noface_ctx.freshness.scan import DocHistory, DocScan
 from noface_ctx.freshness.setting_values import start_value_findings, stated_values
 from noface_ctx.freshness.shown_defaults import setting_of
@@ -258,12 +260,14 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
         written = directive_keywords.candidates(checked, tree.read, set(code.paths))  # `.. method:: f(strict=False)`
         unaccepted = unaccepted_keywords(checked, index, tree.read, dirty, code.defining_files, written)  # `run(main, debug=True)`
         unknown = unknown_members(checked, index, code, dirty)  # `def cb(retry_state): retry_state.last_outcome`: no such member
+        required = required_written(checked, index, code, tree.read)  # `sample(iterable, k=1)` written, `k` required
         presence.go_on()  # its searches at the docs' earlier versions run while the defaults are read
         defaults, values = defaults_found(), values_found()
         shims = deprecated_paths({s.doc.path: s.refs for s, _since in checked}, code, tree.read, index)
         removed = split_removals(plans, presence.result(), index, code, set(dirty))
         removed = born_stale(plans, removed, plain, index, code, set(dirty))  # removed before the doc was written
         removed = since_written(plans, removed, index, code, set(dirty))  # a module's name lost since the doc wrote it
+        removed = never_defined(plans, removed, index, code, declared)  # a module's name it never had while written
         for s in scans:
             p = s.doc.path
             gone = removed.get(p)
@@ -278,6 +282,7 @@ def read_history(scans: Sequence[DocScan], index: HistoryIndex | None, head: Com
             changed += [c for c in unaccepted.get(p, ()) if c.what.split()[2] not in passed]
             told_gone = {m.ref for m in gone.missing} if gone else set()  # (a member removed: told once, as removed)
             changed += [c for c in unknown.get(p, ()) if c.what.split()[2] not in told_gone]
+            changed += [c for c in required.get(p, ()) if c.line not in {x.line for x in changed}]
             # (a keyword gone from a signature that the doc also names as removed: told once, as removed)
             out[p] = DocHistory(last[p], p in editing, gone.missing if gone else (),
                                 [*changed, *defaults.get(p, ()), *values.get(p, ()), *shims.get(p, ())], gone.files if gone else {})

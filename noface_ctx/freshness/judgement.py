@@ -60,6 +60,9 @@ def missing_reason(m: MissingRef) -> str:
     where = f", removed in {m.commit}" if m.commit else ""
     if not m.proven:
         return f"references `{m.ref}`, which does not exist (no history here to tell whether it ever did)"
+    if m.never:  # `never_defined`: wrong from the day it was written
+        home = f" (defined in `{m.suggestion}`)" if m.suggestion else ""
+        return f"references `{m.ref}`, which its module never defined: wrong since it was written in {m.commit}{home}"
     passed = _PASSED.fullmatch(m.ref)
     if passed:  # a keyword an example passes to a call (`sns.histplot(binwidth=...)`)
         return f"passes `{passed.group(2)}` to `{passed.group(1)}()`, and no code defines `{passed.group(2)}` any more{where}{hint}"
@@ -88,6 +91,9 @@ def changed_reason(c: ChangedRef, updated: str | None) -> str:
     if c.what.startswith("deprecated path "):  # `deprecated_paths.DEPRECATED_PATH`: reached through a deprecation shim
         return (f"`{c.ref}` is a deprecated import path: the module's `__getattr__` ({c.path}) hands it out with a "
                 f"deprecation warning since {c.commit}; it lives in `{c.what.split()[2]}`")
+    if c.what.startswith("required "):  # `required_defaults`: a written default of a parameter the code requires
+        return (f"writes a default for `{c.what.split()[1]}` of `{c.ref}`, which the code ({c.path}) requires: a call "
+                f"without it raises TypeError; wrong since {c.commit}")
     if c.what.startswith("keyword "):  # "keyword NAME [NEW]": a keyword the doc passes, gone from the signature
         _, name, *new = c.what.split()
         hint = f" (renamed to `{new[0]}`?)" if new else ""
@@ -109,7 +115,7 @@ def to_json(d: DocFreshness) -> dict[str, Any]:
     st = d.staleness
     return {
         "verdict": st.verdict, "reasons": list(st.reasons), "last_updated": st.last_updated,
-        "missing": [[m.ref, m.line, m.suggestion, m.commit, m.proven] for m in st.missing],
+        "missing": [[m.ref, m.line, m.suggestion, m.commit, m.proven, m.never] for m in st.missing],
         "changed": [[c.ref, c.line, c.path, c.commit, c.what] for c in st.changed],
         "references": list(st.references), "signatures": [list(x) for x in st.signatures],
         "files": sorted(d.files), "age": d.age_days, "age_flagged": d.age_flagged,
