@@ -40,7 +40,7 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.merges import chain_seq, merged_change
 from noface_ctx.freshness.presence import Removals
 from noface_ctx.freshness.references import Reference
-from noface_ctx.freshness.scan import DocScan
+from noface_ctx.freshness.scan import DocScan, star
 from noface_ctx.freshness.written_since import LINE_REACH, starts, tells_history
 
 SOURCES = ("xref", "role", "autodoc")  # where a reference names its target in full; and an example's import (`binds`)
@@ -58,8 +58,8 @@ def target(ref: Reference, lookup: str, code: Codebase, read: dict[str, bool] | 
     """The module file whose missing name `ref` is (judged as the module docstring says), or ""; `read`: the
     modules already read, whether static."""
     parts = ref.name.split(".")
-    if ref.kind == "path" or not ref.strict or len(parts) < 2 or not (ref.source in SOURCES or ref.binds):
-        return ""
+    if ref.kind == "path" or not ref.strict or len(parts) < 2 or not (ref.source in SOURCES or ref.binds) or star(ref):
+        return ""  # (a call of a name a `*` import binds: the doc's guess of where it comes from, not an import of it)
     written = ref.ref.split("(", 1)[0].lstrip("~!").replace("::", ".")
     if ref.source != "autodoc" and not ref.binds and not written.startswith(parts[0] + "."):
         return ""  # `.ScreenContext`, a role read under a `currentmodule`: Sphinx searches for it

@@ -72,7 +72,8 @@ def test_a_name_defined_nowhere_or_an_import_the_package_lacks_is_stale_without_
 
 def test_real_names_other_packages_short_roles_and_names_docs_declare_are_not_judged(repo_factory):
     lines = ("See :class:`mypkg.console.ScreenContext`, :class:`numpy.ndarray`, :class:`.Nowhere`,\n"
-             ":func:`mypkg.Declared` and :func:`os.path.nothing_here`.\n\n.. function:: mypkg.Declared()\n")
+             ":func:`mypkg.Declared` and :func:`os.path.nothing_here`.\n\n.. function:: mypkg.Declared()\n\n"
+             ">>> from mypkg.console import *\n>>> cos(1)\n")
     got, _written = _written_then_edited(repo_factory, lines)
     assert got == [], got
 
