@@ -17,8 +17,8 @@ paragraph or another package's context is left too.
 
 Where the doc wrote it: the oldest of its versions (through renames, `written_since.LINE_REACH` at most) from which
 every one holds the written path (for an import, its line); a doc with more versions than that all holding it is
-left (its writing cannot be dated). Never defined since: the module at that commit does not define the name (its
-path then), and no commit from there to HEAD changed a line of the module that could define it (a `def`, a
+left (its writing cannot be dated). Never defined since: the module at that commit, and at the commit before it,
+does not define the name (its path then; a doc written by the commit taking the name out is `born`'s), and no commit from there to HEAD changed a line of the module that could define it (a `def`, a
 `class`, an assignment, an import, a string of `__all__`): one `git log -G` pass over every module asked about, not
 a git call per doc. The suggestion is the one module of the package whose own code writes the name's definition
 (`def`, `class`, assignment at its top level; an import is no definition): "defined in `rich.console.ScreenContext`".
@@ -141,8 +141,12 @@ def never_defined(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
         if len(versions) >= LINE_REACH and start.sha == versions[-1][0].sha:
             continue  # held by every version read: where it was written is not known
         kept.append((*ask, start, path_then(index, ask[2], start.seq)))
-    index.prefetch((start.sha, then) for *_rest, start, then in kept)
-    kept = [k for k in kept if not text_defines(index.versions.text_at(k[6].sha, k[7]) or "", k[1][1], top=True)]
+    prior = {k[6].sha: index.latest(k[6].seq) for k in kept}  # the chain's commit before the line's
+    reads = [(k[6], k[7]) for k in kept] + [(c, path_then(index, k[2], c.seq)) for k in kept if (c := prior[k[6].sha])]
+    index.prefetch((c.sha, path) for c, path in reads)
+    kept = [k for k in kept if not any(text_defines(index.versions.text_at(c.sha, path_then(index, k[2], c.seq)) or "",
+                                                    k[1][1], top=True) for c in (k[6], prior[k[6].sha]) if c is not None)]
+    # (defined just before: the commit writing the line took it out, a note written with the removal: `born`'s)
     changed = _defining_changes(index, {k[1][1] for k in kept}, {p for k in kept for p in (k[2], k[7])},
                                 min((k[6] for k in kept), key=lambda c: c.seq, default=None))
     out = dict(removed)
