@@ -13,7 +13,8 @@ part right after the module is the missing name. The module must be one whose na
 module-level `setattr`, `locals()` or `__dict__`, no handing itself to other code (a frame, `find_current_module()`:
 astropy's constants are set so), no `__all__` grown at run time, no `.pyi` stub beside it, no compiled module of the name
 beside it; a name a doc declares itself (`.. class:: Name`) or that it writes in a version note, a history
-paragraph or another package's context is left too.
+paragraph or another package's context is left too, and so is an example's name that is not on an import line
+(a value a `*` import may bind, a shell command's dotted path).
 
 Where the doc wrote it: the oldest of its versions (through renames, `written_since.LINE_REACH` at most) from which
 every one holds the written path (for an import, its line); a doc with more versions than that all holding it is
@@ -54,15 +55,17 @@ _COMPILED = (".pyi", ".pyx", ".pxd", ".so", ".pyd", ".c")
 Candidate = tuple[Reference, str, tuple[str, ...]]
 
 
-def target(ref: Reference, lookup: str, code: Codebase, read: dict[str, bool] | None = None) -> str:
-    """The module file whose missing name `ref` is (judged as the module docstring says), or ""; `read`: the
-    modules already read, whether static."""
+def target(ref: Reference, lookup: str, code: Codebase, line: str, read: dict[str, bool] | None = None) -> str:
+    """The module file whose missing name `ref` (written on `line`) is, judged as the module docstring says, or "";
+    `read`: the modules already read, whether static."""
     parts = ref.name.split(".")
     if ref.kind == "path" or not ref.strict or len(parts) < 2 or not (ref.source in SOURCES or ref.binds) or star(ref):
         return ""  # (a call of a name a `*` import binds: the doc's guess of where it comes from, not an import of it)
     written = ref.ref.split("(", 1)[0].lstrip("~!").replace("::", ".")
     if ref.source != "autodoc" and not ref.binds and not written.startswith(parts[0] + "."):
         return ""  # `.ScreenContext`, a role read under a `currentmodule`: Sphinx searches for it
+    if ref.binds and not re.search(rf"\bimport\b[^*#]*(?<![\w.]){re.escape(ref.binds)}\b", line):
+        return ""  # an example's import only (not a value a `*` import may bind, nor a shell command's path)
     k, holder = code.module_holder(parts)
     if not holder or parts[k] != lookup or not holder.endswith(".py") or not _python_source(holder):
         return ""
@@ -120,11 +123,11 @@ def never_defined(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
     for s, since in plans:
         told = {c[1] for c in s.candidates if (c[0].ref, c[0].line) in {
             (m.ref, m.line) for m in (removed[s.doc.path].missing if s.doc.path in removed else ())}}
-        todo = [(c, holder) for c in s.candidates if c[1] not in told and c[1] not in declared
-                and (holder := target(c[0], c[1], code, read))]
+        lines = s.doc.text.split("\n")
+        todo = [(c, holder) for c in s.candidates if c[1] not in told and c[1] not in declared and 0 < c[0].line <= len(lines)
+                and (holder := target(c[0], c[1], code, lines[c[0].line - 1], read))]
         if not todo:
             continue
-        lines = s.doc.text.split("\n")
         notes, foreign = aside(s.doc.text, code)
         versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
         for (ref, lookup, scope), holder in {c[1]: (c, h) for c, h in reversed(todo)}.values():
