@@ -14,7 +14,8 @@ module-level `setattr`, `locals()` or `__dict__`, no handing itself to other cod
 astropy's constants are set so), no `__all__` grown at run time, no `.pyi` stub beside it, no compiled module of the name
 beside it; a name a doc declares itself (`.. class:: Name`) or that it writes in a version note, a history
 paragraph or another package's context is left too, and so is an example's name that is not on an import line
-(a value a `*` import may bind, a shell command's dotted path).
+(a value a `*` import may bind, a shell command's dotted path), an import shown failing (`# ImportError: ...` after
+it: loguru's troubleshooting page), a name its line does not write (an autodoc member list's, joined to its class).
 
 Where the doc wrote it: the oldest of its versions (through renames, `written_since.LINE_REACH` at most) from which
 every one holds the written path (for an import, its line); a doc with more versions than that all holding it is
@@ -62,6 +63,8 @@ def target(ref: Reference, lookup: str, code: Codebase, line: str, read: dict[st
     if ref.kind == "path" or not ref.strict or len(parts) < 2 or not (ref.source in SOURCES or ref.binds) or star(ref):
         return ""  # (a call of a name a `*` import binds: the doc's guess of where it comes from, not an import of it)
     written = ref.ref.split("(", 1)[0].lstrip("~!").replace("::", ".")
+    if written not in line.replace("::", "."):
+        return ""  # a name the doc does not write on its line (an autodoc member list's, joined to its class)
     if ref.source != "autodoc" and not ref.binds and not written.startswith(parts[0] + "."):
         return ""  # `.ScreenContext`, a role read under a `currentmodule`: Sphinx searches for it
     if ref.binds and not re.search(rf"\bimport\b[^*#]*(?<![\w.]){re.escape(ref.binds)}\b", line):
@@ -73,7 +76,7 @@ def target(ref: Reference, lookup: str, code: Codebase, line: str, read: dict[st
         return ""
     folder = holder.rsplit("/", 1)[0] + "/" if "/" in holder else ""
     stem = holder[:-len("/__init__.py")] if holder.endswith("/__init__.py") else holder[:-3]
-    if any(f"{stem}{e}" in code.paths or f"{folder}{lookup}{e}" in code.paths for e in _COMPILED):
+    if any(f"{stem}{e}" in code.paths or f"{folder}{lookup}{e}" in code.paths for e in _COMPILED) or holder + "i" in code.paths:
         return ""  # a stub beside it, or a compiled module of the name
     read = {} if read is None else read
     if holder not in read:
@@ -105,6 +108,14 @@ def static(text: str) -> bool:
     return True
 
 
+def _shows_error(lines: list[str], line: int) -> bool:
+    """Whether an example's import line, or the next line written, shows that it fails (`# ImportError: ...`)."""
+    after = next((x for x in lines[line:line + 3] if x.strip()), "").strip()
+    said = [lines[line - 1].partition("#")[2], after.lstrip("#") if after.startswith(("#", "Traceback")) or re.match(
+        r"\w*Error\b", after) else ""]  # the import's comment, a comment or an error shown after it
+    return any(re.search(r"\w*Error\b|\bfails?\b|\braises?\b|Traceback", text) for text in said)
+
+
 def _may_define(line: str, name: str) -> bool:
     """Whether a changed line could define `name` in a module (any depth: a careful reading)."""
     if not re.search(rf"(?<![\w.]){re.escape(name)}\b", line):
@@ -131,7 +142,7 @@ def never_defined(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Re
         notes, foreign = aside(s.doc.text, code)
         versions = index.earlier(s.doc.path, since.seq, limit=LINE_REACH)
         for (ref, lookup, scope), holder in {c[1]: (c, h) for c, h in reversed(todo)}.values():
-            if tells_history(lines, ref.line) or ref.line in notes or lookup in foreign or not 0 < ref.line <= len(lines):
+            if tells_history(lines, ref.line) or ref.line in notes or lookup in foreign or (ref.binds and _shows_error(lines, ref.line)):
                 continue
             word = ref.name if ref.name in lines[ref.line - 1] else lines[ref.line - 1].strip()
             asks.append((s, (ref, lookup, scope), holder, word, versions, since))

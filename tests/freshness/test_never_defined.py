@@ -78,6 +78,16 @@ def test_real_names_other_packages_short_roles_and_names_docs_declare_are_not_ju
     assert got == [], got
 
 
+def test_a_failing_import_shown_a_stubbed_package_or_a_member_list_is_not_judged(repo_factory):
+    lines = (".. code-block:: python\n\n   from mypkg import Hidden\n   # ImportError: cannot import name 'Hidden'\n\n"
+             ".. autoclass:: mypkg.Console\n   :members: print, nothing\n")
+    got, _written = _written_then_edited(repo_factory, lines)
+    assert got == [], got
+    lines = ":class:`mypkg.Typed` is what the stub declares.\n"
+    got, _written = _written_then_edited(repo_factory, lines, {"mypkg/__init__.pyi": "class Typed: ...\n"})
+    assert got == [], got
+
+
 def test_names_a_module_makes_at_run_time_are_never_judged(repo_factory):
     files = {
         "mypkg/lazy.py": "def __getattr__(name):\n    return name\n",
