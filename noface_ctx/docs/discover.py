@@ -43,9 +43,11 @@ def doc_sites(paths: Iterable[str]) -> dict[str, str]:
     """{site folder: why} for every documentation site outside `docs/` and `doc/` (sorted)."""
     listed = set(paths)
     found: dict[str, str] = {}
+    asked: set[tuple[str, ...]] = set()  # what the folders' loop below depends on: a path's first three parts and its depth
     for path in sorted(listed):
         parts = path.split("/")
-        for depth in range(1, min(MAX_DEPTH, len(parts) - 1) + 1):
+        place = (*parts[:MAX_DEPTH + 1], str(min(len(parts), MAX_DEPTH + 2)))
+        for depth in range(1, min(MAX_DEPTH, len(parts) - 1) + 1) if place not in asked else ():
             folder, name = "/".join(parts[:depth]), parts[depth]
             if parts[0] in _COVERED or any(_TEST_DIR.match(p) or p.startswith(".") for p in parts[:depth]):
                 break
@@ -55,6 +57,7 @@ def doc_sites(paths: Iterable[str]) -> dict[str, str]:
                     why = "Sphinx"
             if why is not None and folder not in found and not any(folder.startswith(f + "/") for f in found):
                 found[folder] = f"{why} site ({folder}/{name})"
+        asked.add(place)  # (a path sharing it finds nothing more: `found` only grows)
         top = parts[0]
         if parts[-1] == GALLERY_HEADER and 1 < len(parts) <= MAX_DEPTH + 3 and top not in found and top not in _COVERED \
                 and not any(_TEST_DIR.match(p) or p.startswith(".") for p in parts) and f"{top}/__init__.py" not in listed:

@@ -25,6 +25,9 @@ _VERSION = re.compile(r"^(?:(?:v(?:ersion)?\s*|release\s+|\[)?\d+(?:\.\d+)+[\w.+
 _UNDERLINE = re.compile(r"^([=\-~^\"'`*#+:.])\1{2,}\s*$")
 _ATX = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})")
+# the lines `headings` looks at, each found after its newline: an underline, a line a fence or `#` may open
+_UNDERLINED = re.compile(r"\n(([=\-~^\"'`*#+:.])\2{2,}[^\S\n]*)(?=\n|\Z)")
+_MARKED = re.compile(r"\n[^\S\n]{0,3}[#`~]")
 _MAX_HEADINGS = 12  # the title and enough sections to tell
 
 
@@ -45,21 +48,31 @@ def titled_record(doc: Doc) -> bool:
 
 
 def headings(text: str, rst: bool) -> list[str]:
-    """The first headings of a reStructuredText (underlined) or Markdown (`#`) text, in order."""
-    lines = text.split("\n")
+    """The first headings of a reStructuredText (underlined) or Markdown (`#`) text, in order.
+    Only the lines that can be one are looked at (an underline's line before it; a line opening
+    with `#`, a backtick or `~`), found by a search over the whole text."""
+    text = "\n" + text  # every line starts after a newline
     out: list[str] = []
-    fence = False
-    for i, line in enumerate(lines):
-        if len(out) >= _MAX_HEADINGS:
-            break
-        if rst:
-            nxt = lines[i + 1] if i + 1 < len(lines) else ""
+    if rst:
+        for m in _UNDERLINED.finditer(text):
+            if not m.start():
+                continue  # the first line: nothing above it
+            line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
             words = line.strip()
-            if words and not _UNDERLINE.match(line) and not line[:1].isspace() and _UNDERLINE.match(nxt) and (
-                    len(nxt.rstrip()) >= min(len(words), 3)):
+            if words and not _UNDERLINE.match(line) and not line[:1].isspace() and (
+                    len(m.group(1).rstrip()) >= min(len(words), 3)):
                 out.append(words)
-        elif _FENCE.match(line):
+                if len(out) >= _MAX_HEADINGS:
+                    break
+        return out
+    fence = False
+    for m in _MARKED.finditer(text):
+        end = text.find("\n", m.start() + 1)
+        line = text[m.start() + 1:end if end >= 0 else len(text)]
+        if _FENCE.match(line):
             fence = not fence
-        elif not fence and (m := _ATX.match(line)):
-            out.append(m.group(2) if len(m.group(1)) == 1 or out else "#" + m.group(2))  # a section first: no title
+        elif not fence and (h := _ATX.match(line)):
+            out.append(h.group(2) if len(h.group(1)) == 1 or out else "#" + h.group(2))  # a section first: no title
+            if len(out) >= _MAX_HEADINGS:
+                break
     return out

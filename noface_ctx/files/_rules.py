@@ -12,15 +12,16 @@ import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
-
-import pathspec
+from typing import TYPE_CHECKING, NamedTuple
 
 from noface_ctx._filetypes import CODE_EXTENSIONS, CODE_FILE_NAMES, DOC_EXTENSIONS, GRAMMAR_BY_EXTENSION
 from noface_ctx._state import Memo, memo
 from noface_ctx.config import Config
 from noface_ctx.datatypes import Excluded, ExclusionCategory, FileEntry, FileKind, Manifest, RepoFiles
 from noface_ctx.files.secrets import secret_path_kind
+
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = [
     "BINARY_EXTENSIONS", "DATA_EXTENSIONS", "DATA_LIMIT", "EXCLUDED_DIRS", "LOCKFILES", "NOFACE_DIR",
@@ -140,7 +141,7 @@ class Rules:
         self.unsaved = 0  # paths classified since `last` was last stored
         self.stored_racy: frozenset[str] = frozenset()  # the racy paths of the scan last stored
         patterns = [p for p in config.context.exclude if p.strip()]
-        self.config_spec = pathspec.GitIgnoreSpec.from_lines(patterns) if patterns else None
+        self.config_spec = gitignore_spec(patterns) if patterns else None
         m = manifest
         self.forbidden = bool(m and m.forbidden)
         # Manifest primary/read entries lift path, size and data rules (never secret or binary).
@@ -221,3 +222,11 @@ def norm_path(path: str) -> str:
         return text
     norm = posixpath.normpath(text)
     return "" if norm == "." else norm
+
+
+def gitignore_spec(lines: list[str]) -> pathspec.GitIgnoreSpec:
+    """A `.gitignore`-style spec of `lines`: pathspec is imported only when a run needs one (a
+    repository in git with no `exclude` patterns never does; the import is about 0.03 s of CPU)."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)

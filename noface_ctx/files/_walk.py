@@ -15,16 +15,17 @@ import os
 import posixpath
 import time
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from noface_ctx._bounded import MAX_JSON_BYTES, read_head
 from noface_ctx._cachefile import is_tracked
 from noface_ctx._state import Memo, memo
 from noface_ctx._write_gate import write_atomic
 from noface_ctx.datatypes import Excluded
-from noface_ctx.files._rules import holds_source
+from noface_ctx.files._rules import gitignore_spec, holds_source
+
+if TYPE_CHECKING:
+    import pathspec
 
 _WALK_MEMO: Memo[str, tuple[list[tuple[str, int | None]], list[str], list[Excluded]]] = memo("files.walks", maxsize=8)
 
@@ -124,7 +125,7 @@ def walk(root: Path, excluded_dirs: frozenset[str], package_dirs: frozenset[str]
             watch.append(os.path.join(dirpath, ".gitignore"))
             try:
                 lines = Path(dirpath, ".gitignore").read_text(encoding="utf-8", errors="replace").splitlines()
-                chain = [*chain, (rel_dir, pathspec.GitIgnoreSpec.from_lines(lines))]
+                chain = [*chain, (rel_dir, gitignore_spec(lines))]
             except OSError:
                 pass
         specs[rel_dir] = chain

@@ -18,8 +18,7 @@ import stat
 import time
 from collections.abc import Collection, Iterable
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from noface_ctx import _git as git
 from noface_ctx._state import Memo, memo
@@ -34,12 +33,16 @@ from noface_ctx.files._rules import (
     Rules,
     Stamp,
     file_kind,
+    gitignore_spec,
     name_info,
     norm_path,
 )
 from noface_ctx.files._walk import ignored, split_environments, walk_cached
 from noface_ctx.files.content import ScanCache, content_excluded, content_verdict
 from noface_ctx.files.secrets import find_secret, is_secret_path
+
+if TYPE_CHECKING:
+    import pathspec
 
 __all__ = ["admitted", "check_path", "file_kind", "find_secret", "is_secret_path", "scan_repo"]
 
@@ -357,7 +360,7 @@ def _git_ignored(root: Path, rel: str) -> bool:
         gi = root / base / ".gitignore"
         if gi.is_file():
             try:
-                chain.append((base, pathspec.GitIgnoreSpec.from_lines(gi.read_text(errors="replace").splitlines())))
+                chain.append((base, gitignore_spec(gi.read_text(errors="replace").splitlines())))
             except OSError:
                 pass
         prefix = "/".join(parts[: i + 1])
