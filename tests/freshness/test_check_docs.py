@@ -249,17 +249,21 @@ def _with_requirements(names: set[str]) -> set[str]:
 
 
 def test_check_docs_needs_only_declared_dependencies(stale_repo):
-    """The hook's environment gets `[project] dependencies` and no more: nothing else may be imported."""
+    """The hook's environment gets `[project] dependencies` and no more: nothing else may be imported (a plain
+    check in git imports none; `exclude` patterns bring pathspec in)."""
     listing = "import json, sys; print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
     code = f"from noface_ctx.freshness.check import check_docs\ncheck_docs(repo={str(stale_repo)!r})\n{listing}\n"
-    loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                            check=True).stdout))
     at_startup = set(json.loads(subprocess.run([sys.executable, "-c", listing], capture_output=True, text=True,
                                                 check=True).stdout))
     declared = {_norm(d) for d in tomllib.loads((MAIN / "pyproject.toml").read_text())["project"]["dependencies"]}
     dists = metadata.packages_distributions()
-    needed = {_norm(dists[m][0]) for m in loaded - at_startup if m in dists and m != "noface_ctx"}
-    assert needed and needed <= _with_requirements(declared), needed - _with_requirements(declared)
+    for config in ("", '[context]\nexclude = ["build/"]\n'):
+        (stale_repo / ".noface.toml").write_text(config)
+        loaded = set(json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                                check=True).stdout))
+        needed = {_norm(dists[m][0]) for m in loaded - at_startup if m in dists and m != "noface_ctx"}
+        assert "noface_ctx" in loaded and (needed or not config), needed
+        assert needed <= _with_requirements(declared), needed - _with_requirements(declared)
 
 
 # --------------------------------------------------------------------------- the real pre-commit hook
