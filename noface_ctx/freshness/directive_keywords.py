@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from noface_ctx.freshness.held_defaults import split_parameters
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.keyword_contract import Candidate, accepted, owner_class
 from noface_ctx.freshness.scan import DocScan
@@ -37,26 +38,7 @@ def written_parameters(signature: str) -> list[str]:
     close_at = signature.rfind(")")
     if open_at < 0 or close_at < open_at:
         return []
-    inner = re.sub(r"\[\s*,", ",", signature[open_at + 1:close_at])  # `a[, b[, c]]`: optional ones
-    parts, depth, cur, quote = [], 0, "", ""
-    for ch in inner:
-        if quote:
-            quote = "" if ch == quote else quote
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-            if depth < 0:  # an optional bracket's close: `b]]`
-                depth = 0
-                continue
-        elif ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-            continue
-        cur += ch
-    parts.append(cur)
+    parts = split_parameters(_optional_unbracketed(signature[open_at + 1:close_at]))
     names: list[str] = []
     keyword = False  # after `*` or `*args`: keyword-only
     for i, part in enumerate(p.strip() for p in parts):
@@ -69,6 +51,22 @@ def written_parameters(signature: str) -> list[str]:
         elif not (i == 0 and m.group(1) in ("self", "cls")) and (keyword or "=" in part):
             names.append(m.group(1))
     return names
+
+
+def _optional_unbracketed(inner: str) -> str:
+    """Sphinx's optional parameters written bare: `a[, b[, c]]` → `a, b, c` (a default's own
+    brackets, `x=[1, 2]`, kept)."""
+    inner = re.sub(r"\[\s*,", ",", inner)
+    kept, depth = [], 0
+    for ch in inner:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            if depth == 0:
+                continue  # an optional bracket's close
+            depth -= 1
+        kept.append(ch)
+    return "".join(kept)
 
 
 def _contract(text: str, name: str) -> frozenset[str] | None:
