@@ -306,8 +306,8 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
             changed -= written_validly(pb, pn, shapes)
             if not changed:  # only a `/` or `*` moved, and no call of it passes the parameter as no longer taken
                 return False
-        if not changed:
-            return called
+        if not changed:  # a new required parameter counts for a call; a default number only written
+            return called and not _respelled(pb, pn)  # another way (`1000` → `1000.`) is no change at all
         defaults = _default_only(pb, pn)  # passing `many=True` is not concerned by `many`'s default
         if changed & set(defaults) and says_by_default(doc.text, name.rsplit(".", 1)[-1], alone=True,
                                                        others=_other_defaults(pb, changed & set(defaults))):
@@ -316,6 +316,12 @@ def _uses_changed(doc: Doc, ancestors: Callable[[Iterable[str]], set[str]] | Non
         return any(n not in defaults or _states_default(doc.text, n, defaults[n]) for n in changed & named)
 
     return counts
+
+
+def _respelled(before: list[Param] | None, now: list[Param] | None) -> bool:
+    """Whether two parameter lists differ only in how a default number is written (`1000` → `1000.`)."""
+    return before is not None and now is not None and before != now and len(before) == len(now) and all(
+        k0 == k1 and n0 == n1 and same_default(d1, d0) for (k0, n0, d0), (k1, n1, d1) in zip(before, now, strict=True))
 
 
 def _default_only(before: list[Param] | None, now: list[Param] | None) -> dict[str, str]:

@@ -3,6 +3,8 @@ explicit autodoc signature states the code's `threshold=0.85`; a quoted value st
 
 from __future__ import annotations
 
+import json
+
 from conftest import commit, git
 
 from noface_ctx.freshness.check import check_docs
@@ -73,3 +75,28 @@ def test_a_doc_stating_the_new_number_or_a_string_is_not_flagged(repo_factory):
 def test_defaults_as_definitions_write_them_are_the_same_number_or_text():
     assert same_default("0 . 85", ". 850") and same_default("1_000", "1000 . 0") and same_default('"x"', '"x"')
     assert not same_default('"0.5"', '".5"') and not same_default("0 . 85", "0 . 9") and not same_default("a", "b")
+
+
+TEMPS = '''def cell(poa, temp, wind, a, b, irrad_ref=1000):
+    """A cell's temperature."""
+    return poa + temp + wind + a + b
+'''
+
+GUIDE = json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [
+    {"cell_type": "markdown", "metadata": {}, "source": ["``cell`` works with scalars."]},
+    {"cell_type": "code", "metadata": {}, "execution_count": 1, "outputs": [],
+     "source": ["import pkg.temps\n", "params = {'a': 2}\n", "pkg.temps.cell(900, 20, 5, **params)"]}]}, indent=1)
+
+
+def test_a_default_respelled_is_no_change_for_a_doc_calling_the_function(repo_factory):
+    """pvlib's `sapm_cell(..., irrad_ref=1000)` → `1000.`: a tutorial calling it with three arguments is not
+    told its signature changed; a new required parameter still is."""
+    root = repo_factory({"pkg/__init__.py": "", "pkg/temps.py": TEMPS, "docs/guide.ipynb": GUIDE}, date=JAN)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/temps.py").write_text(TEMPS.replace("irrad_ref=1000)", "irrad_ref=1000.)"))
+    commit(root, "a float default", date=FEB)
+    assert check_docs(repo=root).findings == ()
+    (root / "pkg/temps.py").write_text(TEMPS.replace("wind, a, b, irrad_ref=1000)", "wind, model, a, b, irrad_ref=1000.)"))
+    commit(root, "a required model", date=FEB)
+    found = check_docs(repo=root).findings
+    assert [(f.path, f.line) for f in found] == [("docs/guide.ipynb", 21)] and "signature" in found[0].message
