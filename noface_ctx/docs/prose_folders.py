@@ -1,11 +1,11 @@
 """Folders of prose the default globs would miss: a top-level folder holding two Markdown or
-reStructuredText pages at least and nothing else (rich's `questions/*.question.md`, xarray's
-`design_notes/`; pictures beside them aside, fewer than its pages: an `images/` folder with a README is
+reStructuredText pages at least and nothing else (rich's `questions/*.question.md`; pictures beside them aside, fewer than its pages: an `images/` folder with a README is
 none; a lone README is a placeholder's) is a doc folder, read and judged as `docs/` is.
 Never one: a hidden or `_`-prefixed folder (`.github/`, `_build/`), a test or fixture folder, a record
 folder (release notes, change fragments: `changes/`, `changelog.d/`), a series of numbered proposals or
-decisions (scrapy's `sep/sep-014.rst`, `adr/0001-use-x.md`, `peps/`, `rfcs/`: records of a design when
-it was proposed, which rightly name what is gone since; half its pages numbered, or so named), vendored
+decisions (scrapy's `sep/sep-014.rst`, `adr/0001-use-x.md`, `peps/`, `rfcs/`) or a folder of design notes
+(xarray's `design_notes/`, "Proposal: flexible indexes refactoring"): records of a design when it was
+proposed, which rightly name what is gone since (half its pages numbered, or so named), vendored
 code, templates, licences, or any folder holding one other file (code, data, a config:
 `examples/README.md` beside `examples/demo.py`). A `doc_globs` the user wrote is taken as written (`docs.load.doc_files` asks only
 with the default globs)."""
@@ -22,7 +22,8 @@ _ASSETS = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp")  # a page's picture
 _NEVER = re.compile(r"^(?:[._].*|tests?|testing|fixtures?|test_?data|vendor(?:ed)?|third_?party|node_modules|"
                     r"templates?|licen[cs]es?|docs?|[\w-]*fragments?|[\w.-]*\.d)$", re.I)
 _RECORDS = frozenset(d.replace("-", "_").lower() for d in RECORD_DIRS) | {
-    "adr", "adrs", "decisions", "proposals", "peps", "seps", "rfcs", "rfc", "enhancements", "keps", "neps"}
+    "adr", "adrs", "decisions", "proposals", "peps", "seps", "rfcs", "rfc", "enhancements", "keps", "neps",
+    "design", "designs", "design_notes", "design_docs"}
 _NUMBERED = re.compile(r"^(?:[a-z]+[-_ ]?)?\d{2,}\b|[-_ ]\d{2,}$", re.I)  # `sep-014`, `0001-use-x`, `pep_0008`
 
 

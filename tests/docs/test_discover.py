@@ -114,6 +114,8 @@ PROSE = {  # a folder of Markdown pages beside the code (rich's `questions/`), a
     "sep/sep-001.rst": "SEP 1\n=====\n\nProposes `ColorHandler`.\n",  # numbered proposals: records of a design
     "sep/sep-002.rst": "SEP 2\n=====\n\nExtends `ColorHandler`.\n",
     "sep/README.rst": "Proposals\n=========\n",
+    "design_notes/indexes.md": "# Proposal: indexes\n\nToday `ColorHandler` does it.\n",  # design notes: records too
+    "design_notes/arrays.md": "# Named arrays\n\nLike `ColorHandler`.\n",
     "images/README.md": "# Logos\n\n`ColorHandler` logo.\n",
     "images/a.png": "png",
     "images/b.png": "png",
