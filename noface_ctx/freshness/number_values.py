@@ -20,7 +20,7 @@ def canonical(text: str) -> str:
             return str(int(text, 0))
         except ValueError:
             return text
-    if _DECIMAL.fullmatch(text) is None or not any(c.isdigit() for c in text):
+    if not _number(text):
         return text
     try:
         value = Decimal(text.replace("_", ""))

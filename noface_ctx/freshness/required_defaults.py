@@ -28,6 +28,7 @@ from noface_ctx.freshness.born import _python_source, path_then
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.decorator_lines import decorators
 from noface_ctx.freshness.definitions import _headers, _normal, block_end
+from noface_ctx.freshness.directive_lines import joined
 from noface_ctx.freshness.held_defaults import split_parameters
 from noface_ctx.freshness.history import Commit, HistoryIndex
 from noface_ctx.freshness.keyword_contract import SAFE_DECORATORS
@@ -52,15 +53,11 @@ def written_signatures(text: str, markdown: bool) -> list[Written]:
     if "=" not in text:
         return []
     out: list[Written] = []
-    lines, context = text.split("\n"), ""
-    for i, line in enumerate(lines):
+    context = ""
+    for i, line in enumerate(joined(text.split("\n"))):  # a directive continued with `\` read as one line
         if (c := _CONTEXT.match(line)) is not None:
             context = c.group(1) if c.group(1) != "None" else ""
         if ".. " in line:
-            j = i
-            while line.endswith("\\") and j + 1 < len(lines):  # Sphinx's continuation of a signature
-                j += 1
-                line = line[:-1] + lines[j].strip()
             m = _DIRECTIVE.match(line)
         else:
             m = _MARKDOWN.match(line) if markdown and "`" in line else None
