@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from noface_ctx import _state as state
-from noface_ctx.freshness.constant_defaults import literal_of
 from noface_ctx.freshness.definitions import block_end
+from noface_ctx.freshness.env_fallbacks import env_default
+from noface_ctx.freshness.imported_constants import literal_of
 from noface_ctx.freshness.number_values import canonical
 from noface_ctx.freshness.option_defaults import SOURCE_TOKEN
 from noface_ctx.freshness.references import IDENT, codeish
@@ -65,6 +66,8 @@ def code_default(text: str, name: str, near: Iterable[str] = (), *, keyed: bool 
             rf"""(?:\bgetattr\(\s*[\w.]+\s*,|\.(?:get|pop|setdefault)\()\s*(["']){word}\1\s*,\s*([^()\n,]+?)\s*\)""", text)} if quoted else set()
         return found.pop() if len(found) == 1 else None
     near = [n for n in near if n != name]
+    if quoted and _CONSTANT.fullmatch(name) and (env := env_default(text, name)) is not None:
+        return comparable(env)  # an environment variable read with a literal fallback (`env_fallbacks`)
     # `add_config_value('name', '¶', ...)`, `addini(\n "name", ..., default="3")`: the name a call's first argument
     call = None if _plain(name) else (re.search(rf"""\(\s*(["']){word}\1\s*,\s*([^,)\n]+)""", text) if quoted else None) or _registered(text, word)
     if call is not None:
@@ -177,7 +180,7 @@ def param_default(text: str, of: str, name: str) -> str | None:
             params = balanced(text, lo + m.end())
             got = re.search(rf"(?:^|[(,\s*])(?<![\w.]){re.escape(name)}\s*(?::[^=,]+)?=\s*([^,\n]+)", params)
             if got is not None:
-                found.add(comparable(got.group(1).rstrip(")").strip()))
+                found.add(comparable(literal_of(text, got.group(1).rstrip(")").strip())))  # `= _SIZE`: its literal
     return found.pop() if len(found) == 1 else None
 
 

@@ -5,7 +5,9 @@ writing `configure(*, size=256)` states the code's default, and a commit that se
 to 1024 changes the default of every parameter written with it (`definitions.definition` answers
 the function's header with the literal in the name's place; history's blame then finds that
 commit). A name bound more than once in the file (an `if`/`else`, a local of the same name, an
-import, a loop), bound to anything but a literal, or not bound in the file stays a name.
+import, a loop), bound to anything but a literal, or not bound in the file stays a name. A constant
+bound once to a call reading an environment variable with a literal fallback
+(`env_fallbacks.env_fallback`: `os.getenv("PKG_SIZE", 256)`) holds that fallback.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING
 
 from noface_ctx import _state as state
 from noface_ctx.freshness.body_tokens import IDENT, closing, tokens
+from noface_ctx.freshness.env_fallbacks import env_fallback
 
 if TYPE_CHECKING:
     from noface_ctx.freshness.references import Reference
@@ -72,13 +75,16 @@ def _module_literal(text: str, name: str) -> str:
     line_end = text.find("\n", hits[0].start())
     line = text[hits[0].start():line_end if line_end >= 0 else len(text)]
     m = re.fullmatch(rf"{word}\s*(?::[^=\n]*)?=\s*({_LITERAL})\s*(?:#.*)?", line.rstrip())
+    if m is None and line.startswith(name) and (fallback := env_fallback(text, hits[0].start(), name)):
+        return tokens(fallback)  # `NAME = os.getenv("PKG_NAME", 5)`: its fallback
     return tokens(m.group(1)) if m is not None else ""
 
 
 def default_constants(symbols: Iterable[tuple[Reference, Sequence[str]]], text_of: Callable[[str], str | None]) -> set[str]:
     """The module constants (bound once, to a literal) written as parameter defaults of the
     functions `symbols` names (a class: its `__init__`) in their files: a doc's judgement depends
-    on them as on the names it writes (a commit changing only `_DEFAULT_SIZE = 256` is judged)."""
+    on them as on the names it writes (a commit changing only `_DEFAULT_SIZE = 256` is judged); a constant of
+    another module (`_defaults.DIAGNOSE`, an imported `DIAGNOSE`: `imported_constants`) too."""
     out: set[str] = set()
     for ref, files in symbols:
         last = ref.name.removesuffix("()").rsplit(".", 1)[-1]
@@ -97,5 +103,6 @@ def _header_constants(text: str, name: str) -> set[str]:
         end = closing(text, m.end() - 1)
         header = text[m.end():end if end > 0 else m.end() + 2000]
         found |= {n for n in re.findall(r"=\s*([A-Za-z_]\w*)\s*(?=[,)\n#]|$)", header)
-                  if n not in _NOT_CONSTANTS and module_literal(text, n)}
+                  if n not in _NOT_CONSTANTS and (module_literal(text, n) or n.isupper())}  # (imported: `imported_constants`)
+        found |= set(re.findall(r"=\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s*(?=[,)\n#]|$)", header))  # `_defaults.LOGURU_DIAGNOSE`
     return found

@@ -27,20 +27,24 @@ from noface_ctx.datatypes import ChangedRef, Doc
 from noface_ctx.freshness import option_defaults as options
 from noface_ctx.freshness.blocks import UNDERLINE
 from noface_ctx.freshness.coded_defaults import code_default, coded, comparable, param_default
+from noface_ctx.freshness.comment_defaults import comment_statements
 from noface_ctx.freshness.default_history import stated_before
 from noface_ctx.freshness.default_instances import instance_default, instance_statements
 from noface_ctx.freshness.default_phrases import phrase_statements
 from noface_ctx.freshness.default_words import DEFAULT_WORD, SENTENCE_END
 from noface_ctx.freshness.distant_defaults import distant_statements
+from noface_ctx.freshness.env_opt_outs import env_opt_outs
 from noface_ctx.freshness.fallback_defaults import fallback_default, field_default, keyed_default
 from noface_ctx.freshness.held_defaults import constant_default, docstring_default, optional_default
 from noface_ctx.freshness.history import Commit, HistoryIndex
+from noface_ctx.freshness.imported_constants import fed_history, feeding_files, reading
 from noface_ctx.freshness.judgement import UNCOMMITTED
+from noface_ctx.freshness.keyword_calls import keyword_calls
 from noface_ctx.freshness.keyword_defaults import keyword_default, opt_outs
 from noface_ctx.freshness.literal_defaults import is_table
 from noface_ctx.freshness.merges import merged_change
 from noface_ctx.freshness.noun_defaults import noun_statements
-from noface_ctx.freshness.references import IDENT, STRING, codeish
+from noface_ctx.freshness.references import IDENT, codeish
 from noface_ctx.freshness.review_defaults import heading_names, review_statements, stems
 from noface_ctx.freshness.setting_defaults import setting_statements
 from noface_ctx.freshness.shown_defaults import shown_default, shown_statements
@@ -143,7 +147,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             value = plain or (comparable(spans[0]) if spans else "")
             if value:  # a sentence that says what the default is: one that can be wrong; of its section's class, if titled by one
                 out.append(Stated(names, i + 1, value, titled=titled(i)))
-    outs = [(Stated(names, at, "", of, not_value=value, near=near), passed) for names, at, value, of, near, passed in opt_outs(lines, comparable)]
+    outs = [(Stated(names, at, "", of, not_value=value, near=near), passed) for names, at, value, of, near, passed in [
+        *opt_outs(lines, comparable), *env_opt_outs(lines)]]  # (an environment variable's: `env_opt_outs`)
     out += [st for st, passed in outs if not passed] + [Stated(*st) for st in [*options.option_statements(lines, comparable), *setting_statements(lines, comparable)]]
     read = {(st.line, st.names[0], st.value) for st in out}  # a phrasing both read: stated once
     out += [Stated(names, at, value, held=held) for names, at, value, held in phrase_statements(lines) if (at, names[0], value) not in read]
@@ -152,6 +157,8 @@ def stated_defaults(doc: Doc) -> list[Stated]:
             if (at, names[0]) not in said]  # of the class its section is titled by ("## SessionMiddleware"), if one
     out += [Stated(names, at, value, near=near) for names, at, value, near in distant_statements(lines) if (at, names[0]) not in said]
     out += [Stated(names, at, value, of, signed=True) for names, at, value, of in signed_statements(lines)]
+    said = {(st.line, st.names[0]) for st in out}  # an example's comment: `# "name=V" is the default` (`comment_defaults`)
+    out += [Stated(names, at, comparable(value), of) for names, at, value, of in comment_statements(lines) if (at, names[0]) not in said]
     said = {(st.line, st.names[0]) for st in out}
     out += [Stated(names, at, value, held="keys" if besides else "", besides=besides) for names, at, value, besides in noun_statements(lines)
             if (at, names[0]) not in said]  # "The default method is X" after ``digest_method``; "400 instead of 422"
@@ -261,7 +268,7 @@ def _passed_keywords(lines: list[str], lo: int, hi: int, line: int, about: set[s
                  (s.removesuffix("()") for s in _spans("\n".join(lines[lo:hi]))) if re.fullmatch(r"[\w.]+\.[A-Z]\w*\.\w+|[A-Z]\w*\.\w+", n)}
     out = []
     for text in code:
-        for callee, keyword in _keyword_calls(text):
+        for callee, keyword in keyword_calls(text):
             last = callee.rsplit(".", 1)[-1]
             of = last if last[:1].isupper() else qualified.get(last, last)
             if len(keyword) > 2 and keyword not in ("self", "cls") and stems(f"{keyword} {last}") & about:
@@ -287,29 +294,6 @@ def _block_end(lines: list[str], start: int) -> int:
     return end
 
 
-def _keyword_calls(text: str) -> list[tuple[str, str]]:
-    """(callee, keyword) for every keyword argument of every call in `text` (nested calls and
-    calls over several lines too; strings blanked first)."""
-    text = STRING.sub('""', text)
-    out = []
-    for m in re.finditer(rf"(?<![\w.])({IDENT}(?:\.{IDENT})*)\s*\(", text):
-        depth, arg, j = 1, "", m.end()
-        args = []
-        while j < len(text) and depth:
-            ch = text[j]
-            depth += ch in "([{"
-            depth -= ch in ")]}"
-            if depth == 1 and ch == ",":
-                args.append(arg)
-                arg = ""
-            elif depth:
-                arg += ch
-            j += 1
-        args.append(arg)
-        out += [(m.group(1), k.group(1)) for a in args if (k := re.match(rf"^\s*({IDENT})\s*=(?!=)", a))]
-    return out
-
-
 def _spans(line: str) -> list[str]:
     return [(t.group(1) if (t := _TITLE.match(m.group(2))) else m.group(2)).strip().lstrip("~.!")
             for m in _SPAN.finditer(line)]
@@ -330,7 +314,13 @@ def _names(line: str) -> list[str]:
     return out
 
 
-def _default_of(text: str, name: str, st: Stated, path: str) -> str | None:
+def _default_of(text: str, name: str, st: Stated, path: str, read: Callable[[str], str | None] | None = None) -> str | None:
+    """`_read_default`, another module's constant a default is written with read by `read` (`imported_constants`)."""
+    with reading(path, read):
+        return _read_default(text, name, st, path)
+
+
+def _read_default(text: str, name: str, st: Stated, path: str) -> str | None:
     """`of`'s parameter; an option's or a shipped config's setting (`option_defaults`); else `code_default`'s."""
     if st.held == "instance":  # "the default clock": the instance built when `of` is None (`default_instances`)
         return instance_default(text, name, st.of)
@@ -358,9 +348,11 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     (commits or uncommitted edits); `known`: the code defaults now already read (by path and what is asked), kept across docs."""
     out: list[ChangedRef] = []
     seen: set[str] = set()
+    then_text = lambda p: index.versions.text_at(since.sha, p)  # noqa: E731
+    own_touched, touched = touched, lambda p: own_touched(p) or any(own_touched(f) for f in feeding_files(now_text(p) or "", p))
     def default_now(path: str, name: str, st: Stated) -> str | None:
         if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near, st.titled, st.besides, st.held == "keys" and st.value)) not in known:
-            known[key] = _default_of(now_text(path) or "", name, st, path)
+            known[key] = _default_of(now_text(path) or "", name, st, path, now_text)
         return known[key]
     for st in stated:
         for name in st.names[:1] if st.of else st.names:  # a keyword passed: that parameter only
@@ -372,17 +364,17 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
                 named = [p for p in homes if any(f"class {n}" in (text := now_text(p) or "") or f"def {n}" in text
                                                  for n in (*st.names, *st.near, *st.titled) if n != name)]
                 homes = named if len(named) == 1 or (st.near and named) else _agreeing(homes, st.value, lambda p: _default_of(
-                    index.versions.text_at(since.sha, p) or "", name, st, p))  # noqa: B023 (called at once)
+                    then_text(p) or "", name, st, p, then_text))  # noqa: B023 (called at once)
             for path in homes:
                 if not touched(path):
                     continue
                 if (now := default_now(path, name, st)) is None or (st.value and options.same_value(st.value, now)):
                     continue  # (what the code says now first: a default the doc still states reads no older version)
-                then = _default_of(then_text, name, st, path) if (then_text := index.versions.text_at(since.sha, path)) is not None else None
+                then = _default_of(was, name, st, path, then_text) if (was := then_text(path)) is not None else None
                 if then is None or options.same_value(then, now) or (st.not_value and st.not_value != now) or (st.was and not options.same_value(st.value, then)):
                     continue
                 seen.add(name)
-                at = _changed_at(index, path, since, name, st, then)  # a signature's: "default of `n` of `lipsum`"
+                at = _changed_at(index, path, since, name, st, then, now_text(path))  # a signature's: "default of `n` of `lipsum`"
                 out.append(ChangedRef(st.names[1], st.line, path, at, f"default {name}") if st.signed else ChangedRef(name, st.line, path, at, "default"))
                 break
             if name not in seen and not st.not_value and not st.was and (old := stated_before(  # a value the code had before
@@ -399,12 +391,13 @@ def _agreeing(homes: list[str], value: str, then: Callable[[str], str | None]) -
     return agreed if len(agreed) == 1 else []
 
 
-def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str) -> str:
+def _changed_at(index: HistoryIndex, path: str, since: Commit, name: str, st: Stated, then: str, now: str | None) -> str:
     """The label of the first commit after `since` where `path`'s default for `name` is no longer `then` (an
-    opt-out's: became its value; a merge's: the merged commit that did; else "uncommitted edits")."""
+    opt-out's: became its value; a merge's: the merged commit that did; else "uncommitted edits"), the commits of
+    the files whose constants its defaults are written with too (`imported_constants.fed_history`)."""
     def changed(sha: str, at: str | None) -> bool:
         text = index.versions.text_at(sha, at) if at is not None else None
-        now = _default_of(text, name, st, at or path) if text is not None else None
+        now = _default_of(text, name, st, at or path, lambda p: index.versions.text_at(sha, p)) if text is not None else None
         return text is None or (now == st.not_value if st.not_value else now is None or not options.same_value(then, now))
-    found = next(((c, at) for c, at in index.path_history(path, since.seq) if changed(c.sha, at)), None)
+    found = next(((c, at) for c, at in fed_history(index, path, since, now) if changed(c.sha, at)), None)
     return merged_change(index, found[0], found[1] or path, lambda sha: changed(sha, found[1] or path)).label() if found else UNCOMMITTED

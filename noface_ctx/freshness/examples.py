@@ -32,6 +32,7 @@ from bisect import bisect_right
 from dataclasses import replace
 
 from noface_ctx.freshness.body_tokens import closing
+from noface_ctx.freshness.constant_spans import constant_spans
 from noface_ctx.freshness.references import (
     DOTTED,
     EXTERNAL_NAMES,
@@ -220,14 +221,14 @@ def star_refs(block: Block, local: set[str], imported: frozenset[str], stars: tu
     return out
 
 
-def plain_words(prose: list[Reference]) -> list[Reference]:
-    """A plain lowercase word a doc writes as a literal (``mprint``), which a reader takes for a name
-    of the modules the doc's examples import from (`from pkg.mod import a`, or `*`): source `word`;
-    `scan` reads it in each such module (`pkg.mod.mprint`) and judges it only as a removed name, and
-    only when no code names it now."""
-    return [replace(r, strict=True, source="word") for r in prose if r.kind == "symbol" and r.source == "span" and (
+def plain_words(prose: list[Reference], local: set[str]) -> list[Reference]:
+    """A plain lowercase word a doc writes as a literal (``mprint``), not one its examples bind (`local`), which a
+    reader takes for a name of the modules the doc's examples import from (`from pkg.mod import a`, or `*`): source
+    `word`; `scan` reads it in each such module (`pkg.mod.mprint`) and judges it only as a removed name, and only when
+    no code names it now. And each ALL_CAPS span (`constant_spans`: a settings example assigns them too)."""
+    return [replace(r, strict=True, source="word") for r in prose if r.kind == "symbol" and r.source == "span" and r.name not in local and (
         not r.strict and r.ref == r.name and r.name[:1].islower() and len(r.name) > 3 and not placeholder(r.name)
-        and r.name not in EXTERNAL_NAMES)]
+        and r.name not in EXTERNAL_NAMES)] + constant_spans(prose)  # and ``INSTALLED_ADDONS`` (`constant_spans`)
 
 
 _IMPORT_HEAD = re.compile(rf"^(\s*(?:from\s+{DOTTED}\s+)?import\s+[\w\s,.]+?)\s*;\s*(\S.*)$")

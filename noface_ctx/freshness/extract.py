@@ -204,12 +204,12 @@ def extract_references(doc: Doc) -> list[Reference]:
     prose += object_directives.references(doc.path, doc.text, rst) + anchor_refs(lines, start) + (
         [] if rst else mkdocs_refs.references(doc.text, start) + bold_names(lines, start))  # "- **Name** (`pkg/mod.py`)"
     refs += [r for r in prose + member_lists.introduced_members(lines, start) if r.name.split(".", 1)[0] not in local]
-    refs += examples.plain_words([r for r in prose if r.name not in local])  # without examples: the package's (`scan`)
+    refs += examples.plain_words(prose, local)  # without examples: the package's (`scan`); ALL_CAPS spans
     refs.sort(key=lambda r: r.line)
     seen: dict[tuple[str, str, str], int] = {}
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word") else "")
+        key = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word", "constant") else "")
         if key not in seen:
             seen[key] = len(out)
             out.append(r)

@@ -25,12 +25,14 @@ from noface_ctx.freshness.blocks import gone_tables
 from noface_ctx.freshness.code_words import PYTHON_EXTS
 from noface_ctx.freshness.codebase import Codebase
 from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.comment_defaults import comment_words
 from noface_ctx.freshness.constant_defaults import default_constants
 from noface_ctx.freshness.default_phrases import phrase_words
 from noface_ctx.freshness.default_words import default_words
 from noface_ctx.freshness.distant_defaults import distant_words
 from noface_ctx.freshness.doctest_setup import with_doctest_setup, with_global_setup
 from noface_ctx.freshness.edits import identifiers
+from noface_ctx.freshness.env_opt_outs import env_words
 from noface_ctx.freshness.extract import extract_references
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.literal_defaults import literal_words
@@ -103,6 +105,7 @@ def read_text(doc: Doc, refs: list[Reference] | None = None) -> TextReading:
     words = option_words(text) | setting_words(text, comparable) | value_words(text) | phrase_words(text)  # an option's or setting's default: its line names only `default`
     words |= subject_words(text) | review_words(text) | distant_words(text) | signed_words(text) | noun_words(text)
     words |= literal_words(text)  # a parameter a sentence names in words (`tag_name`), an option a list item heads
+    words |= comment_words(text) | env_words(text)  # an example's comment stating a default; an environment opt-out
     lines = text.split("\n")
     return TextReading(extract_references(doc) if refs is None else refs, frozenset(words), frozenset(gone_tables(lines)),
                        announced_gone(lines), bool(default_words(text)))
@@ -151,8 +154,8 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | Non
                 ref.ref.split(".", 1)[0].split("(", 1)[0] in foreign or (ref.line, ref.ref) in typed)):
             continue  # `np.polyfit(...)`, `pd.date_range(...)`, `np.histogram(bins=...)`, `f.write_to()` with
             # `f = AsdfFile()` from `asdf`: the library's names, not the repository's
-        if ref.source == "comment" and res.status == "found":
-            continue  # a name an example's comment writes (`example_comments`): checked for removal only
+        if ref.source in ("comment", "constant") and res.status == "found":
+            continue  # a name an example's comment writes (`example_comments`), an ALL_CAPS span: checked for removal only
         if ref.source == "role" and res.status == "found" and not about(ref.name.rsplit(".", 1)[-1]):
             files = [p for p in code.defining_files(ref.name.rsplit(".", 1)[-1]) if not is_test_path(p)] if stated else []
             symbols += [(ref, files)] if len(files) == 1 else []  # its default a sentence states by value (`notice`)
