@@ -37,7 +37,7 @@ def comment_words(text: str) -> set[str]:
 def comment_statements(lines: list[str]) -> list[tuple[tuple[str, ...], int, str, str]]:
     """(names: the parameter, then the callable's parts; the comment's line; the value; the callable or "") for each
     default a Python example's comment line states (see the module docstring)."""
-    out = []
+    out: list[tuple[tuple[str, ...], int, str, str]] = []
     for lo, hi in _python_blocks(lines):
         code = "\n".join(line for line in lines[lo:hi] if _COMMENT.match(line) is None)
         for i in range(lo, hi):

@@ -348,7 +348,8 @@ def changed_defaults(stated: Sequence[Stated], since: Commit, index: HistoryInde
     (commits or uncommitted edits); `known`: the code defaults now already read (by path and what is asked), kept across docs."""
     out: list[ChangedRef] = []
     seen: set[str] = set()
-    then_text = lambda p: index.versions.text_at(since.sha, p)  # noqa: E731
+    def then_text(path: str) -> str | None:
+        return index.versions.text_at(since.sha, path)
     own_touched, touched = touched, lambda p: own_touched(p) or any(own_touched(f) for f in feeding_files(now_text(p) or "", p))
     def default_now(path: str, name: str, st: Stated) -> str | None:
         if (key := (path, name, st.of, st.names, st.keyed, st.held, st.near, st.titled, st.besides, st.held == "keys" and st.value)) not in known:
