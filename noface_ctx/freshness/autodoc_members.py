@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from noface_ctx.freshness.module_context import autodoc_name
 from noface_ctx.freshness.references import IDENT, Reference
 
 AUTO_OWNER = re.compile(rf"^(\s*)\.\.\s+(?:py:)?auto(module|class|exception)::\s+({IDENT}(?:\.{IDENT})*)\s*$")
@@ -19,8 +20,7 @@ def listed_members(lines: list[str], i: int, module: str) -> list[Reference]:
     head = AUTO_OWNER.match(lines[i])
     if head is None:
         return []
-    owner = head.group(3) if head.group(2) == "module" or not module or head.group(3).startswith(module + ".") else (
-        f"{module}.{head.group(3)}")
+    owner = autodoc_name(head.group(2), head.group(3), module)  # `.. autoclass:: pkg.Item` under `pkg.item`: `pkg.Item`
     out: list[Reference] = []
     j, listing = i + 1, -1  # listing: the indent of the `:members:` line while its value continues
     while j < len(lines) and lines[j].strip() and len(lines[j]) - len(lines[j].lstrip()) > len(head.group(1)):

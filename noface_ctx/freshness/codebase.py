@@ -255,9 +255,9 @@ class Codebase:
         """A dotted role target read in its module context (`extmath.density` under `..
         currentmodule:: sklearn.utils`) means the module's when its first name is a submodule
         there (`sklearn/utils/extmath.py`); else the name as written (`numpy.mean`): Sphinx
-        tries the name as written, then in the module."""
+        tries a role as written, then in the module; an autosummary entry the other way round."""
         written = ref.ref.split("(", 1)[0].replace("::", ".")
-        if ref.source not in ("role", "xref") or "." not in written or not written[:1].islower() or (
+        if ref.source not in ("role", "xref", "autodoc") or "." not in written or not written[:1].islower() or (
                 ref.name == written or not ref.name.endswith("." + written)):
             return ref
         sub = ref.name[:-len(written)].replace(".", "/") + written.split(".", 1)[0]

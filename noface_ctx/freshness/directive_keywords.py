@@ -12,7 +12,8 @@ What a written signature names (`written_parameters`): Sphinx's optional bracket
 `minmax(iterable, *[, key, default])`) read as commas; only a parameter written with a default or
 keyword-only (after `*` or `*args`) is one a caller passes by name: a positional one (`File(file_object)`,
 `__contains__(key)`) is passed by place, whatever the doc calls it; nor does a parameter before a `/`, nor a
-signature that does not read as Python parameters (a C declaration, prose), name anything.
+signature that does not read as Python parameters (a C declaration, prose), name anything. Each signature line a
+directive writes is read (`.. method:: URL.with_query(query)` then `URL.with_query(*, strict=False)` below it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from noface_ctx.freshness.directive_lines import continued
 from noface_ctx.freshness.held_defaults import split_parameters
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.keyword_contract import Candidate, accepted, owner_class
@@ -98,13 +100,14 @@ def candidates(plans: Sequence[tuple[DocScan, Commit]], read: Callable[[str], st
             took = _contract(text, ref.name) if text is not None else None
             if took is None:
                 continue
-            for param in written_parameters(ref.ref):
-                if param not in took and (ref.line, param) not in seen:
-                    seen.add((ref.line, param))
-                    at = re.compile(rf"(?<![\w.]){re.escape(param)}\b")
-                    line = next((j for j in range(ref.line, min(ref.line + 10, len(lines) + 1))
-                                 if at.search(lines[j - 1])), ref.line)  # where it is written (a `\` continuation)
-                    out.append((s, since, ref.name.removesuffix("()"), line, param, home, _callable(text or "", ref.name)))
+            for at_line, signature in [(ref.line, ref.ref)] + [(j + 1, t) for j, t in continued(lines, ref.line - 1)]:
+                for param in written_parameters(signature):  # each signature the directive writes
+                    if param not in took and (ref.line, param) not in seen:
+                        seen.add((ref.line, param))
+                        at = re.compile(rf"(?<![\w.]){re.escape(param)}\b")
+                        line = next((j for j in range(at_line, min(at_line + 10, len(lines) + 1))
+                                     if at.search(lines[j - 1])), at_line)  # where it is written (a `\` continuation)
+                        out.append((s, since, ref.name.removesuffix("()"), line, param, home, _callable(text or "", ref.name)))
     return out
 
 

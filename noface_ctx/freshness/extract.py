@@ -39,6 +39,7 @@ from noface_ctx.freshness.example_comments import comment_refs
 from noface_ctx.freshness.examples import example_keywords, example_names, example_refs, example_types, ipython_code
 from noface_ctx.freshness.import_strings import string_refs, string_span
 from noface_ctx.freshness.keyword_spans import beside_called
+from noface_ctx.freshness.module_context import CLASS_LEVEL, autodoc_ref, in_module
 from noface_ctx.freshness.references import (
     CODE_EXTS,
     DOTTED,
@@ -77,7 +78,7 @@ _PROSE_PATH = re.compile(
 _KEYWORD_SPAN = re.compile(rf"^({IDENT})\s*=\s*[^=\s].*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([^\s`{,]*)")
 _ROLE_TARGET = re.compile(r"^[^<>]*\s<([^<>\s]+)>$")
-_AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto\w+::\s")  # Sphinx autodoc: the text is generated from the code
+_AUTODOC = re.compile(r"^\s*\.\.\s+(?:py:)?auto(\w+)::\s")  # Sphinx autodoc: the text is generated from the code
 # a Sphinx API directive's target: `.. class:: Paginator`, `.. method:: Paginator.page(number)`, `.. autoclass:: x.Y`
 _API_DIRECTIVE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:auto)?(function|class|method|classmethod|staticmethod|attribute|"
                             r"property|exception|data|decorator|decoratormethod|setting)::\s+(\S.*?)\s*$")
@@ -93,7 +94,6 @@ _MODULE = re.compile(r"^\s*\.\.\s+(?:py:)?(?:current)?module::\s+([\w.]+)\s*$") 
 _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
-_CLASS_LEVEL = frozenset({"method", "classmethod", "staticmethod", "attribute", "property", "decoratormethod"})
 _TRIPLE = re.compile(r'"""|\'\'\'')
 _OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$")
 
@@ -166,7 +166,7 @@ def extract_references(doc: Doc) -> list[Reference]:
                 section = member_lists.section_class(line) if heading else section
                 api = _API_DIRECTIVE.match(line) if rst else None
                 arg = api.group(2) if api else ""  # in a class's body a member's bare name is the class's (Sphinx's `py:class`)
-                arg = f"{owner[1]}.{arg}" if api and api.group(1) in _CLASS_LEVEL and owner[1] and "." not in arg.split("(")[0] else arg
+                arg = f"{owner[1]}.{arg}" if api and api.group(1) in CLASS_LEVEL and owner[1] and "." not in arg.split("(")[0] else arg
                 owner = (len(line) - len(line.lstrip()), arg.split("(")[0].strip()) if api and api.group(1) in ("class", "exception") else owner
                 target = _span_ref(re.sub(r"\s*->.*$", "", arg), lineno) if api else None
                 if api is not None and api.group(1) == "setting":  # a project's setting: a module constant
@@ -176,11 +176,10 @@ def extract_references(doc: Doc) -> list[Reference]:
                     strict = target.strict or (api.group(1) in _DEF_DIRECTIVES and not placeholder(target.name))
                     target = replace(target, strict=strict, documented=True)
                     bare = "." not in re.sub(r"\(.*$", "", arg)
-                    found.insert(0, _in_module(target, module) if bare and not _AUTODOC.match(line) else target)
+                    found.insert(0, in_module(target, module) if bare and not _AUTODOC.match(line) else target)
                     found += _passed(target)  # `.. autofunction:: pytest.skip(reason, [allow_module_level=False])`
-                if _AUTODOC.match(line) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
-                    found = [_in_module(replace(r, source="autodoc"), module) if api is None or _relative(api.group(1), r.name)
-                             else replace(r, source="autodoc") for r in found]
+                if (autodoc := _AUTODOC.match(line)) and not re.search(r"\(\s*[^)\s]", line):  # a signature written out is the doc's
+                    found = [autodoc_ref(autodoc.group(1), replace(r, source="autodoc"), module) for r in found]
                     found += listed_members(lines, i, module)
                 head = AUTO_OWNER.match(line) if rst else None  # `.. automodule:: x` writes `.. py:module:: x`: a reference too
                 module, auto = _directive("module", head.group(3), [], module, lineno) if head and head.group(2) == "module" else (module, [])
@@ -206,10 +205,12 @@ def extract_references(doc: Doc) -> list[Reference]:
     refs += [r for r in prose + member_lists.introduced_members(lines, start) if r.name.split(".", 1)[0] not in local]
     refs += examples.plain_words(prose, local)  # without examples: the package's (`scan`); ALL_CAPS spans
     refs.sort(key=lambda r: r.line)
-    seen: dict[tuple[str, str, str], int] = {}
+    seen: dict[tuple[str, ...], int] = {}
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
-        key = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word", "constant") else "")
+        key: tuple[str, ...] = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word", "constant") else "")
+        if key in seen and r.documented and out[seen[key]].documented and r.ref != out[seen[key]].ref and re.search(r"\(\s*[^)\s]", r.ref):
+            key = (*key, r.ref)  # another signature a directive writes (`include(pattern_list)` below `include(module)`)
         if key not in seen:
             seen[key] = len(out)
             out.append(r)
@@ -251,21 +252,8 @@ def _directive(name: str, argument: str, body: list[tuple[int, str]], module: st
         if not re.fullmatch(rf"{IDENT}(?:\.{IDENT})*", entry) or placeholder(entry):
             continue
         ref = Reference(entry, entry, "method" if "." in entry else "symbol", n, True, "autodoc")
-        refs.append(_in_module(ref, module))
+        refs.append(in_module(ref, module) if name == "autosummary" else autodoc_ref(name[4:], ref, module))
     return module, refs
-
-
-def _relative(directive: str, name: str) -> bool:
-    """Whether autodoc reads `name` in the module context: a module-level object's bare name (`.. autoclass:: StashKey`),
-    a class-level one's `Class.member`; a longer name is written from its module (`pytest.StashKey`)."""
-    return name.count(".") < (2 if directive in _CLASS_LEVEL else 1)
-
-
-def _in_module(ref: Reference, module: str) -> Reference:
-    """A reference read in a module context (`corr` under `xarray`: `xarray.corr`); a plain word (`regex`) stays one."""
-    if not module or not ref.strict or ref.kind == "path" or ref.name.split(".", 1)[0] == module.split(".", 1)[0]:
-        return ref
-    return replace(ref, name=f"{module}.{ref.name}", kind="method")
 
 
 def _block_roles(body: list[tuple[int, str]], lang: str, module: str) -> list[Reference]:
@@ -379,12 +367,12 @@ def _role_ref(text: str, lineno: int, module: str = "") -> Reference | None:
     if ref is None or ref.kind == "path" or placeholder(ref.name):
         return ref
     if module and not written.startswith(".") and ("." not in written.removesuffix("()") or written[:1].isupper()):
-        return _in_module(replace(ref, strict=True, source="role"), module)  # `Name`, `Class.member`: the module's
+        return in_module(replace(ref, strict=True, source="role"), module)  # `Name`, `Class.member`: the module's
     # a cross-reference (`xref`: never a plain literal), or a word only the role makes code
     ref = replace(ref, source="xref") if ref.strict else replace(ref, strict=True, source="role")
     # `extmath.density` under `sklearn.utils`: Sphinx tries it as written, then in the module
     # (`Codebase` reads it there when `sklearn.utils.extmath` is a module of the repository)
-    return _in_module(ref, module) if module and not written.startswith(".") else suffix_roles.mark(ref, written)
+    return in_module(ref, module) if module and not written.startswith(".") else suffix_roles.mark(ref, written)
 
 
 def _span_ref(text: str, lineno: int) -> Reference | None:

@@ -18,18 +18,19 @@ from noface_ctx.freshness.history import Commit, HistoryIndex
 
 def merged_change(index: HistoryIndex, commit: Commit, path: str, changed: Callable[[str], bool] | None = None) -> Commit:
     """`commit`, or when it merged a branch, the oldest commit of that branch touching `path`
-    at which `changed(sha)` holds (the change is there; by default: `path` is gone), with
-    `commit`'s position."""
+    that made `changed(sha)` hold (the change is there and was not at its first parent: a commit
+    that only touched the file while the change was already there made nothing; by default: `path`
+    is gone), with `commit`'s position."""
     try:  # a commit that is no merge lists only itself
-        out = git.run(index.root, "log", "--reverse", "--topo-order", "--format=%H %ct %s",
+        out = git.run(index.root, "log", "--reverse", "--topo-order", "--format=%H %ct %P%x00%s",
                       f"{commit.sha}^1..{commit.sha}", "--", path)
     except git.GitError:
         return commit
+    holds = changed if changed is not None else (lambda sha: index.versions.text_at(sha, path) is None)
     for line in out.splitlines():
-        sha, _, rest = line.partition(" ")
-        when, _, subject = rest.partition(" ")
-        if sha != commit.sha and when.isdigit() and (
-                changed(sha) if changed is not None else index.versions.text_at(sha, path) is None):
+        head, _, subject = line.partition("\x00")
+        sha, when, *parents = head.split()
+        if sha != commit.sha and when.isdigit() and holds(sha) and not (parents and holds(parents[0])):
             return Commit(commit.seq, sha, int(when), subject, commit.time)
     return commit
 

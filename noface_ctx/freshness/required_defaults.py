@@ -4,7 +4,8 @@ TypeError (more-itertools' `.. autofunction:: sample(iterable, k=1, weights=None
 weights=None, ...)` requires `k`).
 
 Written signatures: a callable directive (`.. function::`, `.. method::`, `.. class::`, `py:` too) or an autodoc
-entry given a signature (`.. autofunction:: name(...)`), a line ending in `\\` continuing it; and a Markdown
+entry given a signature (`.. autofunction:: name(...)`), a line ending in `\\` continuing it, each further signature
+line below it (`directive_lines`); and a Markdown
 signature line (a heading, a list item or a line that is only a code span holding `name(...)`, `def ` allowed,
 as API pages list them). A call written in a sentence or an example passes the value: it is no signature.
 
@@ -14,7 +15,8 @@ The code's side: the one definition of the callable's last name (`Class.method` 
 at its level (overloads, `if`/`else`), reassigned, decorated by anything but a plain wrapper (`SAFE_DECORATORS`), a
 class with a metaclass, `__new__` or no `__init__` of its own; a parameter the code does not name (`*args` /
 `**kwargs` absorb it: a removed keyword is another rule's) or gives a default, whatever it is (a changed default
-is the defaults rule's). Blame: the commit that wrote the line (`written_since.starts`) when the code required the
+is the defaults rule's). Blame: the commit that wrote the line (`written_since.dated_starts`, read back past one reach
+of versions; none when older than all it reads) when the code required the
 parameter then, else the code's commit that made it required (its versions read back, `CODE_VERSIONS` at most).
 """
 
@@ -36,7 +38,7 @@ from noface_ctx.freshness.never_defined import branch_commit
 from noface_ctx.freshness.parameters import Param, parameters
 from noface_ctx.freshness.references import IDENT
 from noface_ctx.freshness.scan import DocScan
-from noface_ctx.freshness.written_since import LINE_REACH, starts
+from noface_ctx.freshness.written_since import dated_starts
 
 CODE_VERSIONS = 32  # the defining file's versions read back for the commit that made a parameter required
 _NAME = rf"((?:{IDENT}\.)*{IDENT})"
@@ -118,12 +120,13 @@ def required_written(plans: Sequence[tuple[DocScan, Commit]], index: HistoryInde
             found += [(s, since, line, written, p, path, qualified) for p in given if p in required]
     if not found:
         return {}
-    doc_versions = {s.doc.path: index.earlier(s.doc.path, since.seq, limit=LINE_REACH) for s, since, *_r in found}
     words = [_stated(s.doc.text.split("\n")[line - 1], written, param) for s, _since, line, written, param, *_r in found]
-    begun = starts(index, [(word, doc_versions[s.doc.path], since) for word, (s, since, *_r) in zip(words, found, strict=True)])
+    begun = dated_starts(index, [(word, s.doc.path, since) for word, (s, since, *_r) in zip(words, found, strict=True)])
     out: dict[str, list[ChangedRef]] = {}
-    for (s, _since, line, written, param, path, qualified), start, word in zip(found, begun, words, strict=True):
-        blame = branch_commit(index, start, doc_versions[s.doc.path], s.doc.path, word) if _required_at(
+    for (s, _since, line, written, param, path, qualified), (start, versions), word in zip(found, begun, words, strict=True):
+        if start is None:
+            continue  # older than every version read: where it was written is not known (never the reach's end)
+        blame = branch_commit(index, start, versions, s.doc.path, word) if _required_at(
             index, start, path, qualified, param) else _made_required(index, path, qualified, param, start)
         if blame is not None:
             out.setdefault(s.doc.path, []).append(ChangedRef(written, line, path, blame.label(), f"required {param}"))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from noface_ctx.freshness.coded_defaults import comparable
+from noface_ctx.freshness.directive_lines import joined
 from noface_ctx.freshness.held_defaults import split_parameters
 from noface_ctx.freshness.references import IDENT
 
@@ -26,7 +27,7 @@ _PARAMETER = re.compile(rf"^\s*({IDENT})\s*(?::[^=]+)?=\s*(.+?)\s*$")
 def signed_statements(lines: list[str]) -> list[Statement]:
     """The defaults the signatures of `lines`' callable directives state, one per parameter given a value."""
     out: list[Statement] = []
-    for i, line in enumerate(lines):
+    for i, line in enumerate(joined(lines)):  # continued with `\`, or several signatures: each read
         m = _SIGNED.match(line) if ".. " in line and "=" in line else None
         if m is None:
             continue

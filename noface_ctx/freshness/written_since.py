@@ -46,6 +46,7 @@ _HISTORY = re.compile(r"(?i)\b(?:(?:older|earlier|previous|prior|past)\s+version
                       r"|(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:first\s+)?(?:introduced|added|deprecated|removed"
                       r"|renamed|replaced|moved|dropped|used)|replaced\s+by|formerly|previously|historically|no\s+longer|deprecat\w*)\b")
 LINE_REACH = 64  # the doc's earlier versions read back for where it wrote a path (halving: 7 reads at most)
+DATING_ROUNDS = 8  # `dated_starts`: LINE_REACH more versions a round while every one read holds the word
 Candidate = tuple[Reference, str, tuple[str, ...]]
 
 
@@ -101,6 +102,26 @@ def starts(index: HistoryIndex, asks: Sequence[tuple[str, list[tuple[Commit, str
                 out[i] = versions[lo][0]
         probe = ahead
     return [c if c is not None else at for c, (_w, _v, at) in zip(out, asks, strict=True)]
+
+
+def dated_starts(index: HistoryIndex, asks: Sequence[tuple[str, str, Commit]],
+                 rounds: int = DATING_ROUNDS) -> list[tuple[Commit | None, list[tuple[Commit, str]]]]:
+    """For each (word, doc path, its commit): (the commit that wrote the word into the doc, the doc's versions read),
+    reading the versions further back `LINE_REACH` at a time while every one read holds the word (`rounds` at most);
+    None when the word is older than that: the oldest version read is only where the reading stopped, no writing."""
+    versions = [index.earlier(path, at.seq, limit=LINE_REACH) for _w, path, at in asks]
+    found: list[Commit | None] = list(starts(index, [(w, v, at) for (w, _p, at), v in zip(asks, versions, strict=True)]))
+    cut = [len(v) >= LINE_REACH for v in versions]  # the last read stopped at the reach, not at the doc's first version
+    for _round in range(rounds):
+        todo = [i for i, c in enumerate(found) if cut[i] and c is not None and c.sha == versions[i][-1][0].sha]
+        if not todo:
+            break
+        older = {i: index.earlier(versions[i][-1][1], versions[i][-1][0].seq, limit=LINE_REACH) for i in todo}
+        begun = starts(index, [(asks[i][0], older[i], versions[i][-1][0]) for i in todo])
+        for i, start in zip(todo, begun, strict=True):
+            found[i], versions[i], cut[i] = start, versions[i] + older[i], len(older[i]) >= LINE_REACH
+    return [(None if cut[i] and c is not None and c.sha == versions[i][-1][0].sha else c, versions[i])
+            for i, c in enumerate(found)]
 
 
 def since_written(plans: Sequence[tuple[DocScan, Commit]], removed: dict[str, Removals], index: HistoryIndex,
