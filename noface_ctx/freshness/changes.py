@@ -88,10 +88,12 @@ def changed_symbols(plans: Sequence[Plan], index: HistoryIndex, tree: Worktree,
             continue
         seen: set[tuple[str, tuple[str, ...]]] = set()  # a symbol told once, however the doc names it (`pkg.Flask`, `Flask`)
         tried: set[tuple[object, ...]] = set()  # ... asked once in prose, once in examples: a mention notices less than a call
+        signed: dict[tuple[str, tuple[str, ...]], str] = {}  # the first signature written of each symbol
         for ref, files in sorted(s.symbols, key=lambda rf: not rf[0].documented):  # a documented one first
             key = (ref.name.rsplit(".", 1)[-1], tuple(files))
-            way = (*key, ref.source in FENCE_LANGS, ref.source == "span" and "=..." in ref.ref,
-                   ref.ref if ref.documented and re.search(r"\(\s*[^)\s]", ref.ref) else "")  # each signature a directive writes
+            way: tuple[object, ...] = (*key, ref.source in FENCE_LANGS, ref.source == "span" and "=..." in ref.ref)
+            if ref.documented and re.search(r"\(\s*[^)\s]", ref.ref):  # a directive's second signature: asked too
+                way = (*way, ref.ref) if signed.setdefault(key, ref.ref) != ref.ref else way
             # the doc's prose (a documented name first), its examples, a signature it states (`Axes3D` (fig[, rect]))
             if key in seen or way in tried or ref.source == "autodoc":  # an autodoc directive renders the code as it is
                 continue

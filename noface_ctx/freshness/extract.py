@@ -95,6 +95,7 @@ _AUTOSUMMARY = re.compile(r"^\s*\.\.\s+autosummary::\s*$")
 _MYST = re.compile(r"^\s{0,3}(?:`{3,}|~{3,})\s*\{([\w:-]+)\}\s*(\S*)")  # ```{autosummary}, ```{currentmodule} xarray
 _IPYTHON = re.compile(r"^\s*(?:\.\.\s+ipython::|`{3,}\s*\{ipython\})")  # IPython's directive: prompts and output
 _TRIPLE = re.compile(r'"""|\'\'\'')
+_PARAMETERS = re.compile(r"\(\s*[^)\s]")  # a signature or call written with something between its brackets
 _OPEN_ROLE = re.compile(r"(?::[\w-]+(?::[\w-]+)*:|\{[\w-]+(?::[\w-]+)*\})`[^`]*$")
 
 
@@ -209,7 +210,8 @@ def extract_references(doc: Doc) -> list[Reference]:
     out: list[Reference] = []
     for r in refs:  # once per code language too: a snippet in another language may not count
         key: tuple[str, ...] = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word", "constant") else "")
-        if key in seen and r.documented and out[seen[key]].documented and r.ref != out[seen[key]].ref and re.search(r"\(\s*[^)\s]", r.ref):
+        kept = out[seen[key]] if key in seen else None
+        if kept is not None and r.documented and kept.documented and r.ref != kept.ref and _PARAMETERS.search(r.ref) and _PARAMETERS.search(kept.ref):
             key = (*key, r.ref)  # another signature a directive writes (`include(pattern_list)` below `include(module)`)
         if key not in seen:
             seen[key] = len(out)
