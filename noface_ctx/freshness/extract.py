@@ -211,7 +211,7 @@ def extract_references(doc: Doc) -> list[Reference]:
     for r in refs:  # once per code language too: a snippet in another language may not count
         key: tuple[str, ...] = (r.kind, examples.callee_key(r) + r.name, r.source if r.source in FENCE_LANGS or r.source in ("autodoc", "word", "constant") else "")
         kept = out[seen[key]] if key in seen else None
-        if kept is not None and r.documented and kept.documented and r.ref != kept.ref and _PARAMETERS.search(r.ref) and _PARAMETERS.search(kept.ref):
+        if kept is not None and r.documented and kept.documented and r.ref != kept.ref and _PARAMETERS.search(r.ref):
             key = (*key, r.ref)  # another signature a directive writes (`include(pattern_list)` below `include(module)`)
         if key not in seen:
             seen[key] = len(out)
