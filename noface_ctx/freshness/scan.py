@@ -34,6 +34,7 @@ from noface_ctx.freshness.doctest_setup import with_doctest_setup, with_global_s
 from noface_ctx.freshness.edits import identifiers
 from noface_ctx.freshness.env_opt_outs import env_words
 from noface_ctx.freshness.extract import extract_references
+from noface_ctx.freshness.factory_types import factory_refs
 from noface_ctx.freshness.history import Commit
 from noface_ctx.freshness.literal_defaults import literal_words
 from noface_ctx.freshness.noun_defaults import noun_words
@@ -123,6 +124,7 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | Non
     read = with_global_setup(doc, refs, code.paths, code.text, extract_references)  # its doctests under conf.py's setup
     read = with_doctest_setup(read, doc.path, code.paths, code.text, code.defined)  # and what conf.py adds now
     read = rooted(read, doc.path, code.paths)  # `.. literalinclude:: /examples/app.py`: the Sphinx source folder's
+    read = with_factory_types(read, doc, code)  # `arw = arrow.utcnow()`: `arw.dehumanize()` is `Arrow.dehumanize`
     words: set[str] = set(told.words)
     for ref in read:
         words |= identifiers(ref.ref) | identifiers(ref.name)
@@ -212,6 +214,14 @@ def scan_doc(doc: Doc, code: Codebase, refs: list[Reference] | TextReading | Non
                    tuple(signatures))
 
 
+def with_factory_types(refs: list[Reference], doc: Doc, code: Codebase) -> list[Reference]:
+    """`refs` and the references of example names a factory function's return annotation types (`factory_types`)."""
+    if not doc.path.endswith((".rst", ".txt", ".md")) or not _PY_EXAMPLE.search(doc.text):
+        return refs
+    have = {(r.line, r.name) for r in refs}
+    return refs + [r for r in factory_refs(doc.text, code, set()) if (r.line, r.name) not in have]
+
+
 def _in_imported_modules(refs: Sequence[Reference], code: Codebase) -> list[Reference]:
     """`refs` with each plain word (`examples.plain_words`) no code has now read as a name of every
     module the doc's examples import from (`from pkg.mod import a`, a `*` a bare call stands for), or,
@@ -246,6 +256,7 @@ def packages(code: Codebase) -> list[str]:
     return found
 
 
+_PY_EXAMPLE = re.compile(r"^\s*(?:>>> )?[A-Za-z_]\w*\s*=\s*[A-Za-z_][\w.]*\.[a-z_]\w*\s*\(", re.M)  # `x = pkg.make(`
 _NOT_PACKAGES = frozenset({"doc", "docs", "example", "examples", "benchmarks", "scripts", "tools", "test", "tests", "testing"})
 
 
