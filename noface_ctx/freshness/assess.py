@@ -97,7 +97,7 @@ __all__ = [
     "missing_reason",
 ]
 
-RULES = 90  # bump whenever what a judgement means changes: cached judgements are then redone
+RULES = 91  # bump whenever what a judgement means changes: cached judgements are then redone
 # lists of deprecated and removed APIs (sphinx's deprecated.rst, django's deprecation.txt, pytest's deprecations.rst)
 DEPRECATION_DOCS = DEPRECATION_WORDS  # (`markup.names_old_apis`: after words of scope too, and proposals)
 Building = Callable[[], None]  # the history index being built in another process: call to wait for it
