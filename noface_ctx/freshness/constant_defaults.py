@@ -28,6 +28,10 @@ _NAMED_DEFAULT = re.compile(r"(?<=[(,] )(\w+ = )([A-Za-z_]\w*)(?= [,)])")
 _NOT_CONSTANTS = frozenset({"True", "False", "None", "Ellipsis", "NotImplemented"})
 _LITERAL = (r"-?\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|True|False|None|b?\"[^\"\\\n]*\"|b?'[^'\\\n]*'")
 _LITERALS: state.Memo[tuple[str, str], str] = state.memo("freshness.constant_defaults", maxsize=4096)
+_DEF = re.compile(r"^[ \t]*(?:async\s+)?def\s+(\w+)\s*\(", re.M)  # a `def`'s name, its header after the match
+_DEFAULT_NAME = re.compile(r"=\s*([A-Za-z_]\w*)\s*(?=[,)\n#]|$)")
+_DEFAULT_ATTRIBUTE = re.compile(r"=\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s*(?=[,)\n#]|$)")
+_HEADS: state.Memo[str, tuple[dict[str, list[int]], dict[int, frozenset[str]]]] = state.memo("freshness.constant_defaults.heads", maxsize=256)
 
 
 def with_literals(header: str, text: str) -> str:
@@ -98,11 +102,21 @@ def default_constants(symbols: Iterable[tuple[Reference, Sequence[str]]], text_o
 
 
 def _header_constants(text: str, name: str) -> set[str]:
+    """The constants written as defaults in the headers of `def name(` and `def __init__(` in `text`."""
+    heads = _HEADS.get(text)
+    if heads is None:  # every `def`'s header found once per text, by its name; its constants once
+        named: dict[str, list[int]] = {}
+        for m in _DEF.finditer(text):
+            named.setdefault(m.group(1), []).append(m.end())
+        heads = _HEADS.put(text, (named, {}))
+    starts, constants = heads
     found: set[str] = set()
-    for m in re.finditer(rf"^[ \t]*(?:async\s+)?def\s+(?:{name}|__init__)\s*\(", text, re.M):
-        end = closing(text, m.end() - 1)
-        header = text[m.end():end if end > 0 else m.end() + 2000]
-        found |= {n for n in re.findall(r"=\s*([A-Za-z_]\w*)\s*(?=[,)\n#]|$)", header)
-                  if n not in _NOT_CONSTANTS and (module_literal(text, n) or n.isupper())}  # (imported: `imported_constants`)
-        found |= set(re.findall(r"=\s*[A-Za-z_]\w*\.([A-Za-z_]\w*)\s*(?=[,)\n#]|$)", header))  # `_defaults.LOGURU_DIAGNOSE`
+    for start in starts.get(name, []) + (starts.get("__init__", []) if name != "__init__" else []):
+        if start not in constants:
+            end = closing(text, start - 1)
+            header = text[start:end if end > 0 else start + 2000]
+            constants[start] = frozenset({n for n in _DEFAULT_NAME.findall(header) if n not in _NOT_CONSTANTS and (
+                module_literal(text, n) or n.isupper())}  # (imported: `imported_constants`)
+                | set(_DEFAULT_ATTRIBUTE.findall(header)))  # `_defaults.LOGURU_DIAGNOSE`
+        found |= constants[start]
     return found
