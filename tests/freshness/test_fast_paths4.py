@@ -10,7 +10,11 @@ from conftest import commit
 
 from noface_ctx.freshness.body_tokens import closing
 from noface_ctx.freshness.check import check_docs
-from noface_ctx.freshness.constant_defaults import _NOT_CONSTANTS, _header_constants, module_literal
+from noface_ctx.freshness.constant_defaults import (  # private: fast path
+    _NOT_CONSTANTS,
+    _header_constants,
+    module_literal,
+)
 
 JAN = "2025-01-01T12:00:00+00:00"
 FEB = "2025-02-01T12:00:00+00:00"
