@@ -77,24 +77,30 @@ def test_a_required_parameter_given_a_default_on_a_second_line_is_flagged(repo_f
     assert len(got) == 1 and got[0].startswith("docs/api.rst:12: changed-ref") and "`k` of `sample`" in got[0], got
 
 
+
+def _code_change(root, old, new, message):
+    (root / "pkg/urls.py").write_text(CODE.replace(old, new))
+    commit(root, message, date=FEB)
+
+
+def _one_finding_besides_line_12(root, where, name, blamed):
+    """Line 12's own finding aside, exactly one, at `where`, naming `name`, blamed on the commit `blamed`."""
+    got = [line for line in check_docs(repo=root).lines() if ":12:" not in line]
+    assert len(got) == 1 and got[0].startswith(where) and name in got[0], got
+    assert blamed in got[0], got
+
 def test_a_changed_default_on_a_second_line_is_flagged(repo_factory):
     root, _first = _repo(repo_factory)
-    (root / "pkg/urls.py").write_text(CODE.replace('app_name="main"', 'app_name="site"'))
-    commit(root, "urls: app_name is site", date=FEB)
-    got = [line for line in check_docs(repo=root).lines() if ":12:" not in line]
-    assert len(got) == 1 and got[0].startswith("docs/api.rst:7:") and "app_name" in got[0], got
-    assert "urls: app_name is site" in got[0], got
+    _code_change(root, 'app_name="main"', 'app_name="site"', "urls: app_name is site")
+    _one_finding_besides_line_12(root, "docs/api.rst:7:", "app_name", "urls: app_name is site")
 
 
 def test_a_keyword_gone_on_a_second_line_is_flagged_whatever_the_docs_date(repo_factory):
     root, _first = _repo(repo_factory)
-    (root / "pkg/urls.py").write_text(CODE.replace(", strict=False", ""))
-    commit(root, "urls: no strict", date=FEB)
+    _code_change(root, ", strict=False", "", "urls: no strict")
     (root / "docs/api.rst").write_text(API.replace("Some prose.", "Other prose."))
     commit(root, "docs: reword", date=MAR)
-    got = [line for line in check_docs(repo=root).lines() if ":12:" not in line]
-    assert len(got) == 1 and got[0].startswith("docs/api.rst:15:") and "`strict`" in got[0], got
-    assert "urls: no strict" in got[0], got
+    _one_finding_besides_line_12(root, "docs/api.rst:15:", "`strict`", "urls: no strict")
 
 
 def test_signatures_the_code_still_agrees_with_are_quiet(repo_factory):
