@@ -78,21 +78,14 @@ def _returns(text: str, name: str) -> str | None:
     return cls if cls[:1].isupper() and not cls.isupper() else ""
 
 
-def _module_file(code: Codebase, module: str) -> str:
-    base = module.replace(".", "/")
-    for prefix in ("", "src/", "lib/"):
-        for tail in (".py", "/__init__.py"):
-            if f"{prefix}{base}{tail}" in code.paths:
-                return f"{prefix}{base}{tail}"
-    return ""
-
-
 def returned_class(code: Codebase, callee: str) -> str:
     """The class `callee` (`pkg.func`, `pkg.mod.func`) returns by its annotation, "" when unknown."""
     module, _, func = callee.rpartition(".")
     if not module or not func[:1].islower() or not code.importable(module.split(".", 1)[0]):
         return ""
-    path, seen = _module_file(code, module), set()
+    parts = [*module.split("."), func]
+    held, path = code.module_holder(parts)  # the module file itself, not a package above it
+    path, seen = path if held == len(parts) - 1 else "", set()
     while path and path not in seen:  # `from .api import utcnow` in the package: api.py's
         seen.add(path)
         text = code.text(path)
